@@ -1,0 +1,73 @@
+# Chronique — `make run` to try it, `make test` to prove it.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/chronique
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/14
+
+.PHONY: run test lint worker beat bench messages migrate demo install install-test services clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null || { echo "Chronique needs Python 3.11 ($(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(PY) -m pip install -q -e ".[test]"
+	@touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+migrate: install
+	@mkdir -p var
+	$(PY) manage.py migrate --noinput -v 0
+
+demo: migrate
+	$(PY) manage.py demo_load
+
+run: migrate
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(PY) manage.py demo_load
+	@echo "Chronique: http://127.0.0.1:$(PORT)/"
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+worker: install
+	$(VENV)/bin/celery -A config worker --loglevel=INFO
+
+beat: install
+	$(VENV)/bin/celery -A config beat --loglevel=INFO
+
+services:
+	@bash .ci/services.sh
+
+lint: install-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: install-test services
+	@bash .ci/chromium.sh
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+		$(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+		$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install-test services
+	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+		$(PY) -m pytest tests/benchmarks -s -p no:cacheprovider $(PYTEST_ARGS)
+
+messages: install
+	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
+	$(PY) manage.py makemessages -l fr -l en --no-location --no-obsolete
+	$(PY) manage.py compilemessages -l fr -l en
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-output

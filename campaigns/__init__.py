@@ -1,0 +1,1 @@
+"""Campaigns: organisers plan chapters, players take part with their characters."""

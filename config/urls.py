@@ -1,0 +1,73 @@
+"""Every route of Chronique. Each one has its rows in tests/test_authorization_matrix.py."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.i18n import set_language
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from campaigns import api as campaigns_api
+from campaigns import views as campaigns_views
+from characters import api as characters_api
+from characters import views as characters_views
+from characters.forms import LoginForm, ResetSetPasswordForm
+from config import views
+from config.api_root import api_root
+
+auth_patterns = [
+    path("signup/", characters_views.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/change/", characters_views.password_change, name="password_change"),
+    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(form_class=ResetSetPasswordForm),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]
+
+api_patterns = [
+    path("", api_root, name="api-root"),
+    path("auth/signup/", characters_api.SignupAPI.as_view(), name="api-signup"),
+    path("auth/token/", characters_api.TokenAPI.as_view(), name="api-token"),
+    path("me/", characters_api.MeAPI.as_view(), name="api-me"),
+    path("me/password/", characters_api.PasswordAPI.as_view(), name="api-password"),
+    path("campaigns/", campaigns_api.CampaignListAPI.as_view(), name="api-campaign-list"),
+    path(
+        "campaigns/<int:pk>/",
+        campaigns_api.CampaignDetailAPI.as_view(),
+        name="api-campaign-detail",
+    ),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("accounts/", include(auth_patterns)),
+    path("account/", characters_views.account, name="account"),
+    path("account/token/", characters_views.account_token, name="account-token"),
+    path("campaigns/", campaigns_views.campaign_list, name="campaign-list"),
+    path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
+    path("api/v1/", include(api_patterns)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+]

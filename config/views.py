@@ -1,0 +1,55 @@
+"""Project-wide pages: the home page and the health check."""
+
+import logging
+
+from django.conf import settings
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from rules.systems import SYSTEMS
+
+logger = logging.getLogger(__name__)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"systems": SYSTEMS})
+
+
+def _database_ok() -> bool:
+    try:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        logger.warning("healthz: the database does not answer", exc_info=True)
+        return False
+
+
+def _broker_ok() -> bool:
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        return True
+    except Exception:
+        logger.warning("healthz: the broker does not answer", exc_info=True)
+        return False
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when every configured dependency answers, 503 otherwise."""
+    checks = {"database": _database_ok()}
+    if settings.CELERY_BROKER_URL:
+        checks["broker"] = _broker_ok()
+    healthy = all(checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "checks": checks},
+        status=200 if healthy else 503,
+    )
