@@ -1,6 +1,7 @@
 """API twins of the account pages."""
 
 from django.contrib.auth import update_session_auth_hash
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -12,7 +13,7 @@ from rest_framework.views import APIView
 from characters import services
 from characters.models import Player
 from characters.permissions import player_role
-from config.permissions import Role, require
+from config.permissions import Refusal, Role, require
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -46,6 +47,8 @@ class SignupAPI(APIView):
 
     @extend_schema(request=SignupSerializer, responses={201: PlayerSerializer})
     def post(self, request):
+        if request.user.is_authenticated:
+            raise Refusal(_("Log out before creating another account."), status=403)
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_signup(**data.validated_data)

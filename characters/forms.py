@@ -9,7 +9,7 @@ from config.permissions import Refusal
 
 
 class ServiceForm(forms.Form):
-    """A form whose `perform` calls one service and shows its refusal on the field."""
+    """A form whose `run` calls one service and shows its refusal on the field."""
 
     def run(self, operation, **kwargs):
         try:
@@ -20,7 +20,17 @@ class ServiceForm(forms.Form):
             return None
 
 
-class SignupForm(ServiceForm):
+class PasswordPairMixin:
+    """Both password fields must match before any service is asked."""
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password") != data.get("password_again"):
+            self.add_error("password_again", _("The two passwords differ."))
+        return data
+
+
+class SignupForm(PasswordPairMixin, ServiceForm):
     username = forms.CharField(
         label=_("Username"),
         max_length=150,
@@ -41,12 +51,6 @@ class SignupForm(ServiceForm):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
-
-    def clean(self):
-        data = super().clean()
-        if data.get("password") and data.get("password") != data.get("password_again"):
-            self.add_error("password_again", _("The two passwords differ."))
-        return data
 
     def save(self):
         data = self.cleaned_data
@@ -74,7 +78,7 @@ class AccountForm(ServiceForm):
         return self.run(services.player_update, player=player, **self.cleaned_data)
 
 
-class PasswordChangeForm(ServiceForm):
+class PasswordChangeForm(PasswordPairMixin, ServiceForm):
     old_password = forms.CharField(
         label=_("Current password"),
         strip=False,
@@ -90,8 +94,6 @@ class PasswordChangeForm(ServiceForm):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
-
-    clean = SignupForm.clean
 
     def save(self, player):
         return self.run(

@@ -207,8 +207,9 @@ CONTENT_SECURITY_POLICY = {
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # Token first: an anonymous request then gets 401 with `WWW-Authenticate: Token`.
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -249,6 +250,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # a task that is still running.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="chronique")
 
 # --- Logging ------------------------------------------------------------------------------
 LOGGING = {

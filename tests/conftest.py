@@ -1,0 +1,161 @@
+"""Shared fixtures: fast hashing, plain static storage, the five roles, a real worker."""
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.factories import PASSWORD, PlayerFactory
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+OUTPUT_DIR = BASE_DIR / "test-output"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_settings():
+    """Test-only settings: a fast password hasher and static files served from the finders."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # A queue of this session's own, set before Celery reads its configuration, so tasks
+    # left in Redis by another run never reach this run's worker.
+    settings.CELERY_TASK_DEFAULT_QUEUE = f"test-{uuid.uuid4().hex[:8]}"
+    from config.celery import app
+
+    # In-process tasks unless a test asks for the real worker.
+    app.conf.task_always_eager = True
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _reset_axes(db):
+    """Login failures of one test must not lock out the next one."""
+    from axes.models import AccessAttempt, AccessFailureLog
+
+    AccessAttempt.objects.all().delete()
+    AccessFailureLog.objects.all().delete()
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def player(db):
+    return PlayerFactory(username="alice")
+
+
+@pytest.fixture
+def other_player(db):
+    return PlayerFactory(username="bruno")
+
+
+@pytest.fixture
+def roles(db):
+    """One user per role of the authorization matrix, around one campaign."""
+    from campaigns.services import campaign_add_participant, campaign_create
+
+    owner = PlayerFactory(username="owner")
+    other = PlayerFactory(username="other")
+    organiser = PlayerFactory(username="organiser")
+    participant = PlayerFactory(username="participant")
+    campaign = campaign_create(organiser=organiser, name="Matrix", system="of-the-dead")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=participant)
+    return {
+        "anonymous": None,
+        "owner": owner,
+        "other_player": other,
+        "organiser": organiser,
+        "participant": participant,
+        "campaign": campaign,
+    }
+
+
+@pytest.fixture
+def output_dir(request):
+    path = OUTPUT_DIR / request.node.name.replace("/", "_").replace("[", "-").strip("]")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _database_url_for(name: str) -> str:
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{name}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real `celery worker` on Redis, working on the test database.
+
+    It consumes a queue named for this session, so nothing left in Redis by another run
+    reaches it.
+    """
+    from django.db import connection
+
+    from config.celery import app
+
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.fail("the worker tests need CELERY_BROKER_URL=redis://... (make test sets it)")
+    queue = app.conf.task_default_queue
+    assert queue == settings.CELERY_TASK_DEFAULT_QUEUE
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url_for(connection.settings_dict["NAME"]),
+        "DATABASE_POOL": "false",
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_QUEUE": queue,
+        "EMAIL_URL": "consolemail://",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_path = OUTPUT_DIR / "celery-worker.log"
+    OUTPUT_DIR.mkdir(exist_ok=True)
+    log = open(log_path, "w")  # noqa: SIM115 - closed in the teardown
+    worker = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "config", "worker",
+            "--loglevel=INFO", "--concurrency=1", "--pool=prefork",
+            "--without-gossip", "--without-mingle", "-Q", queue,
+            "-n", f"{queue}@%h",
+        ],
+        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if worker.poll() is not None:
+            pytest.fail(f"the Celery worker exited early: see {log_path}")
+        if "ready." in log_path.read_text():
+            break
+        time.sleep(0.2)
+    else:
+        worker.kill()
+        pytest.fail(f"the Celery worker did not start within 60 s: see {log_path}")
+    yield {"queue": queue, "process": worker, "log": log_path, "app": app}
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+    log.close()
+
+
+@pytest.fixture
+def real_worker(celery_worker_process):
+    """Send tasks to the real worker for the duration of one test."""
+    app = celery_worker_process["app"]
+    app.conf.task_always_eager = False
+    yield celery_worker_process
+    app.conf.task_always_eager = True

@@ -1,0 +1,256 @@
+"""Who may do what on every route, for every role.
+
+Each URL pattern and each API operation has rows here; a new route without rows fails
+`test_it_lists_every_route` and `test_it_lists_every_api_operation`. A refused write must
+leave the database as it was.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.authtoken.models import Token
+
+from campaigns.models import Campaign, CampaignEvent, Membership
+from characters.models import Player
+
+ROLES = ("anonymous", "owner", "other_player", "organiser", "participant")
+SIGNED_IN = ROLES[1:]
+
+
+def every(status: int) -> dict[str, int]:
+    return dict.fromkeys(ROLES, status)
+
+
+def signed_in(status: int, anonymous: int) -> dict[str, int]:
+    return {"anonymous": anonymous, **dict.fromkeys(SIGNED_IN, status)}
+
+
+@dataclass
+class Row:
+    name: str
+    method: str
+    expect: dict[str, int]
+    kwargs: Any = None  # a function of the roles fixture giving the URL kwargs
+    data: Any = None  # a function of (roles, user) giving the request body
+    api: bool = False
+    writes: bool = field(default=False)
+
+    def url(self, roles) -> str:
+        kwargs = self.kwargs(roles) if self.kwargs else {}
+        return reverse(self.name, kwargs=kwargs)
+
+
+def campaign_pk(roles):
+    return {"pk": roles["campaign"].pk}
+
+
+def signup_body(roles, user):
+    return {
+        "username": "newcomer",
+        "email": "newcomer@example.test",
+        "display_name": "",
+        "password": "a-long-new-passphrase-9",
+        "password_again": "a-long-new-passphrase-9",
+    }
+
+
+def account_body(roles, user):
+    return {"email": "changed@example.test", "display_name": "Changed"}
+
+
+def password_body(roles, user):
+    return {
+        "old_password": "a-long-test-passphrase-42",
+        "password": "another-long-passphrase-1",
+        "password_again": "another-long-passphrase-1",
+        "new_password": "another-long-passphrase-1",
+    }
+
+
+PAGE_ONLY_FOR_SIGNED_IN = signed_in(200, anonymous=302)
+CAMPAIGN_MEMBERS_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 200,
+    "participant": 200,
+}
+CAMPAIGN_MEMBERS_API = {**CAMPAIGN_MEMBERS_PAGE, "anonymous": 401}
+
+MATRIX: list[Row] = [
+    # Public pages
+    Row("home", "get", every(200)),
+    Row("healthz", "get", every(200)),
+    Row("set_language", "post", every(302), data=lambda r, u: {"language": "en", "next": "/"}),
+    # Accounts
+    Row("signup", "get", signed_in(302, anonymous=200)),
+    Row("signup", "post", signed_in(302, anonymous=302), data=signup_body, writes=True),
+    Row("login", "get", signed_in(302, anonymous=200)),
+    Row("logout", "post", every(302)),
+    Row("password_change", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("password_change", "post", every(302), data=password_body, writes=True),
+    Row("password_reset", "get", every(200)),
+    Row("password_reset", "post", every(302), data=lambda r, u: {"email": "x@example.test"}),
+    Row("password_reset_done", "get", every(200)),
+    Row(
+        "password_reset_confirm",
+        "get",
+        every(200),
+        kwargs=lambda r: {"uidb64": "MQ", "token": "not-a-token"},
+    ),
+    Row("password_reset_complete", "get", every(200)),
+    Row("account", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("account", "post", every(302), data=account_body, writes=True),
+    Row("account-token", "post", every(302), data=lambda r, u: {"action": "rotate"}, writes=True),
+    # Campaigns
+    Row("campaign-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("campaign-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    # API
+    Row("api-root", "get", every(200), api=True),
+    Row("api-schema", "get", every(200), api=True),
+    Row("api-docs", "get", every(200)),
+    Row(
+        "api-signup",
+        "post",
+        signed_in(403, anonymous=201),
+        data=lambda r, u: {
+            "username": "api-newcomer",
+            "email": "api-newcomer@example.test",
+            "password": "a-long-new-passphrase-9",
+        },
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-token",
+        "post",
+        signed_in(200, anonymous=400),
+        data=lambda r, u: (
+            {"username": u.username, "password": "a-long-test-passphrase-42"}
+            if u
+            else {"username": "nobody", "password": "wrong"}
+        ),
+        api=True,
+        writes=True,
+    ),
+    Row("api-token", "delete", signed_in(204, anonymous=401), api=True, writes=True),
+    Row("api-me", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-me", "patch", signed_in(200, anonymous=401), data=account_body, api=True, writes=True
+    ),
+    Row(
+        "api-password",
+        "post",
+        signed_in(204, anonymous=401),
+        data=password_body,
+        api=True,
+        writes=True,
+    ),
+    Row("api-campaign-list", "get", signed_in(200, anonymous=401), api=True),
+    Row("api-campaign-detail", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+]
+
+# The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
+ADMIN_NAMESPACE = "admin"
+
+
+def _route_names(patterns, namespace=None):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            inner = pattern.namespace or namespace
+            if inner and namespace and pattern.namespace:
+                inner = f"{namespace}:{pattern.namespace}"
+            yield from _route_names(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern):
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+def test_it_lists_every_route():
+    """A route nobody thought about is a route nobody protected."""
+    names = set(_route_names(get_resolver().url_patterns))
+    assert None not in names, "every URL pattern needs a name to be listed in the matrix"
+    listed = {row.name for row in MATRIX}
+    missing = {n for n in names if not n.startswith(f"{ADMIN_NAMESPACE}:")} - listed
+    assert not missing, f"routes missing from the authorization matrix: {sorted(missing)}"
+    assert not listed - names, f"matrix rows for routes that no longer exist: {listed - names}"
+
+
+def test_it_lists_every_api_operation(client):
+    """Every operation of the OpenAPI schema has its row."""
+    from django.urls import resolve
+
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    listed = {(row.name, row.method) for row in MATRIX if row.api}
+    missing = []
+    for path, operations in schema["paths"].items():
+        concrete = path.replace("{id}", "1").replace("{pk}", "1")
+        name = resolve(concrete).url_name
+        missing.extend(
+            (name, method)
+            for method in operations
+            if method in {"get", "post", "put", "patch", "delete"}
+            and (name, method) not in listed
+        )
+    assert not missing, f"API operations missing from the matrix: {missing}"
+
+
+def snapshot() -> tuple:
+    return (
+        sorted(Player.objects.values_list("username", "email", "display_name", "password")),
+        sorted(Token.objects.values_list("user__username", "key")),
+        sorted(Campaign.objects.values_list("pk", "name", "organiser_id")),
+        sorted(Membership.objects.values_list("campaign_id", "player_id")),
+        CampaignEvent.objects.count(),
+    )
+
+
+def _request(client, row: Row, roles, role: str):
+    user = roles[role]
+    if user is not None:
+        client.force_login(user)
+    url = row.url(roles)
+    data = row.data(roles, user) if row.data else {}
+    if row.api and row.method in {"post", "patch", "delete"}:
+        return getattr(client, row.method)(url, data, content_type="application/json")
+    return getattr(client, row.method)(url, data)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("row", MATRIX, ids=lambda r: f"{r.method}-{r.name}")
+def test_it_answers_each_role_as_the_matrix_says(client, roles, row, role):
+    before = snapshot()
+    response = _request(client, row, roles, role)
+    assert response.status_code == row.expect[role], (
+        f"{row.method.upper()} {row.name} as {role}: {response.status_code}"
+    )
+    denied = response.status_code >= 400 or (
+        response.status_code == 302 and "/accounts/login/" in response.get("Location", "")
+    )
+    if row.writes and denied:
+        assert snapshot() == before, f"a refused {row.method} on {row.name} changed the database"
+    if row.api and response.status_code >= 400 and response.content:
+        body = response.json()
+        assert body, "an API refusal carries a sentence"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_it_keeps_the_admin_for_staff(client, roles, role):
+    """Players, organisers included, never reach the admin; staff do."""
+    if roles[role] is not None:
+        client.force_login(roles[role])
+    response = client.get(reverse("admin:characters_player_changelist"))
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_it_opens_the_admin_to_staff(client, roles):
+    staff = roles["owner"]
+    Player.objects.filter(pk=staff.pk).update(is_staff=True, is_superuser=True)
+    client.force_login(Player.objects.get(pk=staff.pk))
+    assert client.get(reverse("admin:index")).status_code == 200
+    assert client.get(reverse("admin:campaigns_campaign_changelist")).status_code == 200

@@ -1,0 +1,150 @@
+"""The container deployment: Dockerfile, docker-compose.yml and .env.example agree.
+
+No Docker engine is needed: the files are parsed and checked against what the
+operator relies on (services, health checks, shared image, environment).
+"""
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = ROOT / "docker-compose.yml"
+DOCKERFILE = ROOT / "Dockerfile"
+ENV_EXAMPLE = ROOT / ".env.example"
+SETTINGS = ROOT / "config" / "settings.py"
+APP_SERVICES = ("web", "worker", "beat")
+
+
+def _services() -> dict:
+    return yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]
+
+
+def _text(value) -> str:
+    """A command or healthcheck test, in string or list form, as one string."""
+    if isinstance(value, list):
+        return " ".join(str(part) for part in value)
+    return str(value)
+
+
+def _environment(service: dict) -> dict:
+    """The service's environment, in mapping or `KEY=value` list form, as a dict."""
+    environment = service.get("environment") or {}
+    if isinstance(environment, list):
+        return dict(item.split("=", 1) if "=" in item else (item, None) for item in environment)
+    return environment
+
+
+def _condition(service: dict, dependency: str) -> str | None:
+    depends_on = service.get("depends_on") or {}
+    if isinstance(depends_on, list):
+        return None
+    return (depends_on.get(dependency) or {}).get("condition")
+
+
+def _settings_variables() -> set[str]:
+    source = SETTINGS.read_text(encoding="utf-8")
+    return set(re.findall(r"env\.\w+\(\s*\"([A-Z_]+)\"", source)) | set(
+        re.findall(r"env\(\"([A-Z_]+)\"", source)
+    )
+
+
+def test_it_defines_the_five_services():
+    """`docker compose up` starts the database, the broker, the site, a worker and beat."""
+    assert {"db", "redis", "web", "worker", "beat"} <= set(_services())
+
+
+def test_it_builds_one_image_from_the_dockerfile_for_every_app_service():
+    """The site, the worker and beat run the same code, built from the project's Dockerfile."""
+    services = _services()
+    images = {services[name].get("image") for name in APP_SERVICES}
+    assert len(images) == 1
+    assert None not in images
+    for name in APP_SERVICES:
+        build = services[name].get("build")
+        assert build is not None, name
+        if isinstance(build, str):
+            build = {"context": build}
+        context = ROOT / build.get("context", ".")
+        assert context.resolve() == ROOT
+        assert (context / build.get("dockerfile", "Dockerfile")).resolve() == DOCKERFILE
+
+
+def test_it_runs_postgres_16_with_a_pg_isready_healthcheck():
+    """The app waits for a PostgreSQL 16 that actually accepts connections."""
+    db = _services()["db"]
+    assert db["image"].split(":")[0] == "postgres"
+    assert db["image"].split(":")[1].split(".")[0] == "16"
+    assert "pg_isready" in _text(db["healthcheck"]["test"])
+
+
+def test_it_gives_redis_a_healthcheck():
+    """Services that need the broker start only once Redis answers."""
+    redis = _services()["redis"]
+    assert redis["image"].startswith("redis")
+    assert "redis-cli ping" in _text(redis["healthcheck"]["test"])
+
+
+def test_it_starts_web_and_worker_only_once_the_database_is_healthy():
+    """No crash loop at boot: the site and the worker wait for a healthy database."""
+    services = _services()
+    for name in ("web", "worker"):
+        assert _condition(services[name], "db") == "service_healthy", name
+        assert _condition(services[name], "redis") == "service_healthy", name
+    assert _condition(services["beat"], "redis") == "service_healthy"
+
+
+def test_it_serves_the_site_with_gunicorn_after_migrating():
+    """The web container migrates the database, then serves config.wsgi with gunicorn."""
+    command = _text(_services()["web"]["command"])
+    assert "migrate --noinput" in command
+    assert "gunicorn" in command
+    assert "config.wsgi" in command
+    assert command.index("migrate") < command.index("gunicorn")
+
+
+def test_it_runs_the_celery_worker_and_beat():
+    """Background tasks are consumed by a worker, and scheduled ones sent by beat."""
+    services = _services()
+    assert "celery -A config worker" in _text(services["worker"]["command"])
+    assert "celery -A config beat" in _text(services["beat"]["command"])
+
+
+def test_it_configures_the_app_services_for_production():
+    """Every app container talks to the db and redis services, needs a key and hides debug."""
+    services = _services()
+    for name in APP_SERVICES:
+        environment = _environment(services[name])
+        assert "@db:5432/" in environment["DATABASE_URL"], name
+        assert environment["DATABASE_URL"].startswith("postgres"), name
+        assert environment["CELERY_BROKER_URL"].startswith("redis://redis:6379"), name
+        assert environment.get("SECRET_KEY"), name
+        assert str(environment["DEBUG"]).lower() in {"false", "0", "no", "off"}, name
+
+
+def test_it_probes_the_health_endpoint_of_the_web_service():
+    """Compose reports the site unhealthy when /healthz stops answering."""
+    test = _text(_services()["web"]["healthcheck"]["test"])
+    assert "urllib" in test
+    assert "/healthz" in test
+
+
+def test_it_builds_a_python_3_11_image_that_does_not_run_as_root():
+    """The image matches the project's Python and a break-in does not get root."""
+    assert DOCKERFILE.is_file()
+    dockerfile = DOCKERFILE.read_text(encoding="utf-8")
+    assert re.search(r"^FROM\s+python:3\.11", dockerfile, re.MULTILINE)
+    users = re.findall(r"^USER\s+(\S+)", dockerfile, re.MULTILINE)
+    assert users
+    assert users[-1].split(":")[0] not in {"root", "0"}
+
+
+def test_it_documents_every_setting_in_the_env_example():
+    """An operator finds every variable settings.py reads explained in .env.example."""
+    variables = _settings_variables()
+    assert {"SECRET_KEY", "DATABASE_URL", "STATICFILES_STORAGE"} <= variables
+    documented = set(
+        re.findall(r"^#?\s*([A-Z_]+)=", ENV_EXAMPLE.read_text(encoding="utf-8"), re.MULTILINE)
+    )
+    assert sorted(variables - documented) == []
