@@ -66,8 +66,9 @@ bench: install-test services
 
 messages: install
 	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
-	$(PY) manage.py makemessages -l fr -l en --no-location --no-obsolete
-	$(PY) manage.py compilemessages -l fr -l en
+	$(PY) manage.py makemessages -l fr -l en --no-location --no-obsolete \
+		-i ".venv/*" -i "tests/*" -i "staticfiles/*" -i "var/*"
+	$(PY) manage.py compilemessages -l fr -l en -i .venv
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-output

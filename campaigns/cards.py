@@ -3,7 +3,8 @@
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count
+from django.http import Http404
 
 from campaigns.models import Campaign, CampaignEvent, Membership
 from campaigns.permissions import CAN_VIEW, campaign_role
@@ -64,39 +65,32 @@ def campaign_list_for(user) -> list[CampaignSummary]:
 
 
 def campaign_card(user, pk: int) -> CampaignCard:
-    """Three queries: the campaign, its participants, its latest history."""
-    campaign = (
-        Campaign.objects.select_related("organiser")
-        .prefetch_related(
-            Prefetch(
-                "memberships",
-                queryset=Membership.objects.select_related("player").order_by("joined_at", "pk"),
-            ),
-        )
-        .filter(pk=pk)
-        .first()
-    )
-    if campaign is None:
-        from django.http import Http404
+    """Four queries: the campaign, its participants, its latest history (plus the session's).
 
+    Participants and history are read as plain values: no model is built per row.
+    """
+    campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()
+    if campaign is None:
         raise Http404
-    memberships = list(campaign.memberships.all())
-    roles = campaign_role(user, campaign, member_ids={m.player_id for m in memberships})
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", "player__display_name", "player__username")
+    )
+    roles = campaign_role(user, campaign, member_ids={player_id for player_id, _, _ in members})
     require(roles, CAN_VIEW, visible=CAN_VIEW)
     events = (
         CampaignEvent.objects.filter(campaign=campaign)
-        .select_related("actor")
-        .order_by("-at", "-pk")[:HISTORY_SHOWN]
+        .order_by("-at", "-pk")
+        .values_list("at", "actor__display_name", "actor__username", "verb", "data")[:HISTORY_SHOWN]
     )
     return CampaignCard(
-        summary=_summary(campaign, len(memberships)),
+        summary=_summary(campaign, len(members)),
         description=campaign.description,
-        participants=[m.player.public_name for m in memberships],
+        participants=[display or username for _, display, username in members],
         history=[
-            EventLine(
-                at=e.at, actor=e.actor.public_name if e.actor else "", verb=e.verb, data=e.data
-            )
-            for e in events
+            EventLine(at=at, actor=display or username or "", verb=verb, data=data)
+            for at, display, username, verb, data in events
         ],
         is_organiser=campaign.organiser_id == getattr(user, "pk", None),
     )

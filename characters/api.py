@@ -2,6 +2,7 @@
 
 from django.contrib.auth import update_session_auth_hash
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -33,6 +34,12 @@ class SignupSerializer(serializers.Serializer):
 class PasswordChangeSerializer(serializers.Serializer):
     old_password = serializers.CharField(write_only=True)
     new_password = serializers.CharField(write_only=True)
+
+
+LOCKOUT_SENTENCE = _lazy(
+    "Too many failed logins for this account from your address. Logging in is blocked for "
+    "15 minutes; try again after that, or reset your password."
+)
 
 
 class SignupThrottle(AnonRateThrottle):
@@ -104,6 +111,11 @@ class TokenAPI(APIView):
 
     @extend_schema(request=AuthTokenSerializer, responses=TokenResponse)
     def post(self, request):
+        from axes.handlers.proxy import AxesProxyHandler
+
+        credentials = {"username": str(request.data.get("username", ""))}
+        if AxesProxyHandler.is_locked(request._request, credentials=credentials):
+            raise Refusal(LOCKOUT_SENTENCE, status=429)
         data = AuthTokenSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         token = services.player_token(player=data.validated_data["user"])

@@ -130,7 +130,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Login lockout: 5 failures for one account from one address within 15 minutes.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
-AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # the lockout page says "15 minutes"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"

@@ -137,9 +137,7 @@ MATRIX: list[Row] = [
     ),
     Row("api-token", "delete", signed_in(204, anonymous=401), api=True, writes=True),
     Row("api-me", "get", signed_in(200, anonymous=401), api=True),
-    Row(
-        "api-me", "patch", signed_in(200, anonymous=401), data=account_body, api=True, writes=True
-    ),
+    Row("api-me", "patch", signed_in(200, anonymous=401), data=account_body, api=True, writes=True),
     Row(
         "api-password",
         "post",
@@ -190,8 +188,7 @@ def test_it_lists_every_api_operation(client):
         missing.extend(
             (name, method)
             for method in operations
-            if method in {"get", "post", "put", "patch", "delete"}
-            and (name, method) not in listed
+            if method in {"get", "post", "put", "patch", "delete"} and (name, method) not in listed
         )
     assert not missing, f"API operations missing from the matrix: {missing}"
 

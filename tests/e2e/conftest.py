@@ -17,23 +17,30 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM then refuses to run
-# unless told the thread is meant to be synchronous (the live server has its own thread).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One chromium per test module, closed when the module ends.
+
+    Playwright's sync API keeps an event loop running in this thread, and Django's ORM
+    refuses to run beside one unless told the thread is meant to be synchronous; the
+    permission lasts exactly as long as the browser, so no later test (nor a subprocess
+    it starts) inherits it.
+    """
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield browser
+            browser.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))

@@ -1,0 +1,117 @@
+"""The quick start's embedded default: SQLite, in-process tasks, the real server.
+
+This runs what `make run` runs (migrate, collectstatic, demo_load, runserver) against a
+fresh SQLite file, then visits the main pages as the demo players would.
+"""
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sqlite")
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "CELERY_"))},
+        "DATABASE_URL": f"sqlite:///{tmp / 'chronique.sqlite3'}",
+        "STATIC_ROOT": str(tmp / "static"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    def manage(*args):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=BASE_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout
+
+    manage("migrate", "--noinput", "-v", "0")
+    manage("collectstatic", "--noinput", "-v", "0")
+    demo = manage("demo_load")
+    assert "alice  / demo-alice-2026" in demo
+    assert manage("demo_load").count("Demo accounts") == 1  # re-running keeps the data
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=2)
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    yield base
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def _opener():
+    return urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+
+
+@pytest.mark.parametrize("path", ["/", "/healthz", "/api/schema/", "/api/docs/", "/api/v1/"])
+def test_it_serves_the_public_pages_on_sqlite(sqlite_server, path):
+    response = urllib.request.urlopen(sqlite_server + path, timeout=10)
+    assert response.status == 200
+
+
+def test_it_serves_the_home_page_in_french_with_its_static_files(sqlite_server):
+    html = urllib.request.urlopen(sqlite_server + "/", timeout=10).read().decode()
+    assert '<html lang="fr">' in html
+    stylesheet = re.search(r'href="(/static/css/chronique[^"]*\.css)"', html).group(1)
+    assert urllib.request.urlopen(sqlite_server + stylesheet, timeout=10).status == 200
+    script = re.search(r'src="(/static/vendor/htmx[^"]*\.js)"', html).group(1)
+    assert urllib.request.urlopen(sqlite_server + script, timeout=10).status == 200
+
+
+def test_it_lets_a_demo_player_log_in_and_see_the_demo_campaign(sqlite_server):
+    opener = _opener()
+    login = opener.open(sqlite_server + "/accounts/login/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+    data = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": token, "username": "alice", "password": "demo-alice-2026"}
+    ).encode()
+    request = urllib.request.Request(
+        sqlite_server + "/accounts/login/", data=data, headers={"Referer": sqlite_server}
+    )
+    account = opener.open(request, timeout=10)
+    assert account.geturl().endswith("/account/")
+    campaigns = opener.open(sqlite_server + "/campaigns/", timeout=10).read().decode()
+    assert "La Chute de Lyon" in campaigns
+    link = re.search(r'href="(/campaigns/\d+/)"', campaigns).group(1)
+    detail = opener.open(sqlite_server + link, timeout=10).read().decode()
+    assert "Alice" in detail and "Bruno" in detail
