@@ -1,5 +1,7 @@
 """Every route of Chronique. Each one has its rows in tests/test_authorization_matrix.py."""
 
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -13,6 +15,11 @@ from characters import views as characters_views
 from characters.forms import LoginForm, ResetSetPasswordForm
 from config import views
 from config.api_root import api_root
+
+# Swagger UI sets inline styles; on its page alone styles (never scripts) may be inline.
+api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+)
 
 auth_patterns = [
     path("signup/", characters_views.signup, name="signup"),
@@ -68,6 +75,6 @@ urlpatterns = [
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
     path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("admin/", admin.site.urls),
 ]

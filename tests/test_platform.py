@@ -131,6 +131,8 @@ def test_it_serves_the_api_documentation_without_a_cdn(client):
     html = response.content.decode()
     assert "swagger" in html.lower()
     assert "cdn.jsdelivr" not in html and "unpkg" not in html
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-eval" not in policy
 
 
 @pytest.mark.django_db
