@@ -1,6 +1,6 @@
 # Chronique — `make run` to try it, `make test` to prove it.
 SHELL := /bin/bash
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
@@ -55,8 +55,7 @@ test: install-test services
 	@bash .ci/chromium.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-		$(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=sqlite://:memory: $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 		$(PY) -m pytest $(PYTEST_ARGS)
 

@@ -18,7 +18,7 @@ from config.permissions import Role, require
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         player = form.save()
         if player is not None:
@@ -72,7 +72,7 @@ def account_token(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def password_change(request: HttpRequest) -> HttpResponse:
-    form = PasswordChangeForm(request.POST or None)
+    form = PasswordChangeForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         player = form.save(request.user)
         if player is not None:

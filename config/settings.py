@@ -108,6 +108,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Per-process memory by default; a shared Redis cache in production keeps API throttles
+# counting across gunicorn workers (CACHE_URL=redis://redis:6379/1).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"
 AUTHENTICATION_BACKENDS = [

@@ -25,6 +25,7 @@ def _test_settings():
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    Path(settings.STATIC_ROOT).mkdir(exist_ok=True)  # WhiteNoise warns when it is missing
     # A queue of this session's own, set before Celery reads its configuration, so tasks
     # left in Redis by another run never reach this run's worker.
     settings.CELERY_TASK_DEFAULT_QUEUE = f"test-{uuid.uuid4().hex[:8]}"
