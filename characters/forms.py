@@ -20,6 +20,15 @@ class ServiceForm(forms.Form):
             return None
 
 
+def password_field(label, autocomplete: str) -> forms.CharField:
+    """A password input, never stripped, with the browser's autocomplete hint."""
+    return forms.CharField(
+        label=label,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
+    )
+
+
 class PasswordPairMixin:
     """Both password fields must match before any service is asked."""
 
@@ -41,16 +50,8 @@ class SignupForm(PasswordPairMixin, ServiceForm):
         label=_("E-mail address"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
     display_name = forms.CharField(label=_("Display name"), max_length=80, required=False)
-    password = forms.CharField(
-        label=_("Password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-    password_again = forms.CharField(
-        label=_("Password again"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    password = password_field(_("Password"), "new-password")
+    password_again = password_field(_("Password again"), "new-password")
 
     def save(self):
         data = self.cleaned_data
@@ -79,21 +80,9 @@ class AccountForm(ServiceForm):
 
 
 class PasswordChangeForm(PasswordPairMixin, ServiceForm):
-    old_password = forms.CharField(
-        label=_("Current password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-    password = forms.CharField(
-        label=_("New password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-    password_again = forms.CharField(
-        label=_("New password again"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    old_password = password_field(_("Current password"), "current-password")
+    password = password_field(_("New password"), "new-password")
+    password_again = password_field(_("New password again"), "new-password")
 
     def save(self, player):
         return self.run(

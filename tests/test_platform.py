@@ -62,15 +62,10 @@ def test_it_reports_healthy_when_the_database_and_broker_answer(client, settings
         assert body["checks"]["broker"] is True
 
 
-def _healthz_in_subprocess(env: dict) -> tuple[int, dict]:
-    code = (
-        "import django, json; django.setup()\n"
-        "from django.test import Client\n"
-        "r = Client(HTTP_HOST='localhost').get('/healthz')\n"
-        "print(json.dumps({'status': r.status_code, 'body': r.json()}))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
+def _python_with_django(code: str, env: dict) -> subprocess.CompletedProcess:
+    """Run `code` in a fresh interpreter whose settings come from `env`."""
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()\n" + code],
         cwd=BASE_DIR,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
         capture_output=True,
@@ -78,6 +73,16 @@ def _healthz_in_subprocess(env: dict) -> tuple[int, dict]:
         timeout=60,
         check=False,
     )
+
+
+def _healthz_in_subprocess(env: dict) -> tuple[int, dict]:
+    code = (
+        "import json\n"
+        "from django.test import Client\n"
+        "r = Client(HTTP_HOST='localhost').get('/healthz')\n"
+        "print(json.dumps({'status': r.status_code, 'body': r.json()}))\n"
+    )
+    result = _python_with_django(code, env)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout.strip().splitlines()[-1])
     return out["status"], out["body"]
@@ -192,18 +197,9 @@ def test_it_refuses_an_htmx_post_without_the_csrf_header(player):
 
 def test_it_sets_hsts_and_secure_cookies_from_the_environment():
     code = (
-        "import django; django.setup()\n"
         "from django.conf import settings as s\n"
         "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE,"
         " s.SECURE_SSL_REDIRECT, s.DEBUG, s.X_FRAME_OPTIONS)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=BASE_DIR,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION_ENV},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = _python_with_django(code, PRODUCTION_ENV)
     assert result.stdout.split() == ["31536000", "True", "True", "True", "False", "DENY"]
