@@ -77,3 +77,39 @@ class CampaignEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.verb}"
+
+
+class RollQuerySet(models.QuerySet):
+    def for_user(self, user) -> "RollQuerySet":
+        """A player sees their own server rolls."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(player=user)
+
+
+class RollRecord(models.Model):
+    """A roll made by the server: who, when, which resolver, the inputs, the seed, the dice.
+
+    Replaying `seed` through the same resolver and inputs gives the same dice and outcome.
+    Records are never changed.
+    """
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rolls"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    system = models.CharField(max_length=40)
+    resolver = models.CharField(max_length=40)
+    inputs = models.JSONField()
+    seed = models.BigIntegerField()
+    dice = models.JSONField()
+    outcome = models.JSONField()
+
+    objects = RollQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["player", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.system}/{self.resolver} {self.dice}"

@@ -20,6 +20,8 @@ def api_root(request):
             "token": link("api-token"),
             "me": link("api-me"),
             "campaigns": link("api-campaign-list"),
+            "rules": link("api-rules"),
+            "rolls": link("api-roll-list"),
             "schema": link("api-schema"),
             "docs": link("api-docs"),
         }

@@ -9,6 +9,7 @@ from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaigns import api as campaigns_api
+from campaigns import rules_api, rules_views
 from campaigns import views as campaigns_views
 from characters import api as characters_api
 from characters import views as characters_views
@@ -62,6 +63,14 @@ api_patterns = [
         campaigns_api.CampaignDetailAPI.as_view(),
         name="api-campaign-detail",
     ),
+    path("rules/", rules_api.RulesAPI.as_view(), name="api-rules"),
+    path(
+        "rules/<slug:system>/<slug:resolver>/<slug:verb>",
+        rules_api.ResolveAPI.as_view(),
+        name="api-resolve",
+    ),
+    path("rolls/", rules_api.RollListAPI.as_view(), name="api-roll-list"),
+    path("rolls/<int:pk>/", rules_api.RollDetailAPI.as_view(), name="api-roll-detail"),
 ]
 
 urlpatterns = [
@@ -73,6 +82,9 @@ urlpatterns = [
     path("account/token/", characters_views.account_token, name="account-token"),
     path("campaigns/", campaigns_views.campaign_list, name="campaign-list"),
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
+    path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
+    path("rolls/", rules_views.roll_list, name="roll-list"),
+    path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
     path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

@@ -36,15 +36,6 @@ def _test_settings():
     yield
 
 
-@pytest.fixture(autouse=True)
-def _reset_axes(db):
-    """Login failures of one test must not lock out the next one."""
-    from axes.models import AccessAttempt, AccessFailureLog
-
-    AccessAttempt.objects.all().delete()
-    AccessFailureLog.objects.all().delete()
-
-
 @pytest.fixture
 def password():
     return PASSWORD
@@ -71,6 +62,11 @@ def roles(db):
     participant = PlayerFactory(username="participant")
     campaign = campaign_create(organiser=organiser, name="Matrix", system="of-the-dead")
     campaign_add_participant(actor=organiser, campaign=campaign, player=participant)
+    from campaigns.rolls import roll_on_server
+
+    roll = roll_on_server(
+        player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
+    )
     return {
         "anonymous": None,
         "owner": owner,
@@ -78,6 +74,7 @@ def roles(db):
         "organiser": organiser,
         "participant": participant,
         "campaign": campaign,
+        "roll": roll,
     }
 
 

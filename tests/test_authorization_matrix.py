@@ -5,6 +5,7 @@ Each URL pattern and each API operation has rows here; a new route without rows 
 leave the database as it was.
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,9 +13,10 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
-from campaigns.models import Campaign, CampaignEvent, Membership
+from campaigns.models import Campaign, CampaignEvent, Membership, RollRecord
 from characters.models import Player
 
+SAMPLE_PATH_VALUES = {"system": "kolaps", "resolver": "test", "verb": "odds"}
 ROLES = ("anonymous", "owner", "other_player", "organiser", "participant")
 SIGNED_IN = ROLES[1:]
 
@@ -36,6 +38,8 @@ class Row:
     data: Any = None  # a function of (roles, user) giving the request body
     api: bool = False
     writes: bool = field(default=False)
+    denied: frozenset = frozenset()  # roles refused in the page itself (200 with a sentence)
+    label: str = ""
 
     def url(self, roles) -> str:
         kwargs = self.kwargs(roles) if self.kwargs else {}
@@ -44,6 +48,22 @@ class Row:
 
 def campaign_pk(roles):
     return {"pk": roles["campaign"].pk}
+
+
+def roll_pk(roles):
+    return {"pk": roles["roll"].pk}
+
+
+def resolve_kwargs(verb):
+    return lambda roles: {"system": "kolaps", "resolver": "test", "verb": verb}
+
+
+def evaluate_body(roles, user):
+    return {"db": 3, "rank": "veteran", "sante": 6, "dice": "3 4 5", "action": "evaluate"}
+
+
+def roll_body(roles, user):
+    return {"db": 3, "rank": "veteran", "sante": 6, "action": "roll"}
 
 
 def signup_body(roles, user):
@@ -78,6 +98,14 @@ CAMPAIGN_MEMBERS_PAGE = {
     "participant": 200,
 }
 CAMPAIGN_MEMBERS_API = {**CAMPAIGN_MEMBERS_PAGE, "anonymous": 401}
+ROLL_OWNER_PAGE = {
+    "anonymous": 302,
+    "owner": 200,
+    "other_player": 404,
+    "organiser": 404,
+    "participant": 404,
+}
+ROLL_OWNER_API = {**ROLL_OWNER_PAGE, "anonymous": 401}
 
 MATRIX: list[Row] = [
     # Public pages
@@ -107,6 +135,20 @@ MATRIX: list[Row] = [
     # Campaigns
     Row("campaign-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("campaign-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    # Rules: the calculator and the record of server rolls
+    Row("kolaps-test", "get", every(200)),
+    Row("kolaps-test", "post", every(200), data=evaluate_body, label="evaluate"),
+    Row(
+        "kolaps-test",
+        "post",
+        every(200),
+        data=roll_body,
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row("roll-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("roll-detail", "get", ROLL_OWNER_PAGE, kwargs=roll_pk),
     # API
     Row("api-root", "get", every(200), api=True),
     Row("api-schema", "get", every(200), api=True),
@@ -148,6 +190,28 @@ MATRIX: list[Row] = [
     ),
     Row("api-campaign-list", "get", signed_in(200, anonymous=401), api=True),
     Row("api-campaign-detail", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+    Row("api-rules", "get", every(200), api=True),
+    Row(
+        "api-resolve",
+        "post",
+        every(200),
+        kwargs=resolve_kwargs("odds"),
+        data=lambda r, u: {"db": 3, "rank": "veteran"},
+        api=True,
+        label="odds",
+    ),
+    Row(
+        "api-resolve",
+        "post",
+        signed_in(201, anonymous=401),
+        kwargs=resolve_kwargs("roll"),
+        data=lambda r, u: {"db": 3, "rank": "veteran"},
+        api=True,
+        writes=True,
+        label="roll",
+    ),
+    Row("api-roll-list", "get", signed_in(200, anonymous=401), api=True),
+    Row("api-roll-detail", "get", ROLL_OWNER_API, kwargs=roll_pk, api=True),
 ]
 
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
@@ -183,7 +247,7 @@ def test_it_lists_every_api_operation(client):
     listed = {(row.name, row.method) for row in MATRIX if row.api}
     missing = []
     for path, operations in schema["paths"].items():
-        concrete = path.replace("{id}", "1").replace("{pk}", "1")
+        concrete = re.sub(r"\{(\w+)\}", lambda m: SAMPLE_PATH_VALUES.get(m.group(1), "1"), path)
         name = resolve(concrete).url_name
         missing.extend(
             (name, method)
@@ -200,6 +264,7 @@ def snapshot() -> tuple:
         sorted(Campaign.objects.values_list("pk", "name", "organiser_id")),
         sorted(Membership.objects.values_list("campaign_id", "player_id")),
         CampaignEvent.objects.count(),
+        RollRecord.objects.count(),
     )
 
 
@@ -216,7 +281,9 @@ def _request(client, row: Row, roles, role: str):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("row", MATRIX, ids=lambda r: f"{r.method}-{r.name}")
+@pytest.mark.parametrize(
+    "row", MATRIX, ids=lambda r: f"{r.method}-{r.name}" + (f"-{r.label}" if r.label else "")
+)
 def test_it_answers_each_role_as_the_matrix_says(client, roles, row, role):
     before = snapshot()
     response = _request(client, row, roles, role)
@@ -226,6 +293,7 @@ def test_it_answers_each_role_as_the_matrix_says(client, roles, row, role):
     denied = response.status_code >= 400 or (
         response.status_code == 302 and "/accounts/login/" in response.get("Location", "")
     )
+    denied = denied or role in row.denied
     if row.writes and denied:
         assert snapshot() == before, f"a refused {row.method} on {row.name} changed the database"
     if row.api and response.status_code >= 400 and response.content:

@@ -1,0 +1,92 @@
+"""Server-side resolution: odds, judged dice and audited server rolls.
+
+The only writer of `RollRecord`. The seed is drawn here from the operating system, never
+from the request; replaying a record runs the same resolver with the same inputs and seed.
+"""
+
+import random
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.models import RollRecord
+from config.permissions import Refusal
+from rules.resolvers import VERBS, Resolver, ResolverInputError, resolver_get
+
+FIELD_SENTENCES = {
+    "db": gettext_lazy("The difficulty (db) is a whole number from -20 to 30."),
+    "rank": gettext_lazy("The rank is one of novice, aguerri, veteran, expert."),
+    "sante": gettext_lazy("Santé is a whole number from 1 to 6."),
+}
+INPUT_FIELDS = ("db", "rank", "sante")
+
+
+def _sentence(error: ResolverInputError) -> str:
+    if error.field == "dice":
+        count = error.params.get("count")
+        if count is not None:
+            return _("Type exactly %(count)s dice, each a whole number from 1 to 6.") % {
+                "count": count
+            }
+        return _("Each die is a whole number from 1 to 6.")
+    return str(FIELD_SENTENCES.get(error.field, _("This value cannot be used.")))
+
+
+def resolver_for(system: str, name: str, verb: str) -> Resolver:
+    resolver = resolver_get(system, name)
+    if resolver is None or verb not in VERBS:
+        from django.http import Http404
+
+        raise Http404
+    return resolver
+
+
+def _inputs(data: dict[str, Any]) -> dict[str, Any]:
+    """What a roll depends on; anything else in the request (a seed, say) is ignored."""
+    return {k: data[k] for k in INPUT_FIELDS if k in data}
+
+
+def resolve(*, system: str, name: str, verb: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Odds or judged dice: stateless, nothing recorded."""
+    resolver = resolver_for(system, name, verb)
+    try:
+        if verb == "odds":
+            return resolver.odds(data)
+        if verb == "evaluate":
+            return resolver.evaluate(data)
+    except ResolverInputError as error:
+        raise Refusal(_sentence(error), field=error.field) from error
+    raise ValueError(f"resolve() does not roll: use roll_on_server for {verb}")
+
+
+def roll_on_server(*, player, system: str, name: str, data: dict[str, Any]) -> RollRecord:
+    """Roll with a fresh seed and record who, when, what, the seed, the dice, the outcome."""
+    resolver = resolver_for(system, name, "roll")
+    if not player.is_authenticated:
+        raise Refusal(_("Log in to roll on the server: every roll is recorded."), status=401)
+    inputs = _inputs(data)
+    seed = secrets.randbits(63)
+    try:
+        outcome = resolver.roll(inputs, random.Random(seed))
+    except ResolverInputError as error:
+        raise Refusal(_sentence(error), field=error.field) from error
+    with transaction.atomic():
+        return RollRecord.objects.create(
+            player=player,
+            system=system,
+            resolver=name,
+            inputs=inputs,
+            seed=seed,
+            dice=outcome.get("dice", []),
+            outcome=outcome,
+        )
+
+
+def roll_replay(*, record: RollRecord) -> dict[str, Any]:
+    """Run the record's resolver again with its seed: the same dice and outcome, or a bug."""
+    resolver = resolver_for(record.system, record.resolver, "roll")
+    again = resolver.roll(record.inputs, random.Random(record.seed))
+    return {"outcome": again, "matches": again == record.outcome}
