@@ -7,7 +7,8 @@ Everything is written through the services, as a user would.
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, RollRecord
+from campaigns.rolls import roll_on_server
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.models import Player
 from characters.services import player_signup
@@ -59,3 +60,11 @@ class Command(BaseCommand):
                 campaign_add_participant(
                     actor=players["orga"], campaign=campaign, player=players[username]
                 )
+        if not RollRecord.objects.filter(player=players["alice"]).exists():
+            # A recorded server roll, so "My server rolls" and its replay check show something.
+            roll_on_server(
+                player=players["alice"],
+                system="kolaps",
+                name="test",
+                data={"db": 3, "rank": "veteran", "sante": 6},
+            )

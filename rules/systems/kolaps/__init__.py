@@ -1,0 +1,1 @@
+"""KOLAPS : GROUND ZERO: the rules catalogue and, later, its costing and resolvers."""
