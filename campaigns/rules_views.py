@@ -55,10 +55,12 @@ class TestForm(forms.Form):
             return None
 
 
-def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float]]:
+def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
+    """(key, label, probability, percent) in the order of the outcome table."""
     order = list(OUTCOME_LABELS)
     return [
-        (key, str(OUTCOME_LABELS[key]), outcomes[key]) for key in sorted(outcomes, key=order.index)
+        (key, str(OUTCOME_LABELS[key]), outcomes[key], outcomes[key] * 100)
+        for key in sorted(outcomes, key=order.index)
     ]
 
 
@@ -72,6 +74,7 @@ def kolaps_test(request: HttpRequest) -> HttpResponse:
         inputs = form.inputs()
         context["odds"] = resolve(system="kolaps", name="test", verb="odds", data=inputs)
         context["odds_rows"] = _labelled(context["odds"]["outcomes"])
+        context["six_percent"] = context["odds"]["six_six_six"] * 100
         if request.method == "POST":
             try:
                 if request.POST.get("action") == "roll":
