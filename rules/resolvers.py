@@ -14,19 +14,13 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules.errors import RuleInputError
 from rules.systems.kolaps import talent_test
 
 VERBS = ("odds", "evaluate", "roll")
 
 
-class ResolverInputError(ValueError):
-    """Input a resolver cannot use; `field` names the culprit, `params` fill its sentence."""
-
-    def __init__(self, field: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.params = params
+ResolverInputError = RuleInputError
 
 
 @dataclass(frozen=True)
@@ -64,10 +58,7 @@ _KOLAPS_TEST_SCHEMA: dict[str, Any] = {
 
 
 def _kolaps_setup(data: Mapping[str, Any]) -> talent_test.TestSetup:
-    try:
-        return talent_test.setup(data.get("db"), data.get("rank"), data.get("sante", 6))
-    except talent_test.TestInputError as exc:
-        raise ResolverInputError(exc.field, exc.message) from exc
+    return talent_test.setup(data.get("db"), data.get("rank"), data.get("sante", 6))
 
 
 def _kolaps_result(test: talent_test.TestSetup, result: talent_test.TestResult) -> dict[str, Any]:
@@ -94,11 +85,7 @@ def _kolaps_test_odds(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _kolaps_test_evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
     test = _kolaps_setup(data)
-    try:
-        result = talent_test.evaluate(test, data.get("dice"))
-    except talent_test.TestInputError as exc:
-        raise ResolverInputError(exc.field, exc.message, count=test.dice_count) from exc
-    return _kolaps_result(test, result)
+    return _kolaps_result(test, talent_test.evaluate(test, data.get("dice")))
 
 
 def _kolaps_test_roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:

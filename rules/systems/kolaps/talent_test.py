@@ -15,6 +15,7 @@ from fractions import Fraction
 from math import comb, factorial
 
 from rules.dice import SIDES, DiceError, check_dice, roll_d6
+from rules.errors import RuleInputError
 
 RANKS = ("novice", "aguerri", "veteran", "expert")
 RANK_NUMBER = {"novice": 1, "aguerri": 2, "veteran": 3, "expert": 4}
@@ -34,13 +35,8 @@ OUTCOMES = (
 SUCCESSES = frozenset({"mitigated_success", "success", "critical_success"})
 
 
-class TestInputError(ValueError):
-    """Bad input for a test, naming the field at fault."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+# The one input error of the rules (kept under this name for readers of this module).
+TestInputError = RuleInputError
 
 
 @dataclass(frozen=True)
@@ -153,11 +149,13 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
 def evaluate(test: TestSetup, dice: object) -> TestResult:
     """Judge dice the players rolled by hand."""
     if not isinstance(dice, list | tuple):
-        raise TestInputError("dice", f"dice is a list of {test.dice_count} values")
+        raise TestInputError(
+            "dice", f"dice is a list of {test.dice_count} values", count=test.dice_count
+        )
     try:
         values = check_dice(dice, test.dice_count)
     except DiceError as exc:
-        raise TestInputError("dice", str(exc)) from exc
+        raise TestInputError("dice", str(exc), count=test.dice_count) from exc
     return judge(test, values)
 
 
