@@ -65,6 +65,8 @@ def parse(text: str) -> Dice:
     n = int(count) if count else 1
     if n < 1:
         raise DiceError(f"no dice to roll in {text!r}")
+    if letter == "C" and n < 2:
+        raise DiceError(f"nC6 keeps the best of n dice, so n is 2 or more in {text!r}")
     if bang and (n != 1 or letter != "D"):
         raise DiceError(f"only a single D6 explodes, not {text!r}")
     return Dice(count=n, keep_best=letter == "C", constant=int(plus or 0), exploding=bool(bang))

@@ -29,7 +29,7 @@ def test_it_reads_the_notation_of_the_texts(text, expected):
     assert dice.parse(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "D8", "C6x", "0D6", "2D6!", "six"])
+@pytest.mark.parametrize("text", ["", "D8", "C6x", "0D6", "2D6!", "six", "C6", "1C6"])
 def test_it_refuses_what_it_cannot_read(text):
     with pytest.raises(DiceError):
         dice.parse(text)

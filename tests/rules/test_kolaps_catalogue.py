@@ -198,10 +198,10 @@ def test_it_gives_the_dice_tables_of_bouclier_sonar_terreur_and_vigilance(catalo
 @pytest.mark.parametrize(
     ("slug", "power", "band", "at_band"),
     [
-        ("pa-police-50", "1D6", "extreme", "1D6"),
+        ("pa-police-50", "1D6", "extreme", "D6"),
         ("fa-f4", "2C6", "short", "2C6"),
         ("fpa-lg-mod-39", "4C6/3C6/2C6/D6/0", "point_blank", "4C6"),
-        ("fpa-lg-mod-39", "4C6/3C6/2C6/D6/0", "long", "1D6"),
+        ("fpa-lg-mod-39", "4C6/3C6/2C6/D6/0", "long", "D6"),
         ("fpa-lg-mod-39", "4C6/3C6/2C6/D6/0", "extreme", "0"),
     ],
 )
@@ -380,9 +380,9 @@ def test_it_refuses_what_is_not_k3_notation(text):
 
 
 def test_it_parses_one_power_or_exactly_five_bands():
-    assert parse_power("2C6") == (Dice(count=2, keep_best=True),)
+    assert parse_power("2C6") == (Dice(count=2, keep_best=True),) * 5
     assert len(parse_power("4C6/3C6/2C6/D6/0")) == 5
-    with pytest.raises(CatalogueError, match="4 '/'-separated bands"):
+    with pytest.raises(CatalogueError, match="gives 4 bands"):
         parse_power("2C6/D6/D6/0")
 
 

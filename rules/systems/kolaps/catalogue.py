@@ -45,9 +45,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeVar
 
+from rules.dice import BANDS, Dice, DiceError, parse, parse_bands
+
 CATALOGUE_PATH: Final = Path(__file__).with_name("catalogue.json")
 
-BANDS: Final = ("point_blank", "short", "effective", "long", "extreme")
 TALENT_KINDS: Final = frozenset({"talent", "specialisation", "option"})
 TALENT_TYPES: Final = frozenset({"speech", "support", "movement", "offensive", "defensive"})
 WEAPON_KINDS: Final = frozenset({"ranged", "melee"})
@@ -70,54 +71,31 @@ class CatalogueError(ValueError):
 
 
 # --- K3 dice notation ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Dice:
-    """One dice expression of K3.
-
-    `D6`/`1D6`: one die; `nD6`: n dice (a roll of n dice, or their sum when added to a
-    damage value); `nC6`: roll n dice and keep the best one; an integer: a constant, `0`
-    meaning nothing.
-    """
-
-    count: int = 0
-    keep_best: bool = False
-    constant: int = 0
-
-    def __str__(self) -> str:
-        if self.count == 0:
-            return str(self.constant)
-        return f"{self.count}{'C' if self.keep_best else 'D'}6"
+# Parsing and the `Dice` type are rules.dice's; the catalogue only insists that its data be
+# written in the plain form of the texts (no lower case, no `+k`, no `!`, no sign).
 
 
 def parse_dice(text: str) -> Dice:
     """Parse one K3 dice expression (RULES-NOTES K3); raise `CatalogueError` otherwise."""
-    match = _DICE.fullmatch(text)
-    if match is None:
+    if _DICE.fullmatch(text) is None:
         raise CatalogueError(
             f"{text!r} is not a dice expression of K3 (D6, nD6, nC6, an integer or 0)"
         )
-    if match["constant"] is not None:
-        return Dice(constant=int(match["constant"]))
-    count = int(match["count"] or 1)
-    if match["kind"] == "C" and count < 2:
-        raise CatalogueError(f"{text!r}: nC6 keeps the best of n dice, so n must be 2 or more")
-    return Dice(count=count, keep_best=match["kind"] == "C")
+    try:
+        return parse(text)
+    except DiceError as exc:
+        raise CatalogueError(f"{text!r}: {exc}") from None
 
 
 def parse_power(text: str) -> tuple[Dice, ...]:
-    """Parse a weapon's power (K3): one expression, or exactly five separated by '/'.
-
-    The five are the powers at point blank, short, effective, long and extreme range.
-    """
-    parts = text.split("/")
-    if len(parts) not in (1, len(BANDS)):
-        raise CatalogueError(
-            f"{text!r} has {len(parts)} '/'-separated bands; K3 needs one power or "
-            f"exactly {len(BANDS)} (point blank / short / effective / long / extreme)"
-        )
-    return tuple(parse_dice(part) for part in parts)
+    """A weapon's power (K3) at each of the five bands: point blank, short, effective, long
+    and extreme range; one expression applies at every band."""
+    for part in text.split("/"):
+        parse_dice(part)
+    try:
+        return parse_bands(text)
+    except DiceError as exc:
+        raise CatalogueError(f"{exc}; K3 needs one power or exactly {len(BANDS)}") from None
 
 
 # --- The entries --------------------------------------------------------------------------
@@ -324,8 +302,7 @@ class Weapon:
         """The power at a range band; a single expression applies at every band."""
         if band not in BANDS:
             raise CatalogueError(f"weapon {self.slug!r}: {band!r} is not a range band {BANDS}")
-        dice = self.power_dice
-        return dice[0] if len(dice) == 1 else dice[BANDS.index(band)]
+        return self.power_dice[BANDS.index(band)]
 
 
 @dataclass(frozen=True)
