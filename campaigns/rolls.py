@@ -9,22 +9,23 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import RollRecord
 from config.permissions import Refusal
-from rules.resolvers import VERBS, Resolver, ResolverInputError, resolver_get
+from rules.errors import RuleInputError
+from rules.resolvers import VERBS, Resolver, resolver_get
 
 FIELD_SENTENCES = {
     "db": gettext_lazy("The difficulty (db) is a whole number from -20 to 30."),
     "rank": gettext_lazy("The rank is one of novice, aguerri, veteran, expert."),
     "sante": gettext_lazy("Santé is a whole number from 1 to 6."),
 }
-INPUT_FIELDS = ("db", "rank", "sante")
 
 
-def _sentence(error: ResolverInputError) -> str:
+def _sentence(error: RuleInputError) -> str:
     if error.field == "dice":
         count = error.params.get("count")
         if count is not None:
@@ -38,15 +39,15 @@ def _sentence(error: ResolverInputError) -> str:
 def resolver_for(system: str, name: str, verb: str) -> Resolver:
     resolver = resolver_get(system, name)
     if resolver is None or verb not in VERBS:
-        from django.http import Http404
-
         raise Http404
     return resolver
 
 
-def _inputs(data: dict[str, Any]) -> dict[str, Any]:
-    """What a roll depends on; anything else in the request (a seed, say) is ignored."""
-    return {k: data[k] for k in INPUT_FIELDS if k in data}
+def _inputs(resolver: Resolver, data: dict[str, Any]) -> dict[str, Any]:
+    """What a roll depends on, as its schema declares it; anything else in the request (a
+    seed, typed dice) is ignored."""
+    fields = set(resolver.input_schema["properties"]) - {"dice"}
+    return {k: v for k, v in data.items() if k in fields}
 
 
 def resolve(*, system: str, name: str, verb: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def resolve(*, system: str, name: str, verb: str, data: dict[str, Any]) -> dict[
             return resolver.odds(data)
         if verb == "evaluate":
             return resolver.evaluate(data)
-    except ResolverInputError as error:
+    except RuleInputError as error:
         raise Refusal(_sentence(error), field=error.field) from error
     raise ValueError(f"resolve() does not roll: use roll_on_server for {verb}")
 
@@ -67,11 +68,11 @@ def roll_on_server(*, player, system: str, name: str, data: dict[str, Any]) -> R
     resolver = resolver_for(system, name, "roll")
     if not player.is_authenticated:
         raise Refusal(_("Log in to roll on the server: every roll is recorded."), status=401)
-    inputs = _inputs(data)
+    inputs = _inputs(resolver, data)
     seed = secrets.randbits(63)
     try:
         outcome = resolver.roll(inputs, random.Random(seed))
-    except ResolverInputError as error:
+    except RuleInputError as error:
         raise Refusal(_sentence(error), field=error.field) from error
     with transaction.atomic():
         return RollRecord.objects.create(

@@ -69,7 +69,7 @@ def kolaps_test(request: HttpRequest) -> HttpResponse:
     """GET: the odds of the test in the form. POST: judge typed dice, or roll on the server."""
     source = request.POST if request.method == "POST" else (request.GET or None)
     form = TestForm(source, initial={"db": 3, "rank": "veteran", "sante": 6})
-    context: dict = {"form": form, "outcome_labels": OUTCOME_LABELS}
+    context: dict = {"form": form}
     if form.is_bound and form.is_valid():
         inputs = form.inputs()
         context["odds"] = resolve(system="kolaps", name="test", verb="odds", data=inputs)
@@ -109,9 +109,7 @@ def kolaps_test(request: HttpRequest) -> HttpResponse:
 @require_GET
 def roll_list(request: HttpRequest) -> HttpResponse:
     rolls = RollRecord.objects.for_user(request.user)[:100]
-    return render(
-        request, "campaigns/roll_list.html", {"rolls": rolls, "outcome_labels": OUTCOME_LABELS}
-    )
+    return render(request, "campaigns/roll_list.html", {"rolls": rolls})
 
 
 @login_required
@@ -121,5 +119,5 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "campaigns/roll_detail.html",
-        {"record": record, "replay": roll_replay(record=record), "outcome_labels": OUTCOME_LABELS},
+        {"record": record, "replay": roll_replay(record=record)},
     )

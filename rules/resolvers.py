@@ -14,13 +14,9 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from rules.errors import RuleInputError
 from rules.systems.kolaps import talent_test
 
 VERBS = ("odds", "evaluate", "roll")
-
-
-ResolverInputError = RuleInputError
 
 
 @dataclass(frozen=True)

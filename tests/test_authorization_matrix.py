@@ -319,3 +319,10 @@ def test_it_opens_the_admin_to_staff(client, roles):
     client.force_login(Player.objects.get(pk=staff.pk))
     assert client.get(reverse("admin:index")).status_code == 200
     assert client.get(reverse("admin:campaigns_campaign_changelist")).status_code == 200
+    # Campaigns change only through the services (which keep the history): read-only here.
+    campaign = roles["campaign"]
+    url = reverse("admin:campaigns_campaign_change", args=[campaign.pk])
+    assert client.get(url).status_code == 200
+    client.post(url, {"name": "Renamed", "system": "kolaps", "organiser": staff.pk})
+    assert Campaign.objects.get(pk=campaign.pk).name == "Matrix"
+    assert client.get(reverse("admin:campaigns_campaign_add")).status_code == 403

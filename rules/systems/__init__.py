@@ -1,11 +1,11 @@
 """The registry of game systems.
 
 Each entry names a system, the rule document it comes from (see `shared/seeds/README.md`)
-and what Chronique tracks for it. Resolvers and catalogues register here as they are
-written, so the rules API can list them.
+and what Chronique tracks for it. The resolvers of each system are listed by
+`rules.resolvers`; its catalogue lives in its own package (`rules.systems.kolaps`).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def gettext_noop(message: str) -> str:
@@ -19,7 +19,6 @@ class GameSystem:
     name: str
     source: str
     summary: str
-    resolvers: tuple[str, ...] = field(default_factory=tuple)
 
 
 SYSTEMS: tuple[GameSystem, ...] = (

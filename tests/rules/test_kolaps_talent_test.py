@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.dice import all_rolls
+from rules.errors import RuleInputError
 from rules.systems.kolaps import talent_test as t
 
 
@@ -178,13 +179,13 @@ def test_it_matches_the_share_of_seeded_rolls():
     ],
 )
 def test_it_names_the_field_of_bad_input(kwargs, field):
-    with pytest.raises(t.TestInputError) as error:
+    with pytest.raises(RuleInputError) as error:
         t.setup(**kwargs)
     assert error.value.field == field
 
 
 @pytest.mark.parametrize("dice", [[3, 4], [3, 4, 5, 6], [0, 4, 5], [3, 4, 9], "345"])
 def test_it_refuses_dice_that_do_not_fit_the_test(dice):
-    with pytest.raises(t.TestInputError) as error:
+    with pytest.raises(RuleInputError) as error:
         t.evaluate(t.setup(3, "veteran"), dice)
     assert error.value.field == "dice"

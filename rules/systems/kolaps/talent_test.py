@@ -35,10 +35,6 @@ OUTCOMES = (
 SUCCESSES = frozenset({"mitigated_success", "success", "critical_success"})
 
 
-# The one input error of the rules (kept under this name for readers of this module).
-TestInputError = RuleInputError
-
-
 @dataclass(frozen=True)
 class TestSetup:
     db: int
@@ -86,13 +82,13 @@ class TestResult:
 def setup(db: object, rank: object, sante: object = 6) -> TestSetup:
     """Check the inputs of a test; a refusal names its field."""
     if isinstance(db, bool) or not isinstance(db, int):
-        raise TestInputError("db", "db is a whole number")
+        raise RuleInputError("db", "db is a whole number")
     if not -20 <= db <= 30:
-        raise TestInputError("db", "db lies between -20 and 30")
+        raise RuleInputError("db", "db lies between -20 and 30")
     if rank not in RANK_NUMBER:
-        raise TestInputError("rank", f"rank is one of {', '.join(RANKS)}")
+        raise RuleInputError("rank", f"rank is one of {', '.join(RANKS)}")
     if isinstance(sante, bool) or not isinstance(sante, int) or not 1 <= sante <= 6:
-        raise TestInputError("sante", "sante is a whole number from 1 to 6")
+        raise RuleInputError("sante", "sante is a whole number from 1 to 6")
     return TestSetup(db=db, rank=str(rank), sante=sante)
 
 
@@ -149,13 +145,13 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
 def evaluate(test: TestSetup, dice: object) -> TestResult:
     """Judge dice the players rolled by hand."""
     if not isinstance(dice, list | tuple):
-        raise TestInputError(
+        raise RuleInputError(
             "dice", f"dice is a list of {test.dice_count} values", count=test.dice_count
         )
     try:
         values = check_dice(dice, test.dice_count)
     except DiceError as exc:
-        raise TestInputError("dice", str(exc), count=test.dice_count) from exc
+        raise RuleInputError("dice", str(exc), count=test.dice_count) from exc
     return judge(test, values)
 
 
