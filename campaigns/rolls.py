@@ -26,14 +26,31 @@ FIELD_SENTENCES = {
 
 
 def _sentence(error: RuleInputError) -> str:
-    if error.field == "dice":
-        count = error.params.get("count")
+    """A translated sentence for a rule input error, from its field or its kind."""
+    params = error.params
+    kind = params.get("kind")
+    if error.field == "dice" or kind == "dice":
+        count = params.get("count")
         if count is not None:
             return _("Type exactly %(count)s dice, each a whole number from 1 to 6.") % {
                 "count": count
             }
         return _("Each die is a whole number from 1 to 6.")
-    return str(FIELD_SENTENCES.get(error.field, _("This value cannot be used.")))
+    if error.field in FIELD_SENTENCES:
+        return str(FIELD_SENTENCES[error.field])
+    if kind == "integer":
+        return _("A number from %(lo)s to %(hi)s.") % {"lo": params["lo"], "hi": params["hi"]}
+    if kind in ("choice", "list"):
+        return _("Choose among: %(choices)s.") % {"choices": ", ".join(params["choices"])}
+    if kind == "flag":
+        return _("Yes or no (true or false).")
+    if kind == "exploding":
+        return _("An exploding die: every 6 adds a die, and the last die is not a 6.")
+    if kind == "range":
+        return _("The weapon does not reach that far.")
+    if kind == "talents":
+        return _("Talents are catalogue names with one of their levels.")
+    return _("This value cannot be used.")
 
 
 def resolver_for(system: str, name: str, verb: str) -> Resolver:
@@ -46,7 +63,7 @@ def resolver_for(system: str, name: str, verb: str) -> Resolver:
 def _inputs(resolver: Resolver, data: dict[str, Any]) -> dict[str, Any]:
     """What a roll depends on, as its schema declares it; anything else in the request (a
     seed, typed dice) is ignored."""
-    fields = set(resolver.input_schema["properties"]) - {"dice"}
+    fields = set(resolver.input_schema["properties"]) - set(resolver.dice_fields)
     return {k: v for k, v in data.items() if k in fields}
 
 

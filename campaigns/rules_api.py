@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from campaigns.models import RollRecord
 from campaigns.rolls import resolve, roll_on_server, roll_replay
-from rules.resolvers import VERBS, resolvers_of
+from rules.resolvers import RESOLVERS, VERBS, resolvers_of
 from rules.systems import SYSTEMS
 
 
@@ -59,7 +59,9 @@ class ResolveAPI(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("system", str, OpenApiParameter.PATH, enum=["kolaps"]),
-            OpenApiParameter("resolver", str, OpenApiParameter.PATH, enum=["test"]),
+            OpenApiParameter(
+                "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]
+            ),
             OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(VERBS)),
         ],
         request=OpenApiTypes.OBJECT,
