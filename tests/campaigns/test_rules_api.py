@@ -166,3 +166,152 @@ def test_it_lists_3_or_30_rolls_in_the_same_queries(client, django_assert_num_qu
     with django_assert_num_queries(3):
         response = client.get(reverse("roll-list"))
     assert response.content.decode().count("<li>") == size
+
+
+# --- Every KOLAPS resolver through the API ------------------------------------------------------
+
+SHOT = {
+    "attacker": {"rank": "veteran", "affiliation": "apc", "talents": {"fusil": 2}},
+    "weapon": "fa-f4",
+    "distance_cm": 45,
+    "target": {"order": "offensive"},
+}
+FIGHT = {
+    "a": {"rank": "veteran", "weapon": "matraque-composite", "talents": {"corps-a-corps": 1}},
+    "b": {"rank": "aguerri", "weapon": "griffes", "affiliation": "sheol"},
+}
+END_PHASE = {"characters": [{"rank": "veteran", "sante": 3, "souffle": 2, "moral": 4}]}
+SIDES = {
+    "sides": {
+        "apc": [{"rank": "veteran", "moral": 4}],
+        "sheol": [{"rank": "novice", "moral": 4}],
+    },
+    "previous": "sheol",
+}
+# (resolver, odds body, evaluate extra, what evaluate answers, a bad body, the field named)
+RESOLVERS = [
+    (
+        "ranged",
+        SHOT,
+        {"dice": [3], "power_dice": [1, 2], "death_die": [2]},
+        {"row": "grave", "target": {"killed": True}},
+        {**SHOT, "target": {"cover": 9}},
+        "target.cover",
+    ),
+    (
+        "melee",
+        FIGHT,
+        {"a_dice": [4], "b_dice": [1], "dice": [1]},
+        {"attacker": "a", "row": "minor_incident"},
+        {**FIGHT, "a_dice": [6], "b_dice": [1]},
+        "a_dice",
+    ),
+    (
+        "death",
+        {"sante": 5, "wound": "light"},
+        {"death_die": [3]},
+        {"sante_after": 3, "killed": True},
+        {"sante": 5, "wound": "scratch"},
+        "wound",
+    ),
+    (
+        "initial_morale",
+        {"rank": "aguerri"},
+        {"dice": [1]},
+        {"moral": 4},
+        {"rank": "aguerri", "dice": [7]},
+        "dice",
+    ),
+    (
+        "end_phase",
+        END_PHASE,
+        {},
+        {"characters": [{"souffle": 2, "unconscious_next_turn": True}]},
+        {"characters": [{"rank": "veteran", "sante": 0, "souffle": 2, "moral": 4}]},
+        "characters.0.sante",
+    ),
+    (
+        "next_attacker",
+        SIDES,
+        {},
+        {"attacker": "apc"},
+        {**SIDES, "previous": "chrisme"},
+        "previous",
+    ),
+    (
+        "vigilance",
+        {"rank": "aguerri", "level": 2, "target_rank": "veteran"},
+        {"dice": [4, 4]},
+        {"intervention": "roll", "intervenes": True},
+        {"rank": "aguerri", "level": 5, "target_rank": "veteran"},
+        "level",
+    ),
+    (
+        "six_six_six",
+        {"affiliation": "sheol", "in_combat": True},
+        {"dice": [6, 6, 6]},
+        {"six_six_six": True},
+        {"affiliation": "vampires"},
+        "affiliation",
+    ),
+]
+
+
+def resolver_url(resolver, verb):
+    return reverse("api-resolve", kwargs={"system": "kolaps", "resolver": resolver, "verb": verb})
+
+
+def contains(answer, expected):
+    """Every key of `expected` is in `answer` with that value (recursively)."""
+    if isinstance(expected, dict):
+        return all(contains(answer[k], v) for k, v in expected.items())
+    if isinstance(expected, list):
+        return all(contains(a, e) for a, e in zip(answer, expected, strict=True))
+    return answer == expected
+
+
+def test_it_lists_every_kolaps_resolver_with_its_schema(client):
+    body = client.get(reverse("api-rules")).json()
+    kolaps = next(s for s in body["systems"] if s["slug"] == "kolaps")
+    listed = {r["name"]: r for r in kolaps["resolvers"]}
+    assert set(listed) >= {name for name, *_ in RESOLVERS}
+    assert "distance_cm" in listed["ranged"]["input_schema"]["properties"]
+
+
+@pytest.mark.parametrize(("name", "body", "dice", "expected", "bad", "field"), RESOLVERS)
+def test_it_serves_the_three_verbs_of_every_resolver(
+    client, player, name, body, dice, expected, bad, field
+):
+    odds = client.post(resolver_url(name, "odds"), body, content_type="application/json")
+    assert odds.status_code == 200, odds.json()
+    judged = client.post(
+        resolver_url(name, "evaluate"), {**body, **dice}, content_type="application/json"
+    )
+    assert judged.status_code == 200, judged.json()
+    assert contains(judged.json(), expected), judged.json()
+    client.force_login(player)
+    rolled = client.post(
+        resolver_url(name, "roll"), {**body, **dice}, content_type="application/json"
+    )
+    assert rolled.status_code == 201
+    record = RollRecord.objects.get(pk=rolled.json()["roll_id"])
+    assert not set(dice) & set(record.inputs)  # typed dice are not inputs of a roll
+    again = resolver_get("kolaps", name).roll(record.inputs, random.Random(record.seed))
+    assert again == record.outcome
+
+
+@pytest.mark.parametrize(("name", "body", "dice", "expected", "bad", "field"), RESOLVERS)
+def test_it_answers_a_bad_body_of_every_resolver_with_a_400_naming_the_field(
+    client, name, body, dice, expected, bad, field
+):
+    response = client.post(resolver_url(name, "evaluate"), bad, content_type="application/json")
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+
+
+def test_it_gives_the_odds_of_every_row_and_of_death_for_a_shot(client):
+    body = client.post(resolver_url("ranged", "odds"), SHOT, content_type="application/json")
+    odds = body.json()
+    assert abs(sum(odds["rows"].values()) - 1) < 1e-12
+    assert 0 < odds["target_dies"] < 1
+    assert odds["dice_count"] == 1
