@@ -72,7 +72,7 @@ NUMBER_LABELS = {
 }
 
 
-# --- Permissions ----------------------------------------------------------------------------------
+# --- Permissions -----------------------------------------------------------------------------
 
 
 def owned_role(viewer, obj) -> set[Role]:
@@ -107,7 +107,7 @@ def unit_for_token(token: str) -> KolapsUnit:
     return unit
 
 
-# --- Plain data -------------------------------------------------------------------------------
+# --- Plain data ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ class ChangeLine:
     is_undo: bool
 
 
-# --- Building the cards ---------------------------------------------------------------------------
+# --- Building the cards ----------------------------------------------------------------------
 
 
 def _numbers(cat: Catalogue, slug: str, level: int | None) -> list[tuple[str, str]]:

@@ -59,7 +59,7 @@ def unit_export_text(unit: KolapsUnit, members: list[KolapsCharacter]) -> str:
     return json.dumps(unit_export(unit, members), ensure_ascii=False, indent=2) + "\n"
 
 
-# --- Reading with line numbers -------------------------------------------------------------------
+# --- Reading with line numbers ---------------------------------------------------------------
 
 
 class ImportError_(Refusal):

@@ -49,7 +49,7 @@ def catalogue() -> Catalogue:
     return load_catalogue()
 
 
-# --- Plain data for the rules ------------------------------------------------------------------
+# --- Plain data for the rules ----------------------------------------------------------------
 
 
 def character_choices(character: KolapsCharacter) -> costing.CharacterChoices:
@@ -85,7 +85,7 @@ def unit_state(unit: KolapsUnit, members: Iterable[KolapsCharacter]) -> dict:
     }
 
 
-# --- Locks, checks, history ---------------------------------------------------------------------
+# --- Locks, checks, history ------------------------------------------------------------------
 
 
 def _owner_only(actor, obj) -> None:
@@ -150,7 +150,7 @@ def _clean_name(name: str) -> str:
     return name
 
 
-# --- Characters ---------------------------------------------------------------------------------
+# --- Characters ------------------------------------------------------------------------------
 
 
 def character_create(
@@ -463,7 +463,7 @@ def _copy_character(character, *, owner, unit, avatar, name=None, position=0):
     )
 
 
-# --- Units ----------------------------------------------------------------------------------------
+# --- Units -----------------------------------------------------------------------------------
 
 
 def unit_create(*, owner, name: str) -> KolapsUnit:
@@ -636,7 +636,7 @@ def unit_require_valid(unit: KolapsUnit) -> None:
         )
 
 
-# --- Undo -----------------------------------------------------------------------------------------
+# --- Undo ------------------------------------------------------------------------------------
 
 
 def _last_undoable(changes) -> KolapsChange | None:
@@ -738,3 +738,58 @@ def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> Kolaps
     )
     _recompute(target)
     return undo
+
+
+# --- One entry point per object, for the page and its API twin -------------------------------
+
+CHARACTER_OPS = ("raise", "lower", "talent_choice", "equipment", "gauges", "rename", "rank")
+UNIT_OPS = ("rename", "add", "remove", "avatar", "share", "unshare")
+
+
+def character_change(*, actor, character, op: str, version: int | None, **fields):
+    """Apply one builder operation by name (the page's form and the API send the same)."""
+
+    def need(name):
+        value = fields.get(name)
+        if value in (None, ""):
+            raise Refusal(_("This field is required."), field=name)
+        return value
+
+    common = {"actor": actor, "character": character, "version": version}
+    if op == "raise":
+        return character_raise(**common, talent=need("talent"))
+    if op == "lower":
+        return character_lower(**common, talent=need("talent"))
+    if op == "talent_choice":
+        return character_set_talent_choice(**common, group=need("group"), talent=need("talent"))
+    if op == "equipment":
+        return character_set_equipment(**common, group=need("group"), item=need("item"))
+    if op == "gauges":
+        return character_set_gauges(
+            **common, sante=need("sante"), souffle=need("souffle"), moral=need("moral")
+        )
+    if op == "rename":
+        return character_rename(**common, name=need("name"))
+    if op == "rank":
+        return character_set_rank(**common, rank=need("rank"))
+    raise Refusal(_("Unknown operation."), field="op")
+
+
+def unit_change(*, actor, unit, op: str, version: int | None, character=None, name: str = ""):
+    """Apply one unit operation by name; `character` is one of the actor's characters."""
+    common = {"actor": actor, "unit": unit, "version": version}
+    if op in ("add", "remove", "avatar") and character is None:
+        raise Refusal(_("Choose a character."), field="character")
+    if op == "rename":
+        return unit_rename(**common, name=name)
+    if op == "add":
+        return unit_add_character(**common, character=character)
+    if op == "remove":
+        return unit_remove_character(**common, character=character)
+    if op == "avatar":
+        return unit_set_avatar(**common, character=character)
+    if op == "share":
+        return unit_share(**common)
+    if op == "unshare":
+        return unit_unshare(**common)
+    raise Refusal(_("Unknown operation."), field="op")

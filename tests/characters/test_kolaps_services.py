@@ -260,7 +260,7 @@ def test_it_shares_and_revokes_a_link(owner):
     assert fresh(unit).share_token is None
 
 
-# --- Export and import ----------------------------------------------------------------------------
+# --- Export and import -----------------------------------------------------------------------
 
 
 def _exported(unit):

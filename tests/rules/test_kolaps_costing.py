@@ -47,7 +47,7 @@ def codes(result) -> list[str]:
     return [problem.code for problem in result.problems]
 
 
-# --- K1: ranks ------------------------------------------------------------------------------
+# --- K1: ranks -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_it_gives_each_rank_its_budget_and_value(catalogue, rank, pu, pp):
     assert result.problems == ()
 
 
-# --- K2: prices -----------------------------------------------------------------------------
+# --- K2: prices ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -140,7 +140,7 @@ def test_it_values_a_mixed_unit_as_the_sum_of_its_characters(catalogue):
     assert unit.valid
 
 
-# --- Problems ---------------------------------------------------------------------------------
+# --- Problems --------------------------------------------------------------------------------
 
 
 def test_it_reports_a_character_over_budget(catalogue):
@@ -274,7 +274,7 @@ def test_it_refuses_two_characters_of_the_same_name(catalogue):
     assert unit.problems[0].params == {"name": "Dupont", "count": 2}
 
 
-# --- K12 --------------------------------------------------------------------------------------
+# --- K12 -------------------------------------------------------------------------------------
 
 
 def test_it_makes_the_lowest_ranks_of_an_undervalued_unit_change_sides(catalogue):
@@ -313,7 +313,7 @@ def test_it_changes_nobody_when_the_unit_is_not_worth_more(catalogue):
     assert compare(unit, opponent_vu=4).surplus == -3
 
 
-# --- The builder's offers -----------------------------------------------------------------------
+# --- The builder's offers --------------------------------------------------------------------
 
 
 def test_it_offers_a_specialisation_with_the_reason_it_cannot_be_bought_yet(catalogue):
