@@ -307,18 +307,36 @@ def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
     return ItemLine(group, slug, slug, "unknown", "", [], "", [], [], choices)
 
 
+def _held_line(cat: Catalogue, slug: str, level: int) -> TalentLine:
+    """A held talent as lists show it: its name and level, no numbers (cheap for 30)."""
+    talent = cat.talents.get(slug)
+    kind = talent.kind if talent else ""
+    return TalentLine(
+        slug, talent.label if talent else slug, kind, "", level, None, 0, 0, False, "", "", [],
+    )  # fmt: skip
+
+
 def character_card(
-    character: KolapsCharacter, cost: costing.CharacterCost, names: dict[str, str]
+    character: KolapsCharacter,
+    cost: costing.CharacterCost,
+    names: dict[str, str],
+    *,
+    full: bool = True,
 ) -> CharacterCard:
+    """The card of one character; `full` adds what the builder and the sheet need (offers,
+    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show."""
     cat = services.catalogue()
-    choices = services.character_choices(character)
-    steps = costing.steps(cat, choices)
-    held = [_talent_line(cat, s) for s in steps if s.level is not None]
-    offers = [_talent_line(cat, s) for s in steps if s.level is None]
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
     equipment = []
-    if archetype is not None:
+    if not full:
+        held = [_held_line(cat, slug, level) for slug, level in character.talents.items()]
+        offers = []
+    else:
+        steps = costing.steps(cat, services.character_choices(character))
+        held = [_talent_line(cat, s) for s in steps if s.level is not None]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None]
+    if archetype is not None and full:
         for number, group in enumerate(archetype.talents, start=1):
             if len(group) > 1:
                 chosen = next((slug for slug in group if slug in character.talents), "")
@@ -368,8 +386,9 @@ def character_card_for(character: KolapsCharacter) -> CharacterCard:
     return character_card(character, cost, {str(character.pk): character.name})
 
 
-def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None) -> UnitCard:
-    """One query for the members (the unit is already loaded), whatever their number."""
+def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
+    """One query for the members (the unit is already loaded), whatever their number;
+    `full` gives each character its whole sheet (the print view)."""
     cat = services.catalogue()
     members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
@@ -392,7 +411,8 @@ def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None) -> UnitCard:
         share_token=unit.share_token,
         owner="",
         characters=[
-            character_card(m, c, names) for m, c in zip(members, cost.characters, strict=True)
+            character_card(m, c, names, full=full)
+            for m, c in zip(members, cost.characters, strict=True)
         ],
         problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
         catalogue_version=unit.catalogue_version,

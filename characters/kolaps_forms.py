@@ -54,10 +54,25 @@ class CharacterChangeForm(forms.Form):
 
 
 class UnitChangeForm(forms.Form):
-    op = forms.ChoiceField(choices=[(op, op) for op in (*services.UNIT_OPS, "duplicate")])
+    """`op` and `character`, or `act` = "op:character id" (one button per character in one
+    form, so the list of 30 carries one CSRF token, not 30)."""
+
+    op = forms.ChoiceField(
+        choices=[(op, op) for op in (*services.UNIT_OPS, "duplicate")], required=False
+    )
+    act = forms.RegexField(regex=r"^(avatar|remove):[1-9][0-9]{0,9}$", required=False)
     version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
     character = forms.IntegerField(label=_("Character"), required=False, min_value=1)
     name = forms.CharField(label=_("Name"), required=False, max_length=80)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("act"):
+            op, character = data["act"].split(":")
+            data["op"], data["character"] = op, int(character)
+        if not data.get("op"):
+            raise forms.ValidationError(_("Choose what to do."))
+        return data
 
 
 class UndoForm(forms.Form):

@@ -240,6 +240,11 @@ def _unit_page(request, unit, *, message="", character_form=None) -> HttpRespons
             "free_characters": free,
             "message": message,
             "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
+            # Resolved once for the list of members, however long.
+            "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
+            "avatar_label": _("Avatar"),
+            "make_avatar_label": _("Make Avatar"),
+            "remove_label": _("Remove"),
             "character_form": character_form or CharacterCreateForm(initial={"unit": unit.pk}),
             "share_url": request.build_absolute_uri(
                 reverse("kolaps-shared", args=[card.share_token])
@@ -293,7 +298,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
     unit = cards.unit_for_owner(request.user, pk)
-    card = cards.unit_card(unit)
+    card = cards.unit_card(unit, full=True)
     return render(
         request,
         "characters/kolaps/print.html",
@@ -375,7 +380,7 @@ def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def shared_print(request: HttpRequest, token: str) -> HttpResponse:
-    card = cards.unit_card(cards.unit_for_token(token))
+    card = cards.unit_card(cards.unit_for_token(token), full=True)
     return render(
         request,
         "characters/kolaps/print.html",
