@@ -71,7 +71,7 @@ class Command(BaseCommand):
         load_kolaps_demo(players)
 
 
-# --- KOLAPS units (units branch): alice's valid unit, bruno's draft with problems ------------------
+# --- KOLAPS units (units branch): alice's valid unit, bruno's draft with problems ---
 from characters.kolaps import KolapsUnit  # noqa: E402
 
 DEMO_KOLAPS_VALID = "Section 4 du quai Saint-Antoine"
