@@ -31,3 +31,7 @@ class Player(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+
+# KOLAPS characters and units live in their own module (merges stay easy).
+from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit  # noqa: E402, F401

@@ -12,6 +12,7 @@ from campaigns import api as campaigns_api
 from campaigns import rules_api, rules_views
 from campaigns import views as campaigns_views
 from characters import api as characters_api
+from characters import kolaps_urls
 from characters import views as characters_views
 from characters.forms import LoginForm, ResetSetPasswordForm
 from config import views
@@ -71,6 +72,8 @@ api_patterns = [
     ),
     path("rolls/", rules_api.RollListAPI.as_view(), name="api-roll-list"),
     path("rolls/<int:pk>/", rules_api.RollDetailAPI.as_view(), name="api-roll-detail"),
+    # KOLAPS units and characters
+    path("kolaps/", include(kolaps_urls.api_patterns)),
 ]
 
 urlpatterns = [
@@ -85,6 +88,8 @@ urlpatterns = [
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
     path("rolls/", rules_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
+    # KOLAPS units and characters
+    path("kolaps/", include(kolaps_urls.page_patterns)),
     path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

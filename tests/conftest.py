@@ -75,7 +75,27 @@ def roles(db):
         "participant": participant,
         "campaign": campaign,
         "roll": roll,
+        **_kolaps_roles(owner),
     }
+
+
+def _kolaps_roles(owner) -> dict:
+    """KOLAPS (units branch): a shared valid unit of the owner, and a character in no unit."""
+    from characters import kolaps_services as kolaps
+
+    unit = kolaps.unit_create(owner=owner, name="Matrix unit")
+    chief = kolaps.character_create(
+        owner=owner, name="Chief", archetype="agent-de-police", rank="novice", unit=unit
+    )
+    unit.refresh_from_db()
+    kolaps.unit_set_avatar(actor=owner, unit=unit, version=unit.version, character=chief)
+    unit.refresh_from_db()
+    unit = kolaps.unit_share(actor=owner, unit=unit, version=unit.version)
+    loner = kolaps.character_create(
+        owner=owner, name="Loner", archetype="agent-de-police", rank="veteran"
+    )
+    loner = kolaps.character_raise(actor=owner, character=loner, version=1, talent="fusil")
+    return {"kolaps_unit": unit, "kolaps_character": loner}
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ Each URL pattern and each API operation has rows here; a new route without rows 
 leave the database as it was.
 """
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,6 +215,208 @@ MATRIX: list[Row] = [
     Row("api-roll-detail", "get", ROLL_OWNER_API, kwargs=roll_pk, api=True),
 ]
 
+
+# --- KOLAPS units and characters (units branch) ----------------------------------------------
+OWNER_ONLY_PAGE = {
+    "anonymous": 302,
+    "owner": 200,
+    "other_player": 404,
+    "organiser": 404,
+    "participant": 404,
+}
+OWNER_ONLY_WRITE_PAGE = {**OWNER_ONLY_PAGE, "owner": 302}
+OWNER_ONLY_API = {**OWNER_ONLY_PAGE, "anonymous": 401}
+OWNER_ONLY_CREATE_API = {**OWNER_ONLY_API, "owner": 201}
+
+
+def kolaps_unit_pk(roles):
+    return {"pk": roles["kolaps_unit"].pk}
+
+
+def kolaps_character_pk(roles):
+    return {"pk": roles["kolaps_character"].pk}
+
+
+def kolaps_token(roles):
+    return {"token": roles["kolaps_unit"].share_token}
+
+
+def kolaps_export(roles, user):
+    from characters.kolaps_io import unit_export
+
+    unit = roles["kolaps_unit"]
+    return unit_export(unit, list(unit.members.order_by("position", "pk")))
+
+
+def kolaps_unit_version(body):
+    return lambda roles, user: {**body, "version": roles["kolaps_unit"].version}
+
+
+def kolaps_character_version(body):
+    return lambda roles, user: {**body, "version": roles["kolaps_character"].version}
+
+
+NEW_CHARACTER = {"name": "Recruit", "archetype": "agent-de-police", "rank": "novice"}
+
+MATRIX += [
+    Row("kolaps-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "kolaps-unit-create",
+        "post",
+        every(302),
+        data=lambda r, u: {"name": "New"},
+        writes=True,
+    ),
+    Row("kolaps-unit-import", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "kolaps-unit-import",
+        "post",
+        every(302),
+        data=lambda r, u: {"text": json.dumps(kolaps_export(r, u))},
+        writes=True,
+    ),
+    Row("kolaps-unit", "get", OWNER_ONLY_PAGE, kwargs=kolaps_unit_pk),
+    Row(
+        "kolaps-unit",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=kolaps_unit_pk,
+        data=kolaps_unit_version({"op": "rename", "name": "Renamed"}),
+        writes=True,
+    ),
+    Row("kolaps-unit-print", "get", OWNER_ONLY_PAGE, kwargs=kolaps_unit_pk),
+    Row("kolaps-unit-history", "get", OWNER_ONLY_PAGE, kwargs=kolaps_unit_pk),
+    Row(
+        "kolaps-unit-history",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=kolaps_unit_pk,
+        data=kolaps_unit_version({}),
+        writes=True,
+    ),
+    Row("kolaps-unit-export", "get", OWNER_ONLY_PAGE, kwargs=kolaps_unit_pk),
+    Row(
+        "kolaps-character-create",
+        "post",
+        every(302),
+        data=lambda r, u: NEW_CHARACTER,
+        writes=True,
+    ),
+    Row("kolaps-character", "get", OWNER_ONLY_PAGE, kwargs=kolaps_character_pk),
+    Row(
+        "kolaps-character",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=kolaps_character_pk,
+        data=kolaps_character_version({"op": "raise", "talent": "marche"}),
+        writes=True,
+    ),
+    Row("kolaps-character-print", "get", OWNER_ONLY_PAGE, kwargs=kolaps_character_pk),
+    Row("kolaps-character-history", "get", OWNER_ONLY_PAGE, kwargs=kolaps_character_pk),
+    Row(
+        "kolaps-character-history",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=kolaps_character_pk,
+        data=kolaps_character_version({}),
+        writes=True,
+    ),
+    # Anyone with the link reads a shared unit, signed in or not.
+    Row("kolaps-shared", "get", every(200), kwargs=kolaps_token),
+    Row("kolaps-shared-print", "get", every(200), kwargs=kolaps_token),
+    # API
+    Row("api-kolaps-unit-list", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-kolaps-unit-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda r, u: {"name": "New"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-kolaps-unit-import",
+        "post",
+        signed_in(201, anonymous=401),
+        data=kolaps_export,
+        api=True,
+        writes=True,
+    ),
+    Row("api-kolaps-unit", "get", OWNER_ONLY_API, kwargs=kolaps_unit_pk, api=True),
+    Row(
+        "api-kolaps-unit-change",
+        "post",
+        OWNER_ONLY_API,
+        kwargs=kolaps_unit_pk,
+        data=kolaps_unit_version({"op": "rename", "name": "Renamed"}),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-kolaps-unit-duplicate",
+        "post",
+        OWNER_ONLY_CREATE_API,
+        kwargs=kolaps_unit_pk,
+        api=True,
+        writes=True,
+    ),
+    Row("api-kolaps-unit-history", "get", OWNER_ONLY_API, kwargs=kolaps_unit_pk, api=True),
+    Row(
+        "api-kolaps-unit-undo",
+        "post",
+        OWNER_ONLY_API,
+        kwargs=kolaps_unit_pk,
+        data=kolaps_unit_version({}),
+        api=True,
+        writes=True,
+    ),
+    Row("api-kolaps-unit-export", "get", OWNER_ONLY_API, kwargs=kolaps_unit_pk, api=True),
+    Row("api-kolaps-character-list", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-kolaps-character-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda r, u: NEW_CHARACTER,
+        api=True,
+        writes=True,
+    ),
+    Row("api-kolaps-character", "get", OWNER_ONLY_API, kwargs=kolaps_character_pk, api=True),
+    Row(
+        "api-kolaps-character-change",
+        "post",
+        OWNER_ONLY_API,
+        kwargs=kolaps_character_pk,
+        data=kolaps_character_version({"op": "raise", "talent": "marche"}),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-kolaps-character-duplicate",
+        "post",
+        OWNER_ONLY_CREATE_API,
+        kwargs=kolaps_character_pk,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-kolaps-character-history",
+        "get",
+        OWNER_ONLY_API,
+        kwargs=kolaps_character_pk,
+        api=True,
+    ),
+    Row(
+        "api-kolaps-character-undo",
+        "post",
+        OWNER_ONLY_API,
+        kwargs=kolaps_character_pk,
+        data=kolaps_character_version({}),
+        api=True,
+        writes=True,
+    ),
+    Row("api-kolaps-shared", "get", every(200), kwargs=kolaps_token, api=True),
+]
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 
@@ -265,6 +468,24 @@ def snapshot() -> tuple:
         sorted(Membership.objects.values_list("campaign_id", "player_id")),
         CampaignEvent.objects.count(),
         RollRecord.objects.count(),
+        *kolaps_snapshot(),
+    )
+
+
+def kolaps_snapshot() -> tuple:
+    from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit
+
+    return (
+        sorted(
+            KolapsUnit.objects.values_list("pk", "name", "vu", "status", "share_token", "version")
+        ),
+        sorted(
+            KolapsCharacter.objects.values_list(
+                "pk", "name", "unit_id", "is_avatar", "rank", "talents", "equipment", "version"
+            ),
+            key=lambda row: row[0],
+        ),
+        KolapsChange.objects.count(),
     )
 
 

@@ -1,0 +1,50 @@
+"""The KOLAPS unit page with 30 characters against the minimal page (target: >= 0.25x).
+
+Same method as test_pages_bench.py: requests per second on one process and database,
+as a ratio to the minimal page measured in the same run.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from characters import kolaps_services as services
+from tests.benchmarks.test_pages_bench import _rate
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bench_unit_page_with_30_characters(settings):
+    settings.CELERY_BROKER_URL = ""
+    owner = PlayerFactory()
+    unit = services.unit_create(owner=owner, name="Bench")
+    for n in range(30):
+        character = services.character_create(
+            owner=owner,
+            name=f"Agent {n}",
+            archetype="agent-de-police",
+            rank=("novice", "aguerri", "veteran")[n % 3],
+            unit=unit,
+        )
+        character = services.character_raise(
+            actor=owner, character=character, version=character.version, talent="fusil"
+        )
+        services.character_raise(
+            actor=owner, character=character, version=character.version, talent="tir-instinctif"
+        )
+    unit.refresh_from_db()
+    first = unit.members.order_by("position").first()
+    services.unit_set_avatar(actor=owner, unit=unit, version=unit.version, character=first)
+    client = Client()
+    client.force_login(owner)
+    minimal = _rate(client, reverse("password_reset_done"))
+    results = {
+        "KOLAPS unit page, 30 characters": _rate(client, reverse("kolaps-unit", args=[unit.pk])),
+        "KOLAPS unit print, 30 sheets": _rate(client, reverse("kolaps-unit-print", args=[unit.pk])),
+        "KOLAPS character builder": _rate(client, reverse("kolaps-character", args=[first.pk])),
+    }
+    print(f"\nminimal page: {minimal:.0f} req/s in this run (the reference)")
+    for name, rate in results.items():
+        print(f"{name}: {rate / minimal:.2f}x the minimal page's rate (target >= 0.25x)")
+    assert all(rate > 0 for rate in results.values())

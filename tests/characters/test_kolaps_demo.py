@@ -1,0 +1,28 @@
+"""The demo shows KOLAPS units: alice's valid one, bruno's draft with problems; twice is once."""
+
+import pytest
+from django.core.management import call_command
+from django.utils import translation
+
+from characters.kolaps import KolapsChange, KolapsUnit
+from characters.kolaps_cards import unit_card
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_loads_a_valid_and_a_draft_unit_idempotently():
+    call_command("demo_load", verbosity=0)
+    changes = KolapsChange.objects.count()
+    call_command("demo_load", verbosity=0)
+    assert KolapsChange.objects.count() == changes
+    valid = KolapsUnit.objects.get(owner__username="alice")
+    draft = KolapsUnit.objects.get(owner__username="bruno")
+    # Expert 4 + Vétéran 3 (+1 PU: Tir instinctif 3) + Aguerri 2 + Novice 1
+    assert (valid.status, valid.vu) == ("valid", 4 + 3 + 1 + 2 + 1)
+    with translation.override("en"):
+        problems = " ".join(unit_card(draft).problems)
+    assert draft.status == "draft"
+    assert "over the budget of 7 PP" in problems
+    assert "Saut 1 requires Marche 2" in problems
+    assert "no Avatar" in problems
+    assert "named “Nosfer”" in problems
