@@ -67,6 +67,8 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
+    from tests.otd_fixtures import otd_objects
+
     return {
         "anonymous": None,
         "owner": owner,
@@ -75,6 +77,7 @@ def roles(db):
         "participant": participant,
         "campaign": campaign,
         "roll": roll,
+        **otd_objects(owner=owner, organiser=organiser, campaign=campaign),
     }
 
 
