@@ -33,3 +33,24 @@ class CampaignAdmin(ReadOnly, admin.ModelAdmin):
 @admin.register(CampaignEvent)
 class CampaignEventAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("at", "campaign", "actor", "verb")
+
+
+# --- Of the Dead campaigns: chapters and their close record (read-only) ---------------------
+from campaigns.models import Chapter, ChapterOutcome, ChapterUnitResult  # noqa: E402
+
+
+class ChapterOutcomeInline(ReadOnly, admin.TabularInline):
+    model = ChapterOutcome
+    extra = 0
+
+
+class ChapterUnitResultInline(ReadOnly, admin.TabularInline):
+    model = ChapterUnitResult
+    extra = 0
+
+
+@admin.register(Chapter)
+class ChapterAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("campaign", "number", "title", "status", "closed_at", "settled_at")
+    list_filter = ("status",)
+    inlines = [ChapterOutcomeInline, ChapterUnitResultInline]

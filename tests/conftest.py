@@ -67,6 +67,8 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
+    from tests.otd_fixtures import otd_objects
+
     return {
         "anonymous": None,
         "owner": owner,
@@ -76,6 +78,7 @@ def roles(db):
         "campaign": campaign,
         "roll": roll,
         **_kolaps_roles(owner),
+        **otd_objects(owner=owner, organiser=organiser, campaign=campaign),
     }
 
 
