@@ -25,6 +25,8 @@ from characters.kolaps_forms import (
     UndoForm,
     UnitChangeForm,
     UnitCreateForm,
+    archetype_choices,
+    rank_choices,
 )
 from config.permissions import Refusal
 
@@ -109,7 +111,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("kolaps-character", pk=character.pk)
     if unit is not None:
-        return _unit_page(request, unit, message=_first_error(form), character_form=form)
+        return _unit_page(request, unit, message=_first_error(form))
     units, characters = cards.lists_for(request.user)
     return render(
         request,
@@ -218,7 +220,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-def _unit_page(request, unit, *, message="", character_form=None) -> HttpResponse:
+def _unit_page(request, unit, *, message="") -> HttpResponse:
     opponent_vu = _opponent_vu(request)
     card = cards.unit_card(unit, opponent_vu=opponent_vu)
     template = "characters/kolaps/unit.html"
@@ -245,7 +247,19 @@ def _unit_page(request, unit, *, message="", character_form=None) -> HttpRespons
             "avatar_label": _("Avatar"),
             "make_avatar_label": _("Make Avatar"),
             "remove_label": _("Remove"),
-            "character_form": character_form or CharacterCreateForm(initial={"unit": unit.pk}),
+            "archetypes": archetype_choices(),
+            "ranks": rank_choices(),
+            # Plain strings for the list of members: it is the bulk of the page at 30.
+            "members": [
+                {
+                    "id": str(c.id),
+                    "name": c.name,
+                    "avatar": c.is_avatar,
+                    "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
+                    f" · {c.pp_left}/{c.pp_budget} PP",
+                }
+                for c in card.characters
+            ],
             "share_url": request.build_absolute_uri(
                 reverse("kolaps-shared", args=[card.share_token])
             )
