@@ -83,6 +83,8 @@ urlpatterns = [
     path("campaigns/", campaigns_views.campaign_list, name="campaign-list"),
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
+    path("rules/kolaps/ranged/", rules_views.kolaps_ranged, name="kolaps-ranged"),
+    path("rules/kolaps/melee/", rules_views.kolaps_melee, name="kolaps-melee"),
     path("rolls/", rules_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
     path("api/v1/", include(api_patterns)),
