@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, factorial
 
 from rules.dice import SIDES, DiceError, check_dice, roll_d6
@@ -172,8 +173,12 @@ class TestOdds:
     referent: dict[int, Fraction]  # P(success with this referent die), by die value
 
 
+@lru_cache(maxsize=4096)
 def odds(test: TestSetup) -> TestOdds:
     """Exact odds of every outcome, by counting faces rather than listing rolls.
+
+    Pure and cached by setup (a few hundred setups exist): callers must not change the
+    dictionaries of the answer.
 
     Plain rolls: a die is a 1, another failing face, a succeeding face below 6, or a 6;
     the outcome depends only on how many of each. Keep-best rolls: the kept die is the
@@ -213,6 +218,7 @@ def odds(test: TestSetup) -> TestOdds:
     other_success = SIDES - threshold
     rank = test.effective_rank
     ways_by_outcome: dict[str, int] = {}
+    referent_ways: dict[int, int] = {}
     fact = _FACTORIALS
     for ones in range(n + 1):
         for fails in range(n - ones + 1):
@@ -235,9 +241,11 @@ def odds(test: TestSetup) -> TestOdds:
                 ways_by_outcome[outcome] = ways_by_outcome.get(outcome, 0) + ways
                 if outcome in ("success", "critical_success"):
                     # The lowest die of a success: spread over the faces it may show.
-                    _add_referent(referent, n, threshold, succ, sixes, total)
+                    _add_referent(referent_ways, n, threshold, succ, sixes)
     for outcome, ways in ways_by_outcome.items():
         outcomes[outcome] = ways * total
+    for face, ways in referent_ways.items():
+        referent[face] = ways * total
     six = total if n == 3 else Fraction(0)
     return TestOdds({k: v for k, v in outcomes.items() if v}, six, dict(sorted(referent.items())))
 
@@ -245,17 +253,14 @@ def odds(test: TestSetup) -> TestOdds:
 _FACTORIALS = [factorial(k) for k in range(64)]
 
 
-def _add_referent(
-    referent: dict[int, Fraction], n: int, threshold: int, succ: int, sixes: int, total: Fraction
-) -> None:
-    """Distribute the successes of `succ` dice in threshold..5 and `sixes` sixes by lowest die."""
+def _add_referent(referent: dict[int, int], n: int, threshold: int, succ: int, sixes: int) -> None:
+    """Count the successes of `succ` dice in threshold..5 and `sixes` sixes by lowest die."""
+    positions = comb(n, sixes)
     if succ == 0:
-        referent[SIDES] = referent.get(SIDES, Fraction(0)) + total * comb(n, sixes)
+        referent[SIDES] = referent.get(SIDES, 0) + positions
         return
     # The `succ` dice take values in threshold..5; the lowest of them is the referent.
-    ways_positions = comb(n, sixes)
     for low in range(threshold, SIDES):
         at_least = SIDES - low  # values low..5
         above = at_least - 1  # values low+1..5
-        ways = at_least**succ - above**succ
-        referent[low] = referent.get(low, Fraction(0)) + total * ways_positions * ways
+        referent[low] = referent.get(low, 0) + positions * (at_least**succ - above**succ)
