@@ -280,15 +280,17 @@ def difference_weights(melee: Melee, depth: int = DEPTH) -> tuple[dict[int, int]
     """The law of score a - score b as whole-number weights over one denominator,
     explosions cut at `depth` sixes: a total 6j + r weighs 6^(depth - j) out of
     6^(depth + 1), so a pair of dice weighs the product out of the square."""
-    weights = {
-        6 * sixes + last: 6 ** (depth - sixes) for sixes in range(depth + 1) for last in range(1, 6)
-    }
     shift = melee.bonus("a") - melee.bonus("b")
+    # a - b = 6 (j_a - j_b) + (r_a - r_b): the weight depends only on the sixes j, and
+    # the last dice r_a, r_b in 1..5 differ by k in 5 - |k| ways.
     out: dict[int, int] = {}
-    for x, wx in weights.items():
-        for y, wy in weights.items():
-            key = x - y + shift
-            out[key] = out.get(key, 0) + wx * wy
+    for j_a in range(depth + 1):
+        for j_b in range(depth + 1):
+            weight = 6 ** (2 * depth - j_a - j_b)
+            base = 6 * (j_a - j_b) + shift
+            for k in range(-4, 5):
+                key = base + k
+                out[key] = out.get(key, 0) + weight * (5 - abs(k))
     return out, 6 ** (2 * (depth + 1))
 
 
