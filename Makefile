@@ -59,7 +59,11 @@ test: install-test services
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 		$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install-test services
+$(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-test
+	$(PY) -m pip install -q -e ".[test,bench]"
+	@touch $@
+
+bench: install-test $(VENV)/.installed-bench services
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 		$(PY) -m pytest tests/benchmarks -s -p no:cacheprovider $(PYTEST_ARGS)
 

@@ -174,6 +174,8 @@ urlpatterns = [
     *otd_patterns,
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
+    path("rules/kolaps/ranged/", rules_views.kolaps_ranged, name="kolaps-ranged"),
+    path("rules/kolaps/melee/", rules_views.kolaps_melee, name="kolaps-melee"),
     path("rolls/", rules_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
     # KOLAPS units and characters

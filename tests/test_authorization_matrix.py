@@ -67,6 +67,46 @@ def roll_body(roles, user):
     return {"db": 3, "rank": "veteran", "sante": 6, "action": "roll"}
 
 
+SHOT_FORM = {
+    "rank": "veteran",
+    "sante": 6,
+    "affiliation": "apc",
+    "expertise": 2,
+    "equipment_db": 0,
+    "weapon": "fa-f4",
+    "distance_cm": 45,
+    "order": "movement",
+    "cover": 0,
+    "moved_cm": 0,
+    "extra_protection": 0,
+    "target_sante": 6,
+    "melee_figures": 0,
+}
+FIGHT_FORM = {
+    f"{side}_{key}": value
+    for side, weapon in (("a", "matraque-composite"), ("b", "griffes"))
+    for key, value in {
+        "rank": "aguerri",
+        "sante": 6,
+        "affiliation": "apc",
+        "expertise": 1,
+        "weapon": weapon,
+        "charge": 0,
+        "supports": 0,
+        "charged_supports": 0,
+        "immobiliser": 0,
+    }.items()
+}
+
+
+def shot_body(action):
+    return lambda roles, user: {**SHOT_FORM, "dice": "3", "action": action}
+
+
+def fight_body(action):
+    return lambda roles, user: {**FIGHT_FORM, "a_dice": "3", "b_dice": "2", "action": action}
+
+
 def signup_body(roles, user):
     return {
         "username": "newcomer",
@@ -144,6 +184,28 @@ MATRIX: list[Row] = [
         "post",
         every(200),
         data=roll_body,
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row("kolaps-ranged", "get", every(200)),
+    Row("kolaps-ranged", "post", every(200), data=shot_body("evaluate"), label="evaluate"),
+    Row(
+        "kolaps-ranged",
+        "post",
+        every(200),
+        data=shot_body("roll"),
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row("kolaps-melee", "get", every(200)),
+    Row("kolaps-melee", "post", every(200), data=fight_body("evaluate"), label="evaluate"),
+    Row(
+        "kolaps-melee",
+        "post",
+        every(200),
+        data=fight_body("roll"),
         writes=True,
         denied=frozenset({"anonymous"}),
         label="roll",

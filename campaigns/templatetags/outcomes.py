@@ -2,7 +2,7 @@
 
 from django import template
 
-from campaigns.rules_views import OUTCOME_LABELS
+from campaigns.rules_views import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
 
 register = template.Library()
 
@@ -10,3 +10,15 @@ register = template.Library()
 @register.filter
 def outcome_label(outcome: str) -> str:
     return str(OUTCOME_LABELS.get(outcome, outcome))
+
+
+@register.filter
+def row_label(row: str | None) -> str:
+    """The translated row of a damage table (K7)."""
+    return str(ROW_LABELS.get(row or "", row or ""))
+
+
+@register.filter
+def dice_label(field: str) -> str:
+    """What a follow-up roll is for: "death_die" -> "Target's death roll"."""
+    return str(FOLLOW_UP_LABELS.get(field, field))

@@ -38,7 +38,6 @@ from rules.systems.kolaps import inputs
 from rules.systems.kolaps import talent_test as t
 from rules.systems.kolaps.attack import (
     Attack,
-    AttackOdds,
     Modifier,
     attack_odds,
     resolve,
@@ -277,48 +276,71 @@ class MeleeOdds:
     dropped: Fraction  # the probability the exploding cut leaves out (K10)
 
 
+def difference_weights(melee: Melee, depth: int = DEPTH) -> tuple[dict[int, int], int]:
+    """The law of score a - score b as whole-number weights over one denominator,
+    explosions cut at `depth` sixes: a total 6j + r weighs 6^(depth - j) out of
+    6^(depth + 1), so a pair of dice weighs the product out of the square."""
+    shift = melee.bonus("a") - melee.bonus("b")
+    # a - b = 6 (j_a - j_b) + (r_a - r_b): the weight depends only on the sixes j, and
+    # the last dice r_a, r_b in 1..5 differ by k in 5 - |k| ways.
+    out: dict[int, int] = {}
+    for j_a in range(depth + 1):
+        for j_b in range(depth + 1):
+            weight = 6 ** (2 * depth - j_a - j_b)
+            base = 6 * (j_a - j_b) + shift
+            for k in range(-4, 5):
+                key = base + k
+                out[key] = out.get(key, 0) + weight * (5 - abs(k))
+    return out, 6 ** (2 * (depth + 1))
+
+
 def difference_distribution(
     melee: Melee, depth: int = DEPTH
 ) -> tuple[dict[int, Fraction], Fraction]:
     """The law of score a - score b, explosions cut at `depth` sixes; and the mass cut."""
-    die, dropped = exploding_d6(depth)
-    shift = melee.bonus("a") - melee.bonus("b")
-    out: dict[int, Fraction] = {}
-    for x, px in die.items():
-        for y, py in die.items():
-            key = x - y + shift
-            out[key] = out.get(key, Fraction(0)) + px * py
-    # Either die cut: at most 1 - (1 - dropped)^2 of the pairs are left out.
-    return out, 1 - (1 - dropped) ** 2
+    weights, denominator = difference_weights(melee, depth)
+    _die, dropped = exploding_d6(depth)
+    # Either die cut: 1 - (1 - dropped)^2 of the pairs are left out.
+    return {k: Fraction(w, denominator) for k, w in weights.items()}, 1 - (1 - dropped) ** 2
 
 
 def melee_odds(melee: Melee, depth: int = DEPTH) -> MeleeOdds:
-    """Exact odds (up to the explosion cut) of who strikes, every table row and each death."""
+    """Exact odds (up to the explosion cut) of who strikes, every table row and each death.
+
+    Every difference that gives the same striker and DB gives the same attack (DB -2 and
+    below all roll four dice kept best, K6), so the weights of the differences are summed
+    by (striker, DB) before the attack's odds multiply them once.
+    """
     catalogue = load_catalogue()
-    differences, dropped = difference_distribution(melee, depth)
-    exchange = Fraction(0)
+    weights, denominator = difference_weights(melee, depth)
+    _die, dropped = exploding_d6(depth)
+    exchange = 0
+    # The DB is 6 - difference plus adjustments that depend only on who strikes.
+    adjustment = {side: strike(melee, side, 1, catalogue).db - 5 for side in SIDES}
+    by_key: dict[tuple[str, int], list[Any]] = {}
+    for difference, weight in weights.items():
+        if difference == 0:
+            exchange += weight
+            continue
+        side = "a" if difference > 0 else "b"
+        key = (side, max(-2, 6 - abs(difference) + adjustment[side]))
+        if key in by_key:
+            by_key[key][1] += weight
+        else:
+            by_key[key] = [strike(melee, side, abs(difference), catalogue), weight]
     attacker = {"a": Fraction(0), "b": Fraction(0)}
     rows: dict[str, dict[str, Fraction]] = {"a": {}, "b": {}}
     dies = {"a": Fraction(0), "b": Fraction(0)}
-    by_db: dict[tuple[str, int], AttackOdds] = {}
-    for difference, p in differences.items():
-        if difference == 0:
-            exchange += p
-            continue
-        side = "a" if difference > 0 else "b"
+    for (side, _db), (attack, weight) in by_key.items():
         other = "b" if side == "a" else "a"
-        attack = strike(melee, side, abs(difference), catalogue)
-        # Every difference that gives the same DB gives the same odds.
-        key = (side, max(-2, attack.db))
-        if key not in by_db:
-            by_db[key] = attack_odds(attack)
-        result = by_db[key]
+        p = Fraction(weight, denominator)
+        result = attack_odds(attack)
         attacker[side] += p
         for row, q in result.rows.items():
             rows[side][row] = rows[side].get(row, Fraction(0)) + p * q
         dies[other] += p * result.target_dies
         dies[side] += p * result.attacker_dies
-    return MeleeOdds(exchange, attacker, rows, dies, dropped)
+    return MeleeOdds(Fraction(exchange, denominator), attacker, rows, dies, 1 - (1 - dropped) ** 2)
 
 
 def odds(data: Mapping[str, Any]) -> dict[str, Any]:

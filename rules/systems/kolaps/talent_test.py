@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, factorial
 
 from rules.dice import SIDES, DiceError, check_dice, roll_d6
@@ -125,21 +126,26 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
     f = len(dice) - s
     ones = sum(1 for d in dice if d == 1)
     rank = test.effective_rank
-    if all_six and not_novice:
-        outcome = "critical_success"
-    elif f == 0:
-        outcome = "success"
-    elif s > f:
-        outcome = "mitigated_success"
-    elif s == 0 and ones >= 2 and rank <= 2:
-        outcome = "critical_failure"
-    elif ones == 1 and rank < 4:
-        outcome = "failure_with_one"
-    else:
-        outcome = "failure"
+    outcome = plain_outcome(rank, s, f, ones, all_six)
     # K5: on a success the referent die is the lowest die.
     referent = min(dice) if outcome in {"success", "critical_success"} else None
     return TestResult(outcome, referent, six_six_six, dice, s, f, threshold, RANKS[rank - 1])
+
+
+def plain_outcome(rank: int, s: int, f: int, ones: int, all_six: bool) -> str:
+    """K5 for a roll of n >= 1 dice, from its counts: `s` dice at the threshold or above,
+    `f` below, `ones` showing 1, `all_six` every die a 6; `rank` the effective rank."""
+    if all_six and rank > 1:
+        return "critical_success"
+    if f == 0:
+        return "success"
+    if s > f:
+        return "mitigated_success"
+    if s == 0 and ones >= 2 and rank <= 2:
+        return "critical_failure"
+    if ones == 1 and rank < 4:
+        return "failure_with_one"
+    return "failure"
 
 
 def evaluate(test: TestSetup, dice: object) -> TestResult:
@@ -167,15 +173,12 @@ class TestOdds:
     referent: dict[int, Fraction]  # P(success with this referent die), by die value
 
 
-def _multinomial(n: int, counts: tuple[int, ...]) -> int:
-    out = factorial(n)
-    for c in counts:
-        out //= factorial(c)
-    return out
-
-
+@lru_cache(maxsize=4096)
 def odds(test: TestSetup) -> TestOdds:
     """Exact odds of every outcome, by counting faces rather than listing rolls.
+
+    Pure and cached by setup (a few hundred setups exist): callers must not change the
+    dictionaries of the answer.
 
     Plain rolls: a die is a 1, another failing face, a succeeding face below 6, or a 6;
     the outcome depends only on how many of each. Keep-best rolls: the kept die is the
@@ -208,42 +211,56 @@ def odds(test: TestSetup) -> TestOdds:
         six = total if n == 3 else Fraction(0)
         return TestOdds(outcomes, six, dict(sorted(referent.items())))
 
-    other_fail = threshold - 2  # faces 2 .. threshold-1
-    other_success = SIDES - threshold  # faces threshold .. 5
+    # Count ways in whole numbers and divide once: a die is a 1, another failing face
+    # (2 .. threshold-1), a succeeding face below 6, or a 6; the outcome depends only on
+    # how many of each, and `plain_outcome` (which `judge` uses too) decides it.
+    other_fail = threshold - 2
+    other_success = SIDES - threshold
+    rank = test.effective_rank
+    ways_by_outcome: dict[str, int] = {}
+    referent_ways: dict[int, int] = {}
+    fact = _FACTORIALS
     for ones in range(n + 1):
         for fails in range(n - ones + 1):
-            for succ in range(n - ones - fails + 1):
-                sixes = n - ones - fails - succ
+            if fails and not other_fail:
+                break
+            fail_ways = other_fail**fails
+            rest = n - ones - fails
+            for succ in range(rest + 1):
+                sixes = rest - succ
                 ways = (
-                    _multinomial(n, (ones, fails, succ, sixes))
-                    * other_fail**fails
+                    fact[n]
+                    // (fact[ones] * fact[fails] * fact[succ] * fact[sixes])
+                    * fail_ways
                     * other_success**succ
                 )
-                if ways == 0:
+                if not ways:
                     continue
-                dice = (1,) * ones + (2,) * fails + (threshold,) * succ + (SIDES,) * sixes
-                # One representative roll per class: the judge decides, so odds and
-                # evaluate cannot disagree.
-                result = judge(test, dice)
-                add(result.outcome, ways * total)
-                if result.referent is not None:
+                s_count = succ + sixes  # thresholds are 2 to 4: a 1 always fails
+                outcome = plain_outcome(rank, s_count, n - s_count, ones, sixes == n)
+                ways_by_outcome[outcome] = ways_by_outcome.get(outcome, 0) + ways
+                if outcome in ("success", "critical_success"):
                     # The lowest die of a success: spread over the faces it may show.
-                    _add_referent(referent, n, threshold, succ, sixes, total)
+                    _add_referent(referent_ways, n, threshold, succ, sixes)
+    for outcome, ways in ways_by_outcome.items():
+        outcomes[outcome] = ways * total
+    for face, ways in referent_ways.items():
+        referent[face] = ways * total
     six = total if n == 3 else Fraction(0)
     return TestOdds({k: v for k, v in outcomes.items() if v}, six, dict(sorted(referent.items())))
 
 
-def _add_referent(
-    referent: dict[int, Fraction], n: int, threshold: int, succ: int, sixes: int, total: Fraction
-) -> None:
-    """Distribute the successes of `succ` dice in threshold..5 and `sixes` sixes by lowest die."""
+_FACTORIALS = [factorial(k) for k in range(64)]
+
+
+def _add_referent(referent: dict[int, int], n: int, threshold: int, succ: int, sixes: int) -> None:
+    """Count the successes of `succ` dice in threshold..5 and `sixes` sixes by lowest die."""
+    positions = comb(n, sixes)
     if succ == 0:
-        referent[SIDES] = referent.get(SIDES, Fraction(0)) + total * comb(n, sixes)
+        referent[SIDES] = referent.get(SIDES, 0) + positions
         return
     # The `succ` dice take values in threshold..5; the lowest of them is the referent.
-    ways_positions = comb(n, sixes)
     for low in range(threshold, SIDES):
         at_least = SIDES - low  # values low..5
         above = at_least - 1  # values low+1..5
-        ways = at_least**succ - above**succ
-        referent[low] = referent.get(low, Fraction(0)) + total * ways_positions * ways
+        referent[low] = referent.get(low, 0) + positions * (at_least**succ - above**succ)
