@@ -8,8 +8,8 @@ register = template.Library()
 
 
 @register.filter
-def outcome_label(outcome: str) -> str:
-    return str(OUTCOME_LABELS.get(outcome, outcome))
+def outcome_label(outcome: str | None) -> str:
+    return str(OUTCOME_LABELS.get(outcome or "", outcome or ""))
 
 
 @register.filter

@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import RollRecord
+from campaigns.rules_views import ROW_LABELS
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,18 @@ def test_it_judges_a_melee_typed_step_by_step(client):
 def test_it_links_the_three_calculators(client):
     html = client.get(reverse("kolaps-test")).content.decode()
     assert reverse("kolaps-ranged") in html and reverse("kolaps-melee") in html
+
+
+def test_it_lists_a_recorded_shot_with_its_table_row(client, player):
+    client.force_login(player)
+    client.post(
+        reverse("kolaps-ranged"),
+        {**KIRMANN, "dice": "", "action": "roll"},
+    )
+    record = RollRecord.objects.get(player=player)
+    listing = client.get(reverse("roll-list")).content.decode()
+    assert "kolaps/ranged" in listing
+    row = record.outcome["row"]
+    assert str(ROW_LABELS[row]) in listing
+    detail = client.get(reverse("roll-detail", args=[record.pk])).content.decode()
+    assert "same dice, same outcome" in detail

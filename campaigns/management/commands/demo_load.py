@@ -69,6 +69,25 @@ class Command(BaseCommand):
                 name="test",
                 data={"db": 3, "rank": "veteran", "sante": 6},
             )
+        if not RollRecord.objects.filter(player=players["alice"], resolver="ranged").exists():
+            # Kirmann's shot (RULES-NOTES K11's worked example), rolled on the server.
+            roll_on_server(
+                player=players["alice"],
+                system="kolaps",
+                name="ranged",
+                data={
+                    "attacker": {
+                        "rank": "veteran",
+                        "affiliation": "apc",
+                        "talents": {"fusil": 2},
+                        "armour": "tenue-legere-sti-europa",
+                    },
+                    "weapon": "fa-f4",
+                    "mode": "semi-auto",
+                    "distance_cm": 45,
+                    "target": {"order": "movement", "cover": 3, "extra_protection": 3},
+                },
+            )
         load_kolaps_demo(players)
 
 

@@ -748,10 +748,18 @@ class _Fields:
             raise self.error(key, f"{value!r} is not one of {sorted(allowed)}")
         return value
 
+    def read(self, spec: Spec) -> dict[str, Any]:
+        """Read every field of `spec` in its order, each with its reader: the same checks
+        and the same first error as reading them one by one."""
+        return {key: reader(self, key) for key, reader in spec}
+
     def close(self) -> None:
         unknown = sorted(set(self.raw) - self._read)
         if unknown:
             raise CatalogueError(f"{self.where}: unknown field(s) {', '.join(map(repr, unknown))}")
+
+
+Spec = tuple[tuple[str, Callable[[_Fields, str], Any]], ...]
 
 
 def _json_type(value: object) -> str:
@@ -818,49 +826,22 @@ def _read_version(root: _Fields) -> str:
 
 
 def _read_damage_type(fields: _Fields, slug: str) -> DamageType:
-    return DamageType(slug=slug, label=fields.text("label"), ref=fields.text("ref"))
+    return DamageType(slug=slug, **fields.read(_DAMAGE_TYPE))
 
 
 def _read_rank(fields: _Fields, slug: str) -> Rank:
-    rank = Rank(
-        slug=slug,
-        label=fields.text("label"),
-        number=fields.integer("number"),
-        pu=fields.integer("pu"),
-        pp=fields.integer("pp"),
-        success_threshold=fields.integer("success_threshold"),
-        ref=fields.text("ref"),
-    )
+    rank = Rank(slug=slug, **fields.read(_RANK))
     if not 2 <= rank.success_threshold <= 6:
         raise fields.error("success_threshold", "a D6 threshold is between 2 and 6")
     return rank
 
 
 def _read_affiliation(fields: _Fields, slug: str) -> Affiliation:
-    return Affiliation(
-        slug=slug,
-        label=fields.text("label"),
-        effect_666=fields.optional_text("effect_666"),
-        archetypes=fields.slugs("archetypes"),
-        named_only=fields.flag("named_only"),
-        ref=fields.text("ref"),
-    )
+    return Affiliation(slug=slug, **fields.read(_AFFILIATION))
 
 
 def _read_archetype(fields: _Fields, slug: str) -> Archetype:
-    archetype = Archetype(
-        slug=slug,
-        label=fields.text("label"),
-        affiliation=fields.slug("affiliation"),
-        family=fields.optional_text("family"),
-        ranks=fields.slugs("ranks"),
-        talents=fields.choice_groups("talents"),
-        equipment=fields.choice_groups("equipment"),
-        options=fields.slugs("options"),
-        summary=fields.text("summary"),
-        ref=fields.text("ref"),
-        uncertain=fields.optional_text("uncertain"),
-    )
+    archetype = Archetype(slug=slug, **fields.read(_ARCHETYPE))
     if not archetype.ranks:
         raise fields.error("ranks", "an archetype allows at least one rank")
     return archetype
@@ -980,12 +961,7 @@ def _read_dice_by_sante(fields: _Fields) -> Mapping[int, str]:
 
 
 def _read_mentioned(fields: _Fields, slug: str) -> MentionedOnly:
-    return MentionedOnly(
-        slug=slug,
-        label=fields.text("label"),
-        summary=fields.text("summary"),
-        ref=fields.text("ref"),
-    )
+    return MentionedOnly(slug=slug, **fields.read(_MENTIONED))
 
 
 def _read_weapon(fields: _Fields, slug: str) -> Weapon:
@@ -1165,17 +1141,7 @@ def _read_wounds(fields: _Fields) -> Wounds:
     rows: dict[str, Wound] = {}
     for index, raw in enumerate(fields.items("rows")):
         row = _Fields(raw, f"{fields.where}, row {index + 1}")
-        wound = Wound(
-            slug=row.slug("slug"),
-            label=row.text("label"),
-            sante_loss=row.nullable_integer("sante_loss"),
-            sante_set_to=row.nullable_integer("sante_set_to"),
-            death_roll=row.flag("death_roll"),
-            killed=row.flag("killed"),
-            attacker_moral=row.integer("attacker_moral"),
-            allies_moral=row.integer("allies_moral"),
-            allies_radius_cm=row.nullable_length("allies_radius_cm"),
-        )
+        wound = Wound(**row.read(_WOUND))
         row.close()
         if [wound.sante_loss, wound.sante_set_to, wound.killed or None].count(None) != 2:
             raise row.error("sante_loss", "a wound takes Santé, sets it, or kills: exactly one")
@@ -1304,39 +1270,96 @@ def _read_keep_best(fields: _Fields) -> KeepBestDice:
 
 
 def _read_effective_rank(fields: _Fields) -> EffectiveRank:
-    effective_rank = EffectiveRank(
-        rank_drop_by_sante=_frozen(_int_keyed_ints(fields, "rank_drop_by_sante")),
-        floor=fields.slug("floor"),
-        ref=fields.text("ref"),
-    )
+    effective_rank = EffectiveRank(**fields.read(_EFFECTIVE_RANK))
     fields.close()
     return effective_rank
 
 
 def _read_melee_opposition(fields: _Fields) -> MeleeOpposition:
-    melee = MeleeOpposition(
-        db_base=fields.integer("db_base"),
-        rank_bonus=_frozen(_int_values(fields, "rank_bonus")),
-        support_bonus=fields.integer("support_bonus"),
-        charged_support_bonus=fields.integer("charged_support_bonus"),
-        ref=fields.text("ref"),
-    )
+    melee = MeleeOpposition(**fields.read(_MELEE_OPPOSITION))
     fields.close()
     return melee
 
 
 def _read_starting_moral(fields: _Fields) -> StartingMoral:
-    moral = StartingMoral(
-        dice=fields.dice("dice"),
-        total_at_least=fields.integer("total_at_least"),
-        when_total_reached=fields.integer("when_total_reached"),
-        when_die_shows_one=fields.integer("when_die_shows_one"),
-        otherwise=fields.integer("otherwise"),
-        avatar=fields.integer("avatar"),
-        ref=fields.text("ref"),
-    )
+    moral = StartingMoral(**fields.read(_STARTING_MORAL))
     fields.close()
     return moral
+
+
+def _frozen_int_values(fields: _Fields, key: str) -> Mapping[str, int]:
+    return _frozen(_int_values(fields, key))
+
+
+def _frozen_int_keyed_ints(fields: _Fields, key: str) -> Mapping[int, int]:
+    return _frozen(_int_keyed_ints(fields, key))
+
+
+# --- The fields of each record, in reading order: (JSON key, reader) -----------------------
+# A record's dataclass field has the JSON key's name; the reader checks its type.
+
+_F = _Fields
+_DAMAGE_TYPE: Spec = (("label", _F.text), ("ref", _F.text))
+_RANK: Spec = (
+    ("label", _F.text),
+    ("number", _F.integer),
+    ("pu", _F.integer),
+    ("pp", _F.integer),
+    ("success_threshold", _F.integer),
+    ("ref", _F.text),
+)
+_AFFILIATION: Spec = (
+    ("label", _F.text),
+    ("effect_666", _F.optional_text),
+    ("archetypes", _F.slugs),
+    ("named_only", _F.flag),
+    ("ref", _F.text),
+)
+_ARCHETYPE: Spec = (
+    ("label", _F.text),
+    ("affiliation", _F.slug),
+    ("family", _F.optional_text),
+    ("ranks", _F.slugs),
+    ("talents", _F.choice_groups),
+    ("equipment", _F.choice_groups),
+    ("options", _F.slugs),
+    ("summary", _F.text),
+    ("ref", _F.text),
+    ("uncertain", _F.optional_text),
+)
+_MENTIONED: Spec = (("label", _F.text), ("summary", _F.text), ("ref", _F.text))
+_WOUND: Spec = (
+    ("slug", _F.slug),
+    ("label", _F.text),
+    ("sante_loss", _F.nullable_integer),
+    ("sante_set_to", _F.nullable_integer),
+    ("death_roll", _F.flag),
+    ("killed", _F.flag),
+    ("attacker_moral", _F.integer),
+    ("allies_moral", _F.integer),
+    ("allies_radius_cm", _F.nullable_length),
+)
+_EFFECTIVE_RANK: Spec = (
+    ("rank_drop_by_sante", _frozen_int_keyed_ints),
+    ("floor", _F.slug),
+    ("ref", _F.text),
+)
+_MELEE_OPPOSITION: Spec = (
+    ("db_base", _F.integer),
+    ("rank_bonus", _frozen_int_values),
+    ("support_bonus", _F.integer),
+    ("charged_support_bonus", _F.integer),
+    ("ref", _F.text),
+)
+_STARTING_MORAL: Spec = (
+    ("dice", _F.dice),
+    ("total_at_least", _F.integer),
+    ("when_total_reached", _F.integer),
+    ("when_die_shows_one", _F.integer),
+    ("otherwise", _F.integer),
+    ("avatar", _F.integer),
+    ("ref", _F.text),
+)
 
 
 # --- Cross-references ---------------------------------------------------------------------
