@@ -394,3 +394,23 @@ def test_the_api_enters_and_withdraws_a_unit(played, client):
     assert response.status_code == 201
     mine = [u for u in response.json()["units"] if u["mine"]]
     assert [(u["unit_name"], u["vu"], u["side"]) for u in mine] == [("Nord", 5, "APC")]
+
+
+# --- The demo --------------------------------------------------------------------------------
+
+
+def test_the_demo_enters_alices_valid_unit_and_refuses_brunos_draft_idempotently():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("demo_load", stdout=out)
+    assert f"Patrouille de nuit (brouillon) refused: {DRAFT_SENTENCE}" in out.getvalue()
+    call_command("demo_load", stdout=StringIO())
+    entries = ChapterUnitEntry.objects.filter(chapter__campaign__system="kolaps")
+    assert [(e.unit.name, e.player.username, e.side) for e in entries] == [
+        ("Section 4 du quai Saint-Antoine", "alice", "Police")
+    ]
+    assert entries.get().chapter.status == ChapterStatus.PLANNED
+    assert CampaignEvent.objects.filter(verb="unit_entered").count() == 1
