@@ -197,9 +197,9 @@ def _facts(row) -> PlayerFacts:
     )
 
 
-def _entries(chapter, viewer_id, *, with_members: bool) -> tuple[list[EntryLine], K12Line | None]:
+def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
     """Two queries whatever the number of units: the entries with their units and players,
-    and (`with_members`) every character of the entered units, costed in `rules/` for K12."""
+    and every character of the entered units (costed in `rules/` for K12)."""
     rows = list(
         ChapterUnitEntry.objects.filter(chapter=chapter)
         .order_by("entered_at", "pk")
@@ -215,11 +215,10 @@ def _entries(chapter, viewer_id, *, with_members: bool) -> tuple[list[EntryLine]
         )
     )
     members: dict[int, list[KolapsCharacter]] = defaultdict(list)
-    if with_members:
-        for member in KolapsCharacter.objects.filter(
-            unit__chapter_entries__chapter=chapter
-        ).order_by("unit_id", "position", "pk"):
-            members[member.unit_id].append(member)
+    for member in KolapsCharacter.objects.filter(unit__chapter_entries__chapter=chapter).order_by(
+        "unit_id", "position", "pk"
+    ):
+        members[member.unit_id].append(member)
     cat = kolaps_services.catalogue()
     lines = [
         EntryLine(
@@ -238,7 +237,7 @@ def _entries(chapter, viewer_id, *, with_members: bool) -> tuple[list[EntryLine]
         )
         for unit_id, name, player_id, display, username, side, vu, status in rows
     ]
-    return lines, (_k12(lines, members) if with_members else None)
+    return lines, _k12(lines, members)
 
 
 def _k12(lines: list[EntryLine], members: dict[int, list[KolapsCharacter]]) -> K12Line | None:
@@ -294,9 +293,9 @@ def _my_units(user) -> list[UnitChoice]:
 def chapter_card(user, pk: int) -> ChapterCard:
     """Six queries whatever the number of players: the chapter with its campaign, the
     memberships with the players' profiles, the vocations, the outcomes, the unit results,
-    the open vocation votes. A KOLAPS chapter adds two whatever the number of units (the
-    entries, and while it is open their characters) and, for a player while it is
-    planned, one for their own units."""
+    the open vocation votes. A KOLAPS chapter not closed adds two whatever the number of
+    units (the entries, their characters) and, for a player while it is planned, one for
+    their own units."""
     chapter = (
         Chapter.objects.select_related("campaign", "campaign__organiser").filter(pk=pk).first()
     )
@@ -404,12 +403,8 @@ def chapter_card(user, pk: int) -> ChapterCard:
     )
     uses_units = campaign.system == KOLAPS
     entries, k12, my_units = [], None, []
-    if uses_units:
-        entries, k12 = _entries(
-            chapter,
-            getattr(user, "pk", None),
-            with_members=chapter.status != ChapterStatus.CLOSED,
-        )
+    if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows
+        entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_units = _my_units(user)
     return ChapterCard(
