@@ -54,3 +54,15 @@ class ChapterAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("campaign", "number", "title", "status", "closed_at", "settled_at")
     list_filter = ("status",)
     inlines = [ChapterOutcomeInline, ChapterUnitResultInline]
+
+
+# --- KOLAPS units entered into chapters (kchap, read-only) ----------------------------------
+from campaigns.models import ChapterUnitEntry  # noqa: E402
+
+
+class ChapterUnitEntryInline(ReadOnly, admin.TabularInline):
+    model = ChapterUnitEntry
+    extra = 0
+
+
+ChapterAdmin.inlines = [*ChapterAdmin.inlines, ChapterUnitEntryInline]

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from campaigns import api as campaigns_api
 from campaigns import chapters as chapter_services
-from campaigns import services
+from campaigns import kolaps_chapters, services
 from campaigns.api import CampaignCardSerializer
 from campaigns.cards import campaign_card
 from campaigns.chapter_cards import chapter_card, upcoming_for, vote_card
@@ -28,6 +28,7 @@ from campaigns.models import (
     ZombieType,
 )
 from campaigns.permissions import CAN_VIEW, campaign_role
+from characters.kolaps import KolapsUnit
 from characters.models import Player, Vocation
 from characters.profile_api import UpcomingLineSerializer
 from config.permissions import Refusal, require
@@ -216,14 +217,53 @@ class OutcomeLineSerializer(serializers.Serializer):
     notes = serializers.CharField()
 
 
+class LossLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
 class UnitLineSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField()
+    unit_id = serializers.IntegerField(allow_null=True)
     unit_name = serializers.CharField()
+    vu = serializers.IntegerField(allow_null=True)
     player = serializers.CharField()
     side = serializers.CharField()
     result = serializers.CharField()
-    losses = serializers.ListField(child=serializers.CharField())
+    losses = LossLineSerializer(many=True)
     notes = serializers.CharField()
+
+
+class MemberLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.CharField()
+    is_avatar = serializers.BooleanField()
+
+
+class EntryLineSerializer(serializers.Serializer):
+    unit_id = serializers.IntegerField()
+    unit_name = serializers.CharField()
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    side = serializers.CharField()
+    vu = serializers.IntegerField()
+    valid = serializers.BooleanField()
+    mine = serializers.BooleanField()
+    members = MemberLineSerializer(many=True)
+
+
+class SideLineSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    vu = serializers.IntegerField()
+    units = serializers.ListField(child=serializers.CharField())
+
+
+class K12LineSerializer(serializers.Serializer):
+    sides = SideLineSerializer(many=True)
+    undervalued = serializers.CharField()
+    surplus = serializers.IntegerField()
+    defectors = serializers.ListField(child=serializers.CharField())
+    beyond = serializers.IntegerField()
 
 
 class ChapterCardSerializer(serializers.Serializer):
@@ -260,6 +300,12 @@ class ChapterCardSerializer(serializers.Serializer):
     is_player = serializers.BooleanField()
     my_vocation = serializers.CharField()
     taken_vocations = serializers.ListField(child=serializers.CharField())
+    uses_units = serializers.BooleanField(help_text="A KOLAPS campaign: units enter it.")
+    units = EntryLineSerializer(many=True, help_text="KOLAPS units entered, as they are now.")
+    k12 = K12LineSerializer(
+        allow_null=True, help_text="K12 between the two sides, when the units make two."
+    )
+    can_enter = serializers.BooleanField()
 
 
 class ChapterWriteSerializer(serializers.Serializer):
@@ -293,7 +339,11 @@ def _chapter(request, pk):
     card = chapter_card(request.user, pk)
     return Response(
         ChapterCardSerializer(
-            {**asdict(card), "awaiting_settlement": card.awaiting_settlement}
+            {
+                **asdict(card),
+                "awaiting_settlement": card.awaiting_settlement,
+                "can_enter": card.can_enter,
+            }
         ).data
     )
 
@@ -389,14 +439,22 @@ class OutcomeWriteSerializer(serializers.Serializer):
 
 
 class UnitWriteSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField(min_value=1)
-    unit_name = serializers.CharField(max_length=120)
+    unit = serializers.IntegerField(min_value=1, help_text="A unit entered into this chapter.")
     result = serializers.ChoiceField(choices=ChapterResult.choices)
-    losses = serializers.ListField(
-        child=serializers.CharField(max_length=120), required=False, default=list
+    lost = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="Ids of the unit's characters lost in the chapter.",
     )
-    player = serializers.IntegerField(required=False, allow_null=True, default=None)
-    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    side = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=80,
+        help_text="Empty: the side it was entered on.",
+    )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -437,18 +495,65 @@ class ChapterCloseAPI(APIView):
                 for row in values["outcomes"]
             ],
             unit_results=[
-                chapter_services.UnitResultInput(
-                    unit_id=row["unit_id"],
-                    unit_name=row["unit_name"],
+                kolaps_chapters.UnitResultInput(
+                    unit_id=row["unit"],
                     result=row["result"],
-                    losses=row["losses"],
-                    player_id=row["player"],
+                    lost_ids=row["lost"],
                     side=row["side"],
                     notes=row["notes"],
                 )
                 for row in values["unit_results"]
             ],
         )
+        return _chapter(request, pk)
+
+
+class ChapterStartAPI(APIView):
+    """Start a planned chapter: it is the one being played (organisers). In a KOLAPS
+    campaign every unit entered must still be valid."""
+
+    @extend_schema(request=None, responses=ChapterCardSerializer)
+    def post(self, request, pk: int):
+        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+        chapter_services.chapter_start(actor=request.user, chapter=chapter)
+        return _chapter(request, pk)
+
+
+class UnitEntrySerializer(serializers.Serializer):
+    unit = serializers.IntegerField(min_value=1, help_text="One of your valid KOLAPS units.")
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class ChapterUnitsAPI(APIView):
+    """Enter one of your valid units into a planned chapter of a KOLAPS campaign (the
+    campaign's players)."""
+
+    @extend_schema(request=UnitEntrySerializer, responses={201: ChapterCardSerializer})
+    def post(self, request, pk: int):
+        chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        data = UnitEntrySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kolaps_chapters.chapter_unit_enter(
+            actor=request.user,
+            chapter=chapter,
+            unit=KolapsUnit.objects.filter(pk=data.validated_data["unit"]).first(),
+            side=data.validated_data["side"],
+        )
+        response = _chapter(request, pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class ChapterUnitAPI(APIView):
+    """Withdraw a unit from a planned chapter (its player, or an organiser)."""
+
+    @extend_schema(request=None, responses=ChapterCardSerializer)
+    def delete(self, request, pk: int, unit: int):
+        chapter_card(request.user, pk)
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+        kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
         return _chapter(request, pk)
 
 

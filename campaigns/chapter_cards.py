@@ -1,5 +1,6 @@
 """Load what the chapter, vote and upcoming pages show, in a fixed number of queries."""
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -12,6 +13,7 @@ from campaigns.models import (
     Chapter,
     ChapterOutcome,
     ChapterStatus,
+    ChapterUnitEntry,
     ChapterUnitResult,
     Membership,
     MembershipRole,
@@ -22,8 +24,13 @@ from campaigns.models import (
     ZombieType,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters import kolaps_services, kolaps_text
+from characters.kolaps import KolapsCharacter, KolapsUnit
 from characters.models import ProfileStatus, Vocation
 from config.permissions import Role, require
+from rules.systems.kolaps import costing
+
+KOLAPS = "kolaps"
 
 
 @dataclass(frozen=True)
@@ -48,14 +55,76 @@ class OutcomeLine:
 
 
 @dataclass(frozen=True)
+class LossLine:
+    id: int | None  # the character's id at the close (null: recorded before ids were kept)
+    name: str
+
+
+@dataclass(frozen=True)
 class UnitLine:
-    unit_id: int
+    """A unit's line of the close record."""
+
+    unit_id: int | None  # null once the unit itself is gone; the name stays
     unit_name: str
+    vu: int | None
     player: str
     side: str
     result: str
-    losses: list[str]
+    losses: list[LossLine]
     notes: str
+
+
+@dataclass(frozen=True)
+class MemberLine:
+    id: int
+    name: str
+    rank: str
+    is_avatar: bool
+
+
+@dataclass(frozen=True)
+class EntryLine:
+    """A KOLAPS unit entered into the chapter, as it is now."""
+
+    unit_id: int
+    unit_name: str
+    player_id: int
+    player: str
+    side: str
+    vu: int
+    valid: bool
+    mine: bool
+    members: list[MemberLine]
+
+
+@dataclass(frozen=True)
+class SideLine:
+    name: str
+    vu: int
+    units: list[str]
+
+
+@dataclass(frozen=True)
+class K12Line:
+    """RULES-NOTES K12 between the two sides of a chapter: the side worth more (`surplus`
+    PU more) sees one character change sides per PU, lowest ranks first (`defectors`,
+    "name (unit)"); `beyond` counts the PU nobody is left to pay for (Avatars stay)."""
+
+    sides: list[SideLine]
+    undervalued: str  # the side that pays; "" when both are worth the same
+    surplus: int
+    defectors: list[str]
+    beyond: int
+
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """One of the viewer's units, for the form that enters a unit."""
+
+    id: int
+    name: str
+    vu: int
+    valid: bool
 
 
 @dataclass(frozen=True)
@@ -92,6 +161,19 @@ class ChapterCard:
     is_player: bool
     my_vocation: str
     taken_vocations: list[str]
+    uses_units: bool = False  # a KOLAPS campaign: units enter its chapters
+    units: list[EntryLine] = field(default_factory=list)
+    k12: K12Line | None = None
+    my_units: list[UnitChoice] = field(default_factory=list)
+
+    @property
+    def units_open(self) -> bool:
+        """Units enter and leave while the chapter is planned."""
+        return self.uses_units and self.status == ChapterStatus.PLANNED
+
+    @property
+    def can_enter(self) -> bool:
+        return self.units_open and self.is_player
 
     @property
     def awaiting_settlement(self) -> bool:
@@ -115,10 +197,105 @@ def _facts(row) -> PlayerFacts:
     )
 
 
+def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
+    """Two queries whatever the number of units: the entries with their units and players,
+    and every character of the entered units (costed in `rules/` for K12)."""
+    rows = list(
+        ChapterUnitEntry.objects.filter(chapter=chapter)
+        .order_by("entered_at", "pk")
+        .values_list(
+            "unit_id",
+            "unit__name",
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "side",
+            "unit__vu",
+            "unit__status",
+        )
+    )
+    members: dict[int, list[KolapsCharacter]] = defaultdict(list)
+    for member in KolapsCharacter.objects.filter(unit__chapter_entries__chapter=chapter).order_by(
+        "unit_id", "position", "pk"
+    ):
+        members[member.unit_id].append(member)
+    cat = kolaps_services.catalogue()
+    lines = [
+        EntryLine(
+            unit_id=unit_id,
+            unit_name=name,
+            player_id=player_id,
+            player=display or username,
+            side=side,
+            vu=vu,
+            valid=status == KolapsUnit.Status.VALID,
+            mine=player_id == viewer_id,
+            members=[
+                MemberLine(m.pk, m.name, kolaps_text.rank_label(cat, m.rank), m.is_avatar)
+                for m in members[unit_id]
+            ],
+        )
+        for unit_id, name, player_id, display, username, side, vu, status in rows
+    ]
+    return lines, _k12(lines, members)
+
+
+def _k12(lines: list[EntryLine], members: dict[int, list[KolapsCharacter]]) -> K12Line | None:
+    """K12 when the entered units make exactly two sides (a unit with no side is a side of
+    its own): each side's characters costed from scratch, the side worth more compared
+    with the other's VU."""
+    sides: dict[tuple[str, object], list[EntryLine]] = {}
+    for line in lines:
+        key = ("side", line.side) if line.side else ("unit", line.unit_id)
+        sides.setdefault(key, []).append(line)
+    if len(sides) != 2:
+        return None
+    cat = kolaps_services.catalogue()
+    costed, labels, names = [], [], {}
+    for key, side_lines in sides.items():
+        characters = []
+        for line in side_lines:
+            unit_members = members[line.unit_id]
+            cost = costing.cost_unit(
+                cat, [kolaps_services.character_choices(m) for m in unit_members]
+            )
+            characters.extend(cost.characters)
+            names.update({str(m.pk): f"{m.name} ({line.unit_name})" for m in unit_members})
+        costed.append(costing.UnitCost(characters=tuple(characters), problems=()))
+        labels.append(key[1] if key[0] == "side" else side_lines[0].unit_name)
+    (first, second), (first_label, second_label) = costed, labels
+    payer, payer_label, other = (
+        (first, first_label, second) if first.vu >= second.vu else (second, second_label, first)
+    )
+    comparison = costing.compare(payer, other.vu)
+    return K12Line(
+        sides=[
+            SideLine(label, cost.vu, [line.unit_name for line in side_lines])
+            for label, cost, side_lines in zip(labels, costed, sides.values(), strict=True)
+        ],
+        undervalued=payer_label if comparison.surplus > 0 else "",
+        surplus=comparison.surplus,
+        defectors=[names[key] for key in comparison.defectors],
+        beyond=comparison.beyond,
+    )
+
+
+def _my_units(user) -> list[UnitChoice]:
+    """One query: the viewer's KOLAPS units, valid ones first."""
+    return [
+        UnitChoice(pk, name, vu, status == KolapsUnit.Status.VALID)
+        for pk, name, vu, status in KolapsUnit.objects.owned_by(user)
+        .order_by("-status", "name", "pk")
+        .values_list("pk", "name", "vu", "status")
+    ]
+
+
 def chapter_card(user, pk: int) -> ChapterCard:
     """Six queries whatever the number of players: the chapter with its campaign, the
     memberships with the players' profiles, the vocations, the outcomes, the unit results,
-    the open vocation votes."""
+    the open vocation votes. A KOLAPS chapter not closed adds two whatever the number of
+    units (the entries, their characters) and, for a player while it is planned, one for
+    their own units."""
     chapter = (
         Chapter.objects.select_related("campaign", "campaign__organiser").filter(pk=pk).first()
     )
@@ -198,16 +375,18 @@ def chapter_card(user, pk: int) -> ChapterCard:
         UnitLine(
             unit_id=unit_id,
             unit_name=name,
+            vu=vu,
             player=display or username or "",
             side=side,
             result=result,
-            losses=losses,
+            losses=[LossLine(loss.get("id"), loss.get("name", "")) for loss in losses],
             notes=notes,
         )
-        for unit_id, name, display, username, side, result, losses, notes in (
+        for unit_id, name, vu, display, username, side, result, losses, notes in (
             ChapterUnitResult.objects.filter(chapter=chapter).values_list(
                 "unit_id",
                 "unit_name",
+                "vu",
                 "player__display_name",
                 "player__username",
                 "side",
@@ -222,6 +401,12 @@ def chapter_card(user, pk: int) -> ChapterCard:
             chapter=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
         ).values_list("pk", flat=True)
     )
+    uses_units = campaign.system == KOLAPS
+    entries, k12, my_units = [], None, []
+    if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows
+        entries, k12 = _entries(chapter, getattr(user, "pk", None))
+        if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
+            my_units = _my_units(user)
     return ChapterCard(
         id=chapter.pk,
         campaign_id=campaign.pk,
@@ -255,6 +440,10 @@ def chapter_card(user, pk: int) -> ChapterCard:
         is_player=Role.PARTICIPANT in roles,
         my_vocation=vocations.get(getattr(user, "pk", None), ""),
         taken_vocations=sorted(set(vocations.values())),
+        uses_units=uses_units,
+        units=entries,
+        k12=k12,
+        my_units=my_units,
     )
 
 

@@ -4,11 +4,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns import chapters as chapter_services
-from campaigns import services
+from campaigns import kolaps_chapters, services
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from characters.forms import ServiceForm
+from characters.kolaps import KolapsUnit
 from characters.models import Player, Vocation
-from config.permissions import Refusal
 
 SYSTEM_CHOICES = [("of-the-dead", "Of the Dead"), ("kolaps", "KOLAPS : GROUND ZERO")]
 
@@ -216,9 +216,45 @@ class VocationForm(ServiceForm):
 ABSENT = "absent"
 
 
+class UnitEntryForm(ServiceForm):
+    """A player enters one of their units into a KOLAPS chapter. Drafts are listed too, so
+    that choosing one gives the reason it cannot enter."""
+
+    unit = forms.ChoiceField(label=_("Your unit"))
+    side = forms.CharField(
+        label=_("Side"),
+        required=False,
+        max_length=80,
+        help_text=_("Units with the same side play together; leave empty to play alone."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = [
+            (
+                str(unit.id),
+                _("%(name)s — %(vu)s VU") % {"name": unit.name, "vu": unit.vu}
+                if unit.valid
+                else _("%(name)s — draft") % {"name": unit.name},
+            )
+            for unit in card.my_units
+        ]
+
+    def save(self, actor, chapter):
+        unit = KolapsUnit.objects.filter(pk=self.cleaned_data["unit"]).first()
+        return self.run(
+            kolaps_chapters.chapter_unit_enter,
+            actor=actor,
+            chapter=chapter,
+            unit=unit,
+            side=self.cleaned_data["side"],
+        )
+
+
 class CloseForm(ServiceForm):
     """The epilogue, then for each player: result, death, side and kills by zombie type;
-    for KOLAPS, one line per unit."""
+    for KOLAPS, for each unit entered: its result, its side and the characters lost
+    (ticked among its members)."""
 
     epilogue = forms.CharField(label=_("Epilogue"), widget=forms.Textarea(attrs={"rows": 4}))
     notable_events = _lines(_("Notable events"))
@@ -234,6 +270,7 @@ class CloseForm(ServiceForm):
                 label=_("%(name)s: result") % {"name": player.name},
                 choices=result_choices,
                 initial=ABSENT,
+                required=False,  # not sent: did not play
             )
             self.fields[prefix + "died"] = forms.BooleanField(
                 label=_("%(name)s died") % {"name": player.name}, required=False
@@ -249,20 +286,32 @@ class CloseForm(ServiceForm):
                     max_value=999,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 )
-        if card.system == "kolaps":
-            self.fields["units"] = _lines(
-                _("Units that took part"),
-                _(
-                    "One unit per line: number; name; victory or defeat; characters lost, "
-                    "separated by commas."
-                ),
+        for unit in card.units:
+            prefix = f"u{unit.unit_id}_"
+            self.fields[prefix + "result"] = forms.ChoiceField(
+                label=_("%(name)s: result") % {"name": unit.unit_name},
+                choices=[*ChapterResult.choices, (ABSENT, _("did not play"))],
+                initial=ABSENT,
+                required=False,  # not sent: did not play
+            )
+            self.fields[prefix + "side"] = forms.CharField(
+                label=_("%(name)s: side") % {"name": unit.unit_name},
+                required=False,
+                max_length=80,
+                initial=unit.side,
+            )
+            self.fields[prefix + "lost"] = forms.MultipleChoiceField(
+                label=_("%(name)s: characters lost") % {"name": unit.unit_name},
+                choices=[(str(m.id), m.name) for m in unit.members],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
             )
 
     def outcomes(self) -> list:
         data, rows = self.cleaned_data, []
         for player_id in self.player_ids:
             prefix = f"p{player_id}_"
-            if data[prefix + "result"] == ABSENT:
+            if data[prefix + "result"] in (ABSENT, ""):
                 continue
             rows.append(
                 chapter_services.OutcomeInput(
@@ -279,40 +328,44 @@ class CloseForm(ServiceForm):
         return rows
 
     def units(self) -> list:
-        rows = []
-        for line in (self.cleaned_data.get("units") or "").splitlines():
-            if not line.strip():
+        data, rows = self.cleaned_data, []
+        for unit in self.card.units:
+            prefix = f"u{unit.unit_id}_"
+            if data[prefix + "result"] in (ABSENT, ""):
                 continue
-            parts = [part.strip() for part in line.split(";")]
-            if len(parts) < 3 or not parts[0].isdigit():
-                raise Refusal(
-                    _("Write each unit as: number; name; victory or defeat; losses."),
-                    field="units",
-                )
-            losses = [name.strip() for name in parts[3].split(",")] if len(parts) > 3 else []
-            result = {"victoire": "victory", "défaite": "defeat"}.get(parts[2].lower(), parts[2])
             rows.append(
-                chapter_services.UnitResultInput(
-                    unit_id=int(parts[0]), unit_name=parts[1], result=result.lower(), losses=losses
+                kolaps_chapters.UnitResultInput(
+                    unit_id=unit.unit_id,
+                    result=data[prefix + "result"],
+                    side=data[prefix + "side"],
+                    lost_ids=[int(pk) for pk in data[prefix + "lost"]],
                 )
             )
         return rows
 
     def save(self, actor, chapter):
-        try:
-            units = self.units()
-        except Refusal as refusal:
-            self.add_error("units", str(refusal.message))
-            return None
         return self.run(
             chapter_services.chapter_close,
             actor=actor,
             chapter=chapter,
             epilogue=self.cleaned_data["epilogue"],
             outcomes=self.outcomes(),
-            unit_results=units,
+            unit_results=self.units(),
             notable_events=self.cleaned_data["notable_events"],
         )
+
+    def unit_rows(self):
+        """Bound fields grouped by entered unit, for the template."""
+        for unit in self.card.units:
+            prefix = f"u{unit.unit_id}_"
+            yield {
+                "name": unit.unit_name,
+                "player": unit.player,
+                "vu": unit.vu,
+                "result": self[prefix + "result"],
+                "side": self[prefix + "side"],
+                "lost": self[prefix + "lost"],
+            }
 
     def player_rows(self):
         """Bound fields grouped by player, for the template."""

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import chapters as chapter_services
-from campaigns import services
+from campaigns import kolaps_chapters, services
 from campaigns.cards import campaign_card
 from campaigns.chapter_cards import chapter_card, upcoming_for, vote_card
 from campaigns.chapter_forms import (
@@ -22,6 +22,7 @@ from campaigns.chapter_forms import (
     CloseForm,
     CoOrganiserForm,
     NextChapterBallotForm,
+    UnitEntryForm,
     VocationBallotForm,
     VocationForm,
     VoteOpenForm,
@@ -29,6 +30,7 @@ from campaigns.chapter_forms import (
 from campaigns.ical import calendar_for_token
 from campaigns.models import CalendarFeed, Campaign, Chapter, Invitation, Vote, VoteKind
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters.kolaps import KolapsUnit
 from config.permissions import Forbidden, Refusal, require
 
 
@@ -158,12 +160,16 @@ def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
 def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
     card = chapter_card(request.user, pk)
     template = "campaigns/chapter_detail.html"
-    if request.htmx and request.htmx.target == "chapter-vocations":
-        template += "#chapter-vocations"
+    if request.htmx and request.htmx.target in ("chapter-vocations", "chapter-units"):
+        template += "#" + request.htmx.target
     return render(
         request,
         template,
-        {"chapter": card, "vocation_form": VocationForm(card=card) if not card.is_closed else None},
+        {
+            "chapter": card,
+            "vocation_form": VocationForm(card=card) if not card.is_closed else None,
+            "unit_form": UnitEntryForm(card=card) if card.can_enter else None,
+        },
     )
 
 
@@ -208,6 +214,58 @@ def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
     for errors in form.errors.values():
         for error in errors:
             messages.error(request, error)
+    return redirect("chapter-detail", pk)
+
+
+def _units_answer(request, pk: int, form=None) -> HttpResponse:
+    """The units section again (htmx), or back to the chapter page with the form's errors
+    as messages."""
+    if request.htmx:
+        card = chapter_card(request.user, pk)
+        if form is None or not form.errors:
+            form = UnitEntryForm(card=card) if card.can_enter else None
+        return render(
+            request,
+            "campaigns/chapter_detail.html#chapter-units",
+            {"chapter": card, "unit_form": form},
+        )
+    for errors in form.errors.values() if form is not None else ():
+        for error in errors:
+            messages.error(request, error)
+    return redirect("chapter-detail", pk)
+
+
+@login_required
+@require_POST
+def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    card = chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    if not card.is_player:
+        raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
+    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    form = UnitEntryForm(request.POST, card=card)
+    if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
+        messages.success(request, _("Your unit is entered into the chapter."))
+    return _units_answer(request, pk, form)
+
+
+@login_required
+@require_POST
+def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpResponse:
+    chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+    kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
+    if not request.htmx:
+        messages.success(request, _("The unit is withdrawn from the chapter."))
+    return _units_answer(request, pk)
+
+
+@login_required
+@require_POST
+def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
+    chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+    chapter_services.chapter_start(actor=request.user, chapter=chapter)
+    messages.success(request, _("The chapter is being played."))
     return redirect("chapter-detail", pk)
 
 

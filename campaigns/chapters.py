@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns import kolaps_chapters
 from campaigns.eligibility import Eligibility, PlayerFacts, Requirement, eligibility
 from campaigns.models import (
     Ballot,
@@ -38,6 +39,9 @@ from campaigns.services import _record, require_manager
 from campaigns.signals import chapter_closed
 from characters.models import ProfileStatus, Vocation
 from config.permissions import Refusal, require
+
+# KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
+UnitResultInput = kolaps_chapters.UnitResultInput
 
 OPEN_CHAPTER = (ChapterStatus.PLANNED, ChapterStatus.CURRENT)
 MAX_LIST = 30
@@ -189,12 +193,15 @@ def chapter_update(*, actor, chapter: Chapter, **changes) -> Chapter:
 
 
 def chapter_start(*, actor, chapter: Chapter) -> Chapter:
-    """Mark a planned chapter as the one being played."""
+    """Mark a planned chapter as the one being played. In a KOLAPS campaign every unit
+    entered must still be valid."""
     require_manager(actor, chapter.campaign)
     with transaction.atomic():
-        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
         if locked.status != ChapterStatus.PLANNED:
             raise Refusal(_("Only a planned chapter can start."))
+        if locked.campaign.system == kolaps_chapters.KOLAPS:
+            kolaps_chapters.require_units_ready(locked)
         locked.status = ChapterStatus.CURRENT
         locked.save(update_fields=["status"])
         _record(
@@ -533,17 +540,6 @@ class OutcomeInput:
     notes: str = ""
 
 
-@dataclass(frozen=True)
-class UnitResultInput:
-    unit_id: int
-    unit_name: str
-    result: str
-    losses: Sequence[str] = ()
-    player_id: int | None = None
-    side: str = ""
-    notes: str = ""
-
-
 def _clean_kills(kills: dict) -> dict[str, int]:
     cleaned = {}
     for kind, number in (kills or {}).items():
@@ -569,7 +565,9 @@ def chapter_close(
 
     In one transaction: the epilogue, notable events, one `ChapterOutcome` per participant
     (victory or defeat, death, kills by zombie type) and, for KOLAPS, one
-    `ChapterUnitResult` per unit; status closed, `closed_at` now; `settled_at` stays null.
+    `ChapterUnitResult` per entered unit that played (checked by
+    `kolaps_chapters.unit_result_rows`: entered units only, losses among their
+    characters); status closed, `closed_at` now; `settled_at` stays null.
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
     settlement (traumas, survival points, statistics) defers its work to the commit.
     """
@@ -606,33 +604,7 @@ def chapter_close(
                     notes=outcome.notes.strip(),
                 )
             )
-        unit_rows = []
-        seen_units: set[int] = set()
-        for unit in unit_results:
-            if not isinstance(unit.unit_id, int) or unit.unit_id < 1 or unit.unit_id in seen_units:
-                raise Refusal(_("Each unit once, by its number."), field="unit_results")
-            if unit.result not in ChapterResult.values:
-                raise Refusal(
-                    _("Each unit's result is a victory or a defeat."), field="unit_results"
-                )
-            name = " ".join(unit.unit_name.split())
-            if not name:
-                raise Refusal(_("Name each unit."), field="unit_results")
-            if unit.player_id is not None and unit.player_id not in players:
-                raise Refusal(_("Units belong to the campaign's players."), field="unit_results")
-            seen_units.add(unit.unit_id)
-            unit_rows.append(
-                ChapterUnitResult(
-                    chapter=locked,
-                    unit_id=unit.unit_id,
-                    unit_name=name[:120],
-                    player_id=unit.player_id,
-                    side=" ".join(unit.side.split())[:80],
-                    result=unit.result,
-                    losses=_names(unit.losses, "unit_results"),
-                    notes=unit.notes.strip(),
-                )
-            )
+        unit_rows = kolaps_chapters.unit_result_rows(locked, unit_results)
         if not rows and not unit_rows:
             raise Refusal(_("Record the outcome of at least one participant."), field="outcomes")
         ChapterOutcome.objects.bulk_create(rows)
@@ -653,6 +625,8 @@ def chapter_close(
             title=locked.title,
             victories=sum(1 for row in rows if row.result == ChapterResult.VICTORY),
             deaths=sum(1 for row in rows if row.died),
+            units=len(unit_rows),
+            characters_lost=sum(len(row.losses) for row in unit_rows),
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
     return locked

@@ -377,17 +377,57 @@ class ChapterOutcome(models.Model):
         return f"{self.player}: {self.result}"
 
 
-class ChapterUnitResult(models.Model):
-    """A KOLAPS unit that took part in a chapter, and its losses.
+class ChapterUnitEntry(models.Model):
+    """A KOLAPS unit a participant entered into a planned chapter of a KOLAPS campaign.
 
-    `unit_id` is the id of the unit (characters' units, built on another branch): a plain
-    integer until the foreign key is wired at merge; `unit_name` keeps the name it had.
-    `losses` lists the names of the characters lost.
+    Written only by `campaigns.kolaps_chapters` (which checks the unit is valid, the
+    player's own, and the chapter still planned). An entry is a plan, not a record: it
+    goes with its unit or chapter (CASCADE); the close copies what happened into
+    `ChapterUnitResult`.
+    """
+
+    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_entries")
+    unit = models.ForeignKey(
+        "characters.KolapsUnit", on_delete=models.CASCADE, related_name="chapter_entries"
+    )
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(_("side"), max_length=80, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("unit entered")
+        verbose_name_plural = _("units entered")
+        ordering = ["chapter", "entered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["chapter", "unit"], name="unit_entry_unique"),
+            models.UniqueConstraint(fields=["chapter", "player"], name="one_unit_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.unit_id} @ {self.chapter_id}"
+
+
+class ChapterUnitResult(models.Model):
+    """A KOLAPS unit that took part in a chapter, and its losses: part of the close record.
+
+    `unit` is the unit entered (SET_NULL: the record outlives the unit, and deleting a
+    player account is never blocked by a chapter it once played); `unit_name` and `vu`
+    keep the name and value it had at the close. `losses` lists the characters lost as
+    `[{"id": 12, "name": "Agent Roux"}, ...]`: ids as they were, names as they were, so
+    the record reads the same after a rename or a deletion. The post-chapter settlement
+    takes them out of the unit with `characters.kolaps_services.unit_remove_lost`.
     """
 
     chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_results")
-    unit_id = models.PositiveBigIntegerField()
+    unit = models.ForeignKey(
+        "characters.KolapsUnit",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chapter_results",
+    )
     unit_name = models.CharField(max_length=120)
+    vu = models.PositiveIntegerField(_("unit value (VU)"), null=True, blank=True)
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -399,11 +439,15 @@ class ChapterUnitResult(models.Model):
     class Meta:
         ordering = ["chapter", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["chapter", "unit_id"], name="unit_result_unique")
+            models.UniqueConstraint(fields=["chapter", "unit"], name="unit_result_unique")
         ]
 
     def __str__(self) -> str:
         return f"{self.unit_name}: {self.result}"
+
+    @property
+    def lost_ids(self) -> list[int]:
+        return [loss["id"] for loss in self.losses if loss.get("id") is not None]
 
 
 class CalendarFeed(models.Model):

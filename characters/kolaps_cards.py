@@ -485,6 +485,7 @@ VERB_SENTENCES = {
     "shared": gettext_lazy("shared the unit by link"),
     "unshared": gettext_lazy("revoked the unit's link"),
     "undo": gettext_lazy("undid: %(undone)s"),
+    "lost": gettext_lazy("lost %(name)s in the chapter %(chapter_title)s"),
 }
 
 
@@ -494,7 +495,7 @@ def change_sentence(change: KolapsChange, cat: Catalogue) -> str:
 
 def _sentence(verb: str, given: dict, cat: Catalogue) -> str:
     data = {"name": "", "source": "", "talent": "", "item": "", "level": "", "rank": "",
-            "sante": "", "souffle": "", "moral": "", "undone": ""}  # fmt: skip
+            "sante": "", "souffle": "", "moral": "", "undone": "", "chapter_title": ""}  # fmt: skip
     data.update(given)
     if verb == "level" and data["level"] is None:
         verb = "level_dropped"

@@ -27,6 +27,8 @@ from rules.systems.kolaps.catalogue import Catalogue, load_catalogue
 NAME_MAX = 80
 GAUGES = ("sante", "souffle", "moral")
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})
+# What a chapter did to a unit is a fact of the campaign, not an edit to take back.
+FINAL_VERBS = frozenset({"lost"})
 
 
 class StaleVersion(Refusal):
@@ -636,6 +638,51 @@ def unit_require_valid(unit: KolapsUnit) -> None:
         )
 
 
+def unit_remove_lost(
+    *, actor, unit: KolapsUnit, character_ids: Iterable[int], chapter=None
+) -> KolapsUnit:
+    """Characters lost in a chapter leave their unit, for good (kept in the history).
+
+    For the post-chapter settlement (`actor=None`, system work) or the unit's owner. The
+    characters stay among the owner's characters (their sheets and history are kept), out
+    of any unit; an Avatar lost leaves the unit without one, a draft until its owner names
+    another. One history row (verb `lost`, with the chapter and the names) that undo
+    refuses to reverse; VU and status recomputed from scratch.
+
+    Idempotent by state: ids no longer in the unit (already removed by an earlier run, or
+    taken out by hand meanwhile) are skipped; when none is left, nothing is written.
+    """
+    if actor is not None:
+        _owner_only(actor, unit)
+    wanted = {int(pk) for pk in character_ids}
+    with transaction.atomic():
+        locked = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
+        members = _members(locked)
+        lost = [m for m in members if m.pk in wanted]
+        if not lost:
+            return locked
+        before = unit_state(locked, members)
+        KolapsCharacter.objects.filter(pk__in=[m.pk for m in lost]).update(
+            unit=None, is_avatar=False
+        )
+        remaining = [m for m in members if m.pk not in wanted]
+        _record(
+            actor=actor,
+            owner=locked.owner,
+            target=KolapsChange.Target.UNIT,
+            verb="lost",
+            unit=locked,
+            before=before,
+            after=unit_state(locked, remaining),
+            name=", ".join(m.name for m in lost),
+            characters=[[m.pk, m.name] for m in lost],
+            chapter=getattr(chapter, "pk", None),
+            chapter_title=getattr(chapter, "title", ""),
+        )
+        _recompute(locked, remaining)
+    return locked
+
+
 # --- Undo ------------------------------------------------------------------------------------
 
 
@@ -672,6 +719,8 @@ def character_undo(*, actor, character: KolapsCharacter, version: int | None) ->
 def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> KolapsChange:
     if change is None or change.verb in CREATION_VERBS:
         raise Refusal(_("There is nothing left to undo."))
+    if change.verb in FINAL_VERBS:
+        raise Refusal(_("Characters lost in a chapter do not come back by an undo."))
     changed_since = Refusal(
         _("This change cannot be undone: what it changed has been changed again since."),
         status=409,

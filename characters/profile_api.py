@@ -2,6 +2,7 @@
 
 from dataclasses import asdict
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -10,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters import profiles
-from characters.models import Profile, TraumaKind, TraumaPermanence
+from characters.models import Profile, Trauma, TraumaKind, TraumaPermanence
 from characters.profile_cards import my_profile_card, public_profile_card, sheet_card
 
 
@@ -174,6 +175,18 @@ class ProfileTraumaAPI(APIView):
         data.is_valid(raise_exception=True)
         profiles.trauma_add(actor=request.user, profile=profile, **data.validated_data)
         return Response(_mine(request), status=status.HTTP_201_CREATED)
+
+
+class ProfileTraumaHealAPI(APIView):
+    """Heal one of your temporary traumas by hand (a permanent one never heals: 400)."""
+
+    @extend_schema(request=None, responses=ProfileCardSerializer)
+    def post(self, request, trauma: int):
+        found = Trauma.objects.filter(pk=trauma, profile__player=request.user).first()
+        if found is None:
+            raise NotFound(_("You have no such trauma."))
+        profiles.trauma_heal(actor=request.user, trauma=found)
+        return Response(_mine(request))
 
 
 class UpcomingLineSerializer(serializers.Serializer):

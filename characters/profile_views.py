@@ -3,13 +3,15 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.models import Profile
+from characters import profiles
+from characters.models import Profile, Trauma
 from characters.profile_cards import my_profile_card, public_profile_card, sheet_card
 from characters.profile_forms import ProfileForm, TraumaForm
+from config.permissions import Refusal
 
 
 def _profile_page(request, form=None, trauma_form=None, status=200):
@@ -56,6 +58,30 @@ def profile_trauma_add(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("The trauma is noted."))
         return redirect("profile-mine")
     return _profile_page(request, trauma_form=form)
+
+
+@login_required
+@require_POST
+def profile_trauma_heal(request: HttpRequest, trauma: int) -> HttpResponse:
+    """The player heals one of their temporary traumas by hand (the settlement heals them
+    on a victory, RULES-NOTES O6)."""
+    trauma = get_object_or_404(Trauma, pk=trauma, profile__player=request.user)
+    error = ""
+    try:
+        profiles.trauma_heal(actor=request.user, trauma=trauma)
+    except Refusal as refusal:
+        error = str(refusal.message)
+    if request.htmx:
+        return render(
+            request,
+            "characters/profile.html#profile-traumas",
+            {"card": my_profile_card(request.user), "trauma_form": TraumaForm(), "error": error},
+        )
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("The trauma is healed."))
+    return redirect("profile-mine")
 
 
 @login_required

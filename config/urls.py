@@ -100,6 +100,26 @@ otd_api_patterns = [
     path("calendar/token/", chapter_api.CalendarTokenAPI.as_view(), name="api-calendar-token"),
 ]
 
+# KOLAPS campaigns serve units; starting a chapter; healing a trauma by hand (kchap).
+kchap_api_patterns = [
+    path(
+        "chapters/<int:pk>/start/", chapter_api.ChapterStartAPI.as_view(), name="api-chapter-start"
+    ),
+    path(
+        "chapters/<int:pk>/units/", chapter_api.ChapterUnitsAPI.as_view(), name="api-chapter-units"
+    ),
+    path(
+        "chapters/<int:pk>/units/<int:unit>/",
+        chapter_api.ChapterUnitAPI.as_view(),
+        name="api-chapter-unit",
+    ),
+    path(
+        "me/profile/traumas/<int:trauma>/heal/",
+        profile_api.ProfileTraumaHealAPI.as_view(),
+        name="api-profile-trauma-heal",
+    ),
+]
+
 api_patterns = [
     path("", api_root, name="api-root"),
     path("auth/signup/", characters_api.SignupAPI.as_view(), name="api-signup"),
@@ -113,6 +133,7 @@ api_patterns = [
         name="api-campaign-detail",
     ),
     *otd_api_patterns,
+    *kchap_api_patterns,
     path("rules/", rules_api.RulesAPI.as_view(), name="api-rules"),
     path(
         "rules/<slug:system>/<slug:resolver>/<slug:verb>",
@@ -163,6 +184,22 @@ otd_patterns = [
     path("calendar/<str:token>.ics", chapter_views.calendar_feed, name="calendar-feed"),
 ]
 
+# KOLAPS campaigns serve units; starting a chapter; healing a trauma by hand (kchap).
+kchap_patterns = [
+    path("chapters/<int:pk>/start/", chapter_views.chapter_start, name="chapter-start"),
+    path("chapters/<int:pk>/units/", chapter_views.chapter_unit_enter, name="chapter-unit-enter"),
+    path(
+        "chapters/<int:pk>/units/<int:unit>/withdraw/",
+        chapter_views.chapter_unit_withdraw,
+        name="chapter-unit-withdraw",
+    ),
+    path(
+        "profile/traumas/<int:trauma>/heal/",
+        profile_views.profile_trauma_heal,
+        name="profile-trauma-heal",
+    ),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -172,6 +209,7 @@ urlpatterns = [
     path("account/token/", characters_views.account_token, name="account-token"),
     path("campaigns/", campaigns_views.campaign_list, name="campaign-list"),
     *otd_patterns,
+    *kchap_patterns,
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
     path("rules/kolaps/ranged/", rules_views.kolaps_ranged, name="kolaps-ranged"),

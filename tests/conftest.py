@@ -67,8 +67,10 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
+    from tests.kchap_fixtures import kchap_objects
     from tests.otd_fixtures import otd_objects
 
+    otd = otd_objects(owner=owner, organiser=organiser, campaign=campaign)
     return {
         "anonymous": None,
         "owner": owner,
@@ -78,7 +80,10 @@ def roles(db):
         "campaign": campaign,
         "roll": roll,
         **_kolaps_roles(owner),
-        **otd_objects(owner=owner, organiser=organiser, campaign=campaign),
+        **otd,
+        **kchap_objects(
+            owner=owner, organiser=organiser, participant=participant, profile=otd["profile"]
+        ),
     }
 
 

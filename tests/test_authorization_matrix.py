@@ -798,6 +798,129 @@ OTD_MATRIX: list[Row] = [
 ]
 MATRIX += OTD_MATRIX
 
+
+# --- KOLAPS campaigns serve units; starting a chapter; healing a trauma by hand (kchap) ------
+def kolaps_chapter_pk(roles):
+    return {"pk": roles["kolaps_chapter"].pk}
+
+
+def kolaps_other_chapter_pk(roles):
+    return {"pk": roles["kolaps_other_chapter"].pk}
+
+
+def kolaps_entry_kwargs(roles):
+    return {"pk": roles["kolaps_chapter"].pk, "unit": roles["participant_unit"].pk}
+
+
+def trauma_kwargs(roles):
+    return {"trauma": roles["trauma"].pk}
+
+
+def unit_entry_body(roles, user):
+    return {"unit": roles["participant_unit"].pk, "side": "Nord"}
+
+
+def kolaps_close_body(roles, user):
+    prefix = f"u{roles['participant_unit'].pk}_"
+    return {
+        "epilogue": "La gare tombe.",
+        prefix + "result": "defeat",
+        prefix + "lost": [str(roles["participant_private"].pk)],
+    }
+
+
+def kolaps_close_api_body(roles, user):
+    return {
+        "epilogue": "La gare tombe.",
+        "unit_results": [
+            {
+                "unit": roles["participant_unit"].pk,
+                "result": "defeat",
+                "lost": [roles["participant_private"].pk],
+            }
+        ],
+    }
+
+
+OWN_TRAUMA_PAGE = {**every(404), "anonymous": 302, "owner": 302}
+
+KCHAP_MATRIX: list[Row] = [
+    Row("chapter-start", "post", MANAGE_WRITE, kwargs=chapter_pk, writes=True),
+    Row("chapter-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=kolaps_chapter_pk, label="kolaps"),
+    Row(
+        "chapter-unit-enter",
+        "post",
+        PLAYERS_WRITE,
+        kwargs=kolaps_other_chapter_pk,
+        data=unit_entry_body,
+        writes=True,
+    ),
+    Row(
+        "chapter-unit-withdraw",
+        "post",
+        {**MANAGE_WRITE, "participant": 302},
+        kwargs=kolaps_entry_kwargs,
+        writes=True,
+    ),
+    Row("chapter-close", "get", MANAGE_PAGE, kwargs=kolaps_chapter_pk, label="kolaps"),
+    Row(
+        "chapter-close",
+        "post",
+        MANAGE_WRITE,
+        kwargs=kolaps_chapter_pk,
+        data=kolaps_close_body,
+        writes=True,
+        label="kolaps",
+    ),
+    Row("profile-trauma-heal", "post", OWN_TRAUMA_PAGE, kwargs=trauma_kwargs, writes=True),
+    # API twins
+    Row("api-chapter-start", "post", MANAGE_API, kwargs=chapter_pk, api=True, writes=True),
+    Row(
+        "api-chapter-detail",
+        "get",
+        CAMPAIGN_MEMBERS_API,
+        kwargs=kolaps_chapter_pk,
+        api=True,
+        label="kolaps",
+    ),
+    Row(
+        "api-chapter-units",
+        "post",
+        {**MANAGE_API, "organiser": 403, "participant": 201},
+        kwargs=kolaps_other_chapter_pk,
+        data=unit_entry_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-unit",
+        "delete",
+        {**MANAGE_API, "participant": 200},
+        kwargs=kolaps_entry_kwargs,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-close",
+        "post",
+        MANAGE_API,
+        kwargs=kolaps_chapter_pk,
+        data=kolaps_close_api_body,
+        api=True,
+        writes=True,
+        label="kolaps",
+    ),
+    Row(
+        "api-profile-trauma-heal",
+        "post",
+        OWN_PROFILE_API,
+        kwargs=trauma_kwargs,
+        api=True,
+        writes=True,
+    ),
+]
+MATRIX += KCHAP_MATRIX
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 
@@ -850,6 +973,18 @@ def snapshot() -> tuple:
         CampaignEvent.objects.count(),
         RollRecord.objects.count(),
         *kolaps_snapshot(),
+        *kchap_snapshot(),
+    )
+
+
+def kchap_snapshot() -> tuple:
+    from campaigns.models import ChapterUnitEntry, ChapterUnitResult
+    from characters.models import Trauma
+
+    return (
+        sorted(ChapterUnitEntry.objects.values_list("chapter_id", "unit_id", "side")),
+        sorted(ChapterUnitResult.objects.values_list("chapter_id", "unit_id", "result")),
+        sorted(Trauma.objects.values_list("pk", "active", "permanence")),
     )
 
 

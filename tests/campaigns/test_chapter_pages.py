@@ -80,6 +80,32 @@ def test_it_shows_a_chapter_with_everyones_eligibility_in_the_same_queries(
     assert html.count("Missing cards: Carte 0.") == size - 1
 
 
+@pytest.mark.parametrize("size", [3, 30])
+def test_it_shows_a_kolaps_chapter_in_the_same_queries_whatever_its_units(
+    client, django_assert_num_queries, size
+):
+    from campaigns.kolaps_chapters import chapter_unit_enter
+    from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
+
+    organiser, _campaign, chapter, players = kolaps_table(size)
+    for i, player in enumerate(players):
+        unit, _ = build_unit(player, f"U{i}", ranks=("novice", "aguerri", "novice"))
+        chapter_unit_enter(
+            actor=player, chapter=chapter, unit=unit, side="Nord" if i % 2 else "Sud"
+        )
+    client.force_login(organiser)
+    # session + user, chapter, memberships, vocations, outcomes, unit results, votes,
+    # entries, their characters
+    with django_assert_num_queries(10):
+        response = client.get(reverse("chapter-detail", args=[chapter.pk]))
+    assert response.content.decode().count('class="card" data-unit=') == size
+    client.force_login(players[0])
+    # ... and the player's own units for the form
+    with django_assert_num_queries(11):
+        response = client.get(reverse("chapter-detail", args=[chapter.pk]))
+    assert 'id="chapter-k12"' in response.content.decode()
+
+
 def test_it_shows_a_player_only_their_own_eligibility(client):
     _organiser, _campaign, chapter, players = _table(3)
     client.force_login(players[1])

@@ -8,7 +8,6 @@ from django.utils import translation
 
 from campaigns.chapters import (
     OutcomeInput,
-    UnitResultInput,
     ballot_cast,
     chapter_close,
     chapter_eligibility,
@@ -372,24 +371,3 @@ def test_it_refuses_a_close_without_epilogue_or_by_a_player_and_writes_nothing(t
         )
     chapter.refresh_from_db()
     assert chapter.status == ChapterStatus.PLANNED and not chapter.outcomes.exists()
-
-
-def test_it_records_kolaps_units_and_their_losses():
-    organiser, player = PlayerFactory(), PlayerFactory()
-    campaign = campaign_create(organiser=organiser, name="K", system="kolaps")
-    token = invitation_create(actor=organiser, campaign=campaign).token
-    campaign_join(player=player, token=token)
-    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Ground zero")
-    chapter_close(
-        actor=organiser,
-        chapter=chapter,
-        epilogue="L'APC tient la place.",
-        unit_results=[
-            UnitResultInput(
-                7, "Section Bravo", "victory", losses=["Caporal Vidal"], player_id=player.pk
-            ),
-            UnitResultInput(9, "Shéol", "defeat", losses=["Un", "Deux"]),
-        ],
-    )
-    rows = list(chapter.unit_results.values_list("unit_id", "unit_name", "losses"))
-    assert rows == [(7, "Section Bravo", ["Caporal Vidal"]), (9, "Shéol", ["Un", "Deux"])]
