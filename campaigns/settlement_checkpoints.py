@@ -8,7 +8,7 @@ once). The test writes `control`:
   killed;
 - `hold`: on reaching `start`, write `held` ("<pid>") and wait until `control` changes.
 
-Every step reached is appended to `log` ("<pid> <step>").
+Every step reached is appended to `log` ("<pid> <step> <unix time>").
 """
 
 import os
@@ -33,7 +33,7 @@ def reached(directory: str, step: str) -> None:
     root = Path(directory)
     pid = os.getpid()
     with open(root / "log", "a") as log:
-        log.write(f"{pid} {step}\n")
+        log.write(f"{pid} {step} {time.time():.3f}\n")
     control = _control(root)
     if control == f"kill {step}":
         _write(root / "paused", f"{pid} {step}")

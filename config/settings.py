@@ -264,16 +264,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="chronique")
+# Seconds a worker waits for the result of a child process that died before it reports
+# the task lost (and, with reject_on_worker_lost, puts it back in the queue).
+CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", default=10.0)
 
 # --- The post-chapter settlement (docs/settlement.md) ---------------------------------------
-SETTLEMENT_SOFT_TIME_LIMIT = env.int("SETTLEMENT_SOFT_TIME_LIMIT", default=300)
-SETTLEMENT_TIME_LIMIT = SETTLEMENT_SOFT_TIME_LIMIT + 30
+SETTLEMENT_TIME_LIMIT = env.int("SETTLEMENT_TIME_LIMIT", default=330)
+SETTLEMENT_SOFT_TIME_LIMIT = SETTLEMENT_TIME_LIMIT * 9 // 10  # rolled back before the kill
 SETTLEMENT_MAX_RETRIES = env.int("SETTLEMENT_MAX_RETRIES", default=5)
 SETTLEMENT_RETRY_MAX_COUNTDOWN = env.int("SETTLEMENT_RETRY_MAX_COUNTDOWN", default=60)
 if _visibility_timeout <= SETTLEMENT_TIME_LIMIT + SETTLEMENT_RETRY_MAX_COUNTDOWN:
     raise ImproperlyConfigured(
-        "CELERY_VISIBILITY_TIMEOUT must exceed the settlement's hard time limit "
-        "(SETTLEMENT_SOFT_TIME_LIMIT + 30) plus SETTLEMENT_RETRY_MAX_COUNTDOWN"
+        "CELERY_VISIBILITY_TIMEOUT must exceed SETTLEMENT_TIME_LIMIT plus "
+        "SETTLEMENT_RETRY_MAX_COUNTDOWN"
     )
 # Test-only: a directory through which the worker tests pause the settlement at named
 # points to kill it there (campaigns/settlement_checkpoints.py). Empty in production.
