@@ -9,7 +9,7 @@ from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaigns import api as campaigns_api
-from campaigns import rules_api, rules_views
+from campaigns import rules_api, rules_views, settlement_api, settlement_views
 from campaigns import views as campaigns_views
 from characters import api as characters_api
 from characters import views as characters_views
@@ -73,6 +73,36 @@ api_patterns = [
     path("rolls/<int:pk>/", rules_api.RollDetailAPI.as_view(), name="api-roll-detail"),
 ]
 
+# The post-chapter settlement, leaderboards and character history (docs/settlement.md).
+api_patterns += [
+    path(
+        "chapters/<int:pk>/settlement/",
+        settlement_api.ChapterSettlementAPI.as_view(),
+        name="api-chapter-settlement",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/reopen/",
+        settlement_api.ChapterSettlementReopenAPI.as_view(),
+        name="api-chapter-settlement-reopen",
+    ),
+    path(
+        "campaigns/<int:pk>/leaderboard/",
+        settlement_api.CampaignLeaderboardAPI.as_view(),
+        name="api-campaign-leaderboard",
+    ),
+    path("leaderboard/", settlement_api.LeaderboardAPI.as_view(), name="api-leaderboard"),
+    path(
+        "players/<str:username>/history/",
+        settlement_api.ProfileHistoryAPI.as_view(),
+        name="api-profile-history",
+    ),
+    path(
+        "profile/death-choice/",
+        settlement_api.DeathChoiceAPI.as_view(),
+        name="api-profile-death-choice",
+    ),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -85,6 +115,36 @@ urlpatterns = [
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
     path("rolls/", rules_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
+    # The post-chapter settlement, leaderboards and character history (docs/settlement.md).
+    path(
+        "chapters/<int:pk>/settlement/",
+        settlement_views.chapter_settlement,
+        name="chapter-settlement",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/progress/",
+        settlement_views.chapter_settlement_progress,
+        name="chapter-settlement-progress",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/reopen/",
+        settlement_views.chapter_settlement_reopen,
+        name="chapter-settlement-reopen",
+    ),
+    path(
+        "campaigns/<int:pk>/leaderboard/",
+        settlement_views.campaign_leaderboard,
+        name="campaign-leaderboard",
+    ),
+    path("leaderboard/", settlement_views.leaderboard, name="leaderboard"),
+    path(
+        "players/<str:username>/history/",
+        settlement_views.profile_history,
+        name="profile-history",
+    ),
+    path(
+        "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
+    ),
     path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

@@ -67,6 +67,11 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
+    # The post-chapter settlement (issue 6): a settled chapter in which the participant
+    # died, and a closed one awaiting its settlement.
+    from tests.settlement_fixtures import settlement_roles
+
+    settlement = settlement_roles(organiser=organiser, participant=participant, campaign=campaign)
     return {
         "anonymous": None,
         "owner": owner,
@@ -75,6 +80,7 @@ def roles(db):
         "participant": participant,
         "campaign": campaign,
         "roll": roll,
+        **settlement,
     }
 
 

@@ -49,3 +49,31 @@ def closed_chapter(organiser, campaign, players, *, title="Le pont", results=Non
     return chapter_close(
         actor=organiser, chapter=chapter, epilogue="Ils passent.", outcomes=outcomes
     )
+
+
+def settlement_roles(*, organiser, participant, campaign) -> dict:
+    """For the authorization matrix: the participant's profile (private), a chapter settled
+    in which they died (their choice pending), and a closed chapter awaiting settlement."""
+    from campaigns.settlement import settlement_apply
+    from characters.models import Profile
+
+    if not Profile.objects.filter(player=participant).exists():
+        profile_create(
+            actor=participant, player=participant, physique=3, psychique=2, reflexes=2, combat=2
+        )
+    settled = chapter_plan(actor=organiser, campaign=campaign, title="Settled")
+    chapter_close(
+        actor=organiser,
+        chapter=settled,
+        epilogue="The end.",
+        outcomes=[OutcomeInput(participant.pk, "defeat", died=True, kills={"zonard": 1})],
+    )
+    settlement_apply(chapter_id=settled.pk)
+    awaiting = chapter_plan(actor=organiser, campaign=campaign, title="Awaiting")
+    chapter_close(
+        actor=organiser,
+        chapter=awaiting,
+        epilogue="The end.",
+        outcomes=[OutcomeInput(participant.pk, "victory")],
+    )
+    return {"settled_chapter": settled, "awaiting_chapter": awaiting}

@@ -214,6 +214,107 @@ MATRIX: list[Row] = [
     Row("api-roll-detail", "get", ROLL_OWNER_API, kwargs=roll_pk, api=True),
 ]
 
+# --- The post-chapter settlement, leaderboards, history (issue 6) ---------------------------
+ORGANISERS_ONLY_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 200,
+    "participant": 403,
+}
+ORGANISERS_ONLY_API = {**ORGANISERS_ONLY_PAGE, "anonymous": 401}
+ONLY_THE_PARTICIPANT_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 404,
+    "participant": 200,
+}
+
+
+def awaiting_pk(roles):
+    return {"pk": roles["awaiting_chapter"].pk}
+
+
+def settled_pk(roles):
+    return {"pk": roles["settled_chapter"].pk}
+
+
+def participant_name(roles):
+    return {"username": roles["participant"].username}
+
+
+MATRIX += [
+    Row("chapter-settlement", "get", ORGANISERS_ONLY_PAGE, kwargs=awaiting_pk),
+    Row(
+        "chapter-settlement",
+        "post",
+        {**ORGANISERS_ONLY_PAGE, "organiser": 302},
+        kwargs=awaiting_pk,
+        writes=True,
+    ),
+    Row("chapter-settlement-progress", "get", ORGANISERS_ONLY_PAGE, kwargs=awaiting_pk),
+    Row(
+        "chapter-settlement-reopen",
+        "post",
+        {**ORGANISERS_ONLY_PAGE, "organiser": 302},
+        kwargs=settled_pk,
+        writes=True,
+    ),
+    Row("campaign-leaderboard", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    Row("leaderboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("profile-history", "get", ONLY_THE_PARTICIPANT_PAGE, kwargs=participant_name),
+    Row("profile-death-choice", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "profile-death-choice",
+        "post",
+        {**dict.fromkeys(SIGNED_IN, 200), "anonymous": 302, "participant": 302},
+        data=lambda r, u: {"choice": "zombie"},
+        writes=True,
+        denied=frozenset({"owner", "other_player", "organiser"}),
+    ),
+    Row("api-chapter-settlement", "get", ORGANISERS_ONLY_API, kwargs=awaiting_pk, api=True),
+    Row(
+        "api-chapter-settlement",
+        "post",
+        {**ORGANISERS_ONLY_API, "organiser": 202},
+        kwargs=awaiting_pk,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-settlement-reopen",
+        "post",
+        ORGANISERS_ONLY_API,
+        kwargs=settled_pk,
+        api=True,
+        writes=True,
+    ),
+    Row("api-campaign-leaderboard", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+    Row("api-leaderboard", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-profile-history",
+        "get",
+        {**ONLY_THE_PARTICIPANT_PAGE, "anonymous": 401},
+        kwargs=participant_name,
+        api=True,
+    ),
+    Row(
+        "api-profile-death-choice",
+        "post",
+        {
+            "anonymous": 401,
+            "owner": 404,
+            "other_player": 404,
+            "organiser": 404,
+            "participant": 200,
+        },
+        data=lambda r, u: {"choice": "zombie"},
+        api=True,
+        writes=True,
+    ),
+]
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 
@@ -265,6 +366,19 @@ def snapshot() -> tuple:
         sorted(Membership.objects.values_list("campaign_id", "player_id")),
         CampaignEvent.objects.count(),
         RollRecord.objects.count(),
+        *_settlement_snapshot(),
+    )
+
+
+def _settlement_snapshot() -> tuple:
+    from campaigns.models import Chapter, ChapterSettlement, SettlementEntry
+    from characters.models import Profile
+
+    return (
+        sorted(Chapter.objects.values_list("pk", "settled_at"), key=repr),
+        sorted(ChapterSettlement.objects.values_list("chapter_id", "status")),
+        SettlementEntry.objects.filter(reverted_at__isnull=True).count(),
+        sorted(Profile.objects.values_list("pk", "status", "survival_points", "version")),
     )
 
 
