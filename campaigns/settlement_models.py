@@ -144,9 +144,18 @@ class CharacterStatistics(models.Model):
     """A player's statistics in one campaign, or overall (`campaign` null). Derived: rebuilt
     from the ledger by campaigns.stats.statistics_recompute, never edited."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No index of their own: the two partial unique indexes below serve every lookup, and
+    # fewer indexes make the set-based rebuild cheaper.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        "campaigns.Campaign",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     chapters_played = models.PositiveIntegerField(default=0)
     chapters_survived = models.PositiveIntegerField(default=0)

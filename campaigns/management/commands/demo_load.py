@@ -68,3 +68,12 @@ class Command(BaseCommand):
                 name="test",
                 data={"db": 3, "rank": "veteran", "sante": 6},
             )
+        # The post-chapter settlement (issue 6): a settled chapter with its effects.
+        from campaigns.settlement_demo import load_settled_chapter
+
+        load_settled_chapter(
+            organiser=players["orga"],
+            alice=players["alice"],
+            bruno=players["bruno"],
+            campaign=campaign,
+        )
