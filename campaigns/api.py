@@ -27,12 +27,49 @@ class EventSerializer(serializers.Serializer):
     data = serializers.DictField()
 
 
+class ChapterLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    place = serializers.CharField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    settled_at = serializers.DateTimeField(allow_null=True)
+    eligible = serializers.BooleanField(allow_null=True)
+    reasons = serializers.ListField(child=serializers.CharField())
+
+
+class VoteLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    chapter_title = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+
+
+class InvitationLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    token = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
 class CampaignCardSerializer(serializers.Serializer):
     summary = CampaignSummarySerializer()
     description = serializers.CharField()
     participants = serializers.ListField(child=serializers.CharField())
     history = EventSerializer(many=True)
     is_organiser = serializers.BooleanField()
+    co_organisers = serializers.ListField(child=serializers.CharField())
+    chapters = ChapterLineSerializer(many=True)
+    chapters_planned = serializers.IntegerField(allow_null=True)
+    chapters_target = serializers.IntegerField()
+    open_votes = VoteLineSerializer(many=True)
+    invitations = InvitationLineSerializer(many=True)
+    can_manage = serializers.BooleanField()
+    is_player = serializers.BooleanField()
+    is_main_organiser = serializers.BooleanField()
+    survival_points_survive = serializers.IntegerField()
+    survival_points_victory = serializers.IntegerField()
 
 
 class CampaignListAPI(APIView):

@@ -1,14 +1,21 @@
 """Load what a campaign page shows in a fixed number of queries, as plain data."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404
 
-from campaigns.models import Campaign, CampaignEvent, Membership
-from campaigns.permissions import CAN_VIEW, campaign_role
-from config.permissions import require
+from campaigns.models import (
+    Campaign,
+    CampaignEvent,
+    ChapterStatus,
+    Membership,
+    MembershipRole,
+    VoteStatus,
+)
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from config.permissions import Role, require
 from rules.systems import system_get
 
 HISTORY_SHOWN = 50
@@ -34,12 +41,56 @@ class EventLine:
 
 
 @dataclass(frozen=True)
+class ChapterLine:
+    id: int
+    number: int
+    title: str
+    status: str
+    starts_at: datetime | None
+    place: str
+    closed_at: datetime | None
+    settled_at: datetime | None
+    eligible: bool | None  # for the viewing player; None when they do not play
+    reasons: list[str]
+
+    @property
+    def awaiting_settlement(self) -> bool:
+        return self.status == ChapterStatus.CLOSED and self.settled_at is None
+
+
+@dataclass(frozen=True)
+class VoteLine:
+    id: int
+    kind: str
+    chapter_title: str
+    opened_at: datetime
+
+
+@dataclass(frozen=True)
+class InvitationLine:
+    id: int
+    token: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
 class CampaignCard:
     summary: CampaignSummary
     description: str
     participants: list[str]
     history: list[EventLine]
     is_organiser: bool
+    co_organisers: list[str] = field(default_factory=list)
+    chapters: list[ChapterLine] = field(default_factory=list)
+    chapters_planned: int | None = None
+    chapters_target: int = 0  # O6: as many as players unless the organisers set a number
+    open_votes: list[VoteLine] = field(default_factory=list)
+    invitations: list[InvitationLine] = field(default_factory=list)
+    can_manage: bool = False
+    is_player: bool = False
+    is_main_organiser: bool = False
+    survival_points_survive: int = 1
+    survival_points_victory: int = 1
 
 
 def _summary(campaign: Campaign, participants: int) -> CampaignSummary:
@@ -59,38 +110,115 @@ def campaign_list_for(user) -> list[CampaignSummary]:
     rows = (
         Campaign.objects.for_user(user)
         .select_related("organiser")
-        .annotate(n_participants=Count("memberships", distinct=True))
+        .annotate(
+            n_participants=Count(
+                "memberships", filter=Q(memberships__role=MembershipRole.PLAYER), distinct=True
+            )
+        )
     )
     return [_summary(row, row.n_participants) for row in rows]
 
 
 def campaign_card(user, pk: int) -> CampaignCard:
-    """Four queries: the campaign, its participants, its latest history (plus the session's).
+    """A fixed number of queries, whatever the number of participants or chapters: the
+    campaign, its memberships, its latest history, its chapters, its open votes, and for
+    organisers the active invitations, for a player their profile.
 
-    Participants and history are read as plain values: no model is built per row.
+    Rows are read as plain values: no model is built per participant.
     """
+    from campaigns.chapters import PROFILE_SYSTEMS, facts_of, requirement_of
+    from campaigns.eligibility import eligibility
+    from characters.models import Profile
+
     campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()
     if campaign is None:
         raise Http404
     members = list(
         Membership.objects.filter(campaign=campaign)
         .order_by("joined_at", "pk")
-        .values_list("player_id", "player__display_name", "player__username")
+        .values_list("player_id", "player__display_name", "player__username", "role")
     )
-    roles = campaign_role(user, campaign, member_ids={player_id for player_id, _, _ in members})
+    player_ids = {pk for pk, _, _, role in members if role == MembershipRole.PLAYER}
+    co_ids = {pk for pk, _, _, role in members if role == MembershipRole.CO_ORGANISER}
+    roles = campaign_role(user, campaign, member_ids=player_ids, co_organiser_ids=co_ids)
     require(roles, CAN_VIEW, visible=CAN_VIEW)
+    can_manage = bool(roles & CAN_MANAGE)
+    is_player = Role.PARTICIPANT in roles
     events = (
         CampaignEvent.objects.filter(campaign=campaign)
         .order_by("-at", "-pk")
         .values_list("at", "actor__display_name", "actor__username", "verb", "data")[:HISTORY_SHOWN]
     )
+    chapters = list(campaign.chapters.order_by("number"))
+    facts = None
+    if is_player and campaign.system in PROFILE_SYSTEMS:
+        facts = facts_of(Profile.objects.filter(player=user).first())
+    elif is_player:
+        facts = facts_of(None)
+    lines = []
+    for chapter in chapters:
+        verdict = None
+        if facts is not None and chapter.status != ChapterStatus.CLOSED:
+            verdict = eligibility(
+                requirement_of(chapter),
+                facts,
+                players=len(player_ids),
+                uses_profiles=campaign.system in PROFILE_SYSTEMS,
+            )
+        lines.append(
+            ChapterLine(
+                id=chapter.pk,
+                number=chapter.number,
+                title=chapter.title,
+                status=chapter.status,
+                starts_at=chapter.starts_at,
+                place=chapter.place,
+                closed_at=chapter.closed_at,
+                settled_at=chapter.settled_at,
+                eligible=verdict.eligible if verdict else None,
+                reasons=verdict.reasons if verdict else [],
+            )
+        )
+    votes = [
+        VoteLine(id=vote_id, kind=kind, chapter_title=title or "", opened_at=opened_at)
+        for vote_id, kind, title, opened_at in campaign.votes.filter(
+            status=VoteStatus.OPEN
+        ).values_list("pk", "kind", "chapter__title", "opened_at")
+    ]
+    invitations = []
+    if can_manage:
+        invitations = [
+            InvitationLine(id=inv_id, token=token, created_at=created_at)
+            for inv_id, token, created_at in campaign.invitations.filter(
+                revoked_at__isnull=True
+            ).values_list("pk", "token", "created_at")
+        ]
     return CampaignCard(
-        summary=_summary(campaign, len(members)),
+        summary=_summary(campaign, len(player_ids)),
         description=campaign.description,
-        participants=[display or username for _, display, username in members],
+        participants=[
+            display or username
+            for _pk, display, username, role in members
+            if role == MembershipRole.PLAYER
+        ],
+        co_organisers=[
+            display or username
+            for _pk, display, username, role in members
+            if role == MembershipRole.CO_ORGANISER
+        ],
         history=[
             EventLine(at=at, actor=display or username or "", verb=verb, data=data)
             for at, display, username, verb, data in events
         ],
-        is_organiser=campaign.organiser_id == getattr(user, "pk", None),
+        is_organiser=Role.ORGANISER in roles,
+        is_main_organiser=campaign.organiser_id == getattr(user, "pk", None),
+        chapters=lines,
+        chapters_planned=campaign.chapters_planned,
+        chapters_target=campaign.chapters_planned or len(player_ids),
+        open_votes=votes,
+        invitations=invitations,
+        can_manage=can_manage,
+        is_player=is_player,
+        survival_points_survive=campaign.survival_points_survive,
+        survival_points_victory=campaign.survival_points_victory,
     )

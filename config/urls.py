@@ -8,10 +8,17 @@ from django.urls import include, path
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from campaigns import api as campaigns_api
-from campaigns import rules_api, rules_views, settlement_api, settlement_views
+from campaigns import (
+    chapter_api,
+    chapter_views,
+    rules_api,
+    rules_views,
+    settlement_api,
+    settlement_views,
+)
 from campaigns import views as campaigns_views
 from characters import api as characters_api
+from characters import profile_api, profile_views
 from characters import views as characters_views
 from characters.forms import LoginForm, ResetSetPasswordForm
 from config import views
@@ -51,18 +58,68 @@ auth_patterns = [
     ),
 ]
 
+# Of the Dead profiles and campaigns of chapters (issue 5): the API twins.
+otd_api_patterns = [
+    path("me/profile/", profile_api.ProfileMineAPI.as_view(), name="api-profile-mine"),
+    path("me/profile/traumas/", profile_api.ProfileTraumaAPI.as_view(), name="api-profile-traumas"),
+    path("me/profile/sheet/", profile_api.ProfileSheetAPI.as_view(), name="api-profile-sheet"),
+    path(
+        "players/<str:username>/",
+        profile_api.ProfilePublicAPI.as_view(),
+        name="api-profile-public",
+    ),
+    path(
+        "campaigns/<int:pk>/invitations/",
+        chapter_api.InvitationCreateAPI.as_view(),
+        name="api-invitation-create",
+    ),
+    path(
+        "campaigns/<int:pk>/invitations/<int:invitation>/revoke/",
+        chapter_api.InvitationRevokeAPI.as_view(),
+        name="api-invitation-revoke",
+    ),
+    path("join/<str:token>/", chapter_api.JoinAPI.as_view(), name="api-campaign-join"),
+    path("campaigns/<int:pk>/leave/", chapter_api.LeaveAPI.as_view(), name="api-campaign-leave"),
+    path(
+        "campaigns/<int:pk>/co-organisers/",
+        chapter_api.CoOrganiserAPI.as_view(),
+        name="api-campaign-co-organisers",
+    ),
+    path(
+        "campaigns/<int:pk>/chapters/",
+        chapter_api.ChapterPlanAPI.as_view(),
+        name="api-chapter-create",
+    ),
+    path("campaigns/<int:pk>/votes/", chapter_api.VoteOpenAPI.as_view(), name="api-vote-open"),
+    path("chapters/upcoming/", chapter_api.UpcomingAPI.as_view(), name="api-chapter-upcoming"),
+    path("chapters/<int:pk>/", chapter_api.ChapterDetailAPI.as_view(), name="api-chapter-detail"),
+    path(
+        "chapters/<int:pk>/vocation/",
+        chapter_api.ChapterVocationAPI.as_view(),
+        name="api-chapter-vocation",
+    ),
+    path(
+        "chapters/<int:pk>/close/", chapter_api.ChapterCloseAPI.as_view(), name="api-chapter-close"
+    ),
+    path("votes/<int:pk>/", chapter_api.VoteDetailAPI.as_view(), name="api-vote-detail"),
+    path("votes/<int:pk>/ballot/", chapter_api.BallotAPI.as_view(), name="api-vote-ballot"),
+    path("votes/<int:pk>/close/", chapter_api.VoteCloseAPI.as_view(), name="api-vote-close"),
+    path("calendar/token/", chapter_api.CalendarTokenAPI.as_view(), name="api-calendar-token"),
+]
+
 api_patterns = [
     path("", api_root, name="api-root"),
     path("auth/signup/", characters_api.SignupAPI.as_view(), name="api-signup"),
     path("auth/token/", characters_api.TokenAPI.as_view(), name="api-token"),
     path("me/", characters_api.MeAPI.as_view(), name="api-me"),
     path("me/password/", characters_api.PasswordAPI.as_view(), name="api-password"),
-    path("campaigns/", campaigns_api.CampaignListAPI.as_view(), name="api-campaign-list"),
+    path("campaigns/", chapter_api.CampaignListAPI.as_view(), name="api-campaign-list"),
     path(
         "campaigns/<int:pk>/",
-        campaigns_api.CampaignDetailAPI.as_view(),
+        chapter_api.CampaignDetailAPI.as_view(),
         name="api-campaign-detail",
     ),
+    *otd_api_patterns,
     path("rules/", rules_api.RulesAPI.as_view(), name="api-rules"),
     path(
         "rules/<slug:system>/<slug:resolver>/<slug:verb>",
@@ -103,6 +160,44 @@ api_patterns += [
     ),
 ]
 
+# Of the Dead profiles and campaigns of chapters (issue 5).
+otd_patterns = [
+    path("profile/", profile_views.profile_mine, name="profile-mine"),
+    path("profile/traumas/", profile_views.profile_trauma_add, name="profile-trauma-add"),
+    path("profile/sheet/", profile_views.profile_sheet, name="profile-sheet"),
+    path("players/<str:username>/", profile_views.profile_public, name="profile-public"),
+    path("campaigns/new/", chapter_views.campaign_create, name="campaign-create"),
+    path("campaigns/<int:pk>/edit/", chapter_views.campaign_edit, name="campaign-edit"),
+    path(
+        "campaigns/<int:pk>/invitations/",
+        chapter_views.invitation_create,
+        name="invitation-create",
+    ),
+    path(
+        "campaigns/<int:pk>/invitations/<int:invitation>/revoke/",
+        chapter_views.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("join/<str:token>/", chapter_views.campaign_join, name="campaign-join"),
+    path("campaigns/<int:pk>/leave/", chapter_views.campaign_leave, name="campaign-leave"),
+    path(
+        "campaigns/<int:pk>/co-organisers/",
+        chapter_views.campaign_co_organisers,
+        name="campaign-co-organisers",
+    ),
+    path("campaigns/<int:pk>/chapters/new/", chapter_views.chapter_create, name="chapter-create"),
+    path("campaigns/<int:pk>/votes/new/", chapter_views.vote_open, name="vote-open"),
+    path("chapters/upcoming/", chapter_views.upcoming, name="chapter-upcoming"),
+    path("chapters/<int:pk>/", chapter_views.chapter_detail, name="chapter-detail"),
+    path("chapters/<int:pk>/edit/", chapter_views.chapter_edit, name="chapter-edit"),
+    path("chapters/<int:pk>/vocation/", chapter_views.chapter_vocation, name="chapter-vocation"),
+    path("chapters/<int:pk>/close/", chapter_views.chapter_close, name="chapter-close"),
+    path("votes/<int:pk>/", chapter_views.vote_detail, name="vote-detail"),
+    path("votes/<int:pk>/close/", chapter_views.vote_close, name="vote-close"),
+    path("calendar/token/", chapter_views.calendar_token, name="calendar-token"),
+    path("calendar/<str:token>.ics", chapter_views.calendar_feed, name="calendar-feed"),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -111,6 +206,7 @@ urlpatterns = [
     path("account/", characters_views.account, name="account"),
     path("account/token/", characters_views.account_token, name="account-token"),
     path("campaigns/", campaigns_views.campaign_list, name="campaign-list"),
+    *otd_patterns,
     path("campaigns/<int:pk>/", campaigns_views.campaign_detail, name="campaign-detail"),
     path("rules/kolaps/test/", rules_views.kolaps_test, name="kolaps-test"),
     path("rolls/", rules_views.roll_list, name="roll-list"),

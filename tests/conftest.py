@@ -67,6 +67,9 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
+    from tests.otd_fixtures import otd_objects
+
+    otd = otd_objects(owner=owner, organiser=organiser, campaign=campaign)
     # The post-chapter settlement (issue 6): a settled chapter in which the participant
     # died, and a closed one awaiting its settlement.
     from tests.settlement_fixtures import settlement_roles
@@ -80,6 +83,7 @@ def roles(db):
         "participant": participant,
         "campaign": campaign,
         "roll": roll,
+        **otd,
         **settlement,
     }
 

@@ -52,15 +52,11 @@ def closed_chapter(organiser, campaign, players, *, title="Le pont", results=Non
 
 
 def settlement_roles(*, organiser, participant, campaign) -> dict:
-    """For the authorization matrix: the participant's profile (private), a chapter settled
-    in which they died (their choice pending), and a closed chapter awaiting settlement."""
+    """For the authorization matrix: a chapter settled (the participant died in it; they
+    have no profile, so no choice waits for them) and a closed chapter awaiting its
+    settlement. The owner's public profile (tests/otd_fixtures) is alive."""
     from campaigns.settlement import settlement_apply
-    from characters.models import Profile
 
-    if not Profile.objects.filter(player=participant).exists():
-        profile_create(
-            actor=participant, player=participant, physique=3, psychique=2, reflexes=2, combat=2
-        )
     settled = chapter_plan(actor=organiser, campaign=campaign, title="Settled")
     chapter_close(
         actor=organiser,

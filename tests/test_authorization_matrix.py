@@ -214,6 +214,325 @@ MATRIX: list[Row] = [
     Row("api-roll-detail", "get", ROLL_OWNER_API, kwargs=roll_pk, api=True),
 ]
 
+# --- Of the Dead profiles and campaigns of chapters (issue 5) ----------------------------------
+MANAGE_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 200,
+    "participant": 403,
+}
+MANAGE_WRITE = {**MANAGE_PAGE, "organiser": 302}
+MANAGE_API = {**MANAGE_PAGE, "anonymous": 401}
+MANAGE_API_CREATED = {**MANAGE_API, "organiser": 201}
+PLAYERS_WRITE = {**MANAGE_WRITE, "organiser": 403, "participant": 302}
+PLAYERS_API = {**MANAGE_API, "organiser": 403, "participant": 200}
+OWN_PROFILE_API = {
+    "anonymous": 401,
+    "owner": 200,
+    "other_player": 404,
+    "organiser": 404,
+    "participant": 404,
+}
+
+
+def chapter_pk(roles):
+    return {"pk": roles["chapter"].pk}
+
+
+def vote_pk(roles):
+    return {"pk": roles["vote"].pk}
+
+
+def invitation_kwargs(roles):
+    return {"pk": roles["campaign"].pk, "invitation": roles["invitation"].pk}
+
+
+def token_kwargs(roles):
+    return {"token": roles["invitation"].token}
+
+
+def profile_body(roles, user):
+    body = {"physique": 3, "psychique": 3, "reflexes": 2, "combat": 1}
+    if user is not None and user.pk == roles["owner"].pk:
+        from characters.models import Profile
+
+        body["version"] = Profile.objects.get(player=user).version
+    return body
+
+
+def trauma_body(roles, user):
+    return {
+        "name": "Bras cassé",
+        "kind": "physical",
+        "permanence": "temporary",
+        "effect_attribute": "physique",
+        "effect_change": -1,
+    }
+
+
+def campaign_body(roles, user):
+    return {
+        "name": "Nouvelle",
+        "system": "of-the-dead",
+        "survival_points_survive": 1,
+        "survival_points_victory": 1,
+    }
+
+
+def chapter_body(roles, user):
+    return {"title": "Le parc", "min_survival_points": 0, "duration_minutes": 240}
+
+
+def vocation_body(roles, user):
+    return {"vocation": "meneur", "player": roles["participant"].pk, "action": "choose"}
+
+
+def close_body(roles, user):
+    prefix = f"p{roles['participant'].pk}_"
+    return {"epilogue": "Ils passent le pont.", prefix + "result": "victory"}
+
+
+def close_api_body(roles, user):
+    return {
+        "epilogue": "Ils passent le pont.",
+        "outcomes": [{"player": roles["participant"].pk, "result": "victory"}],
+    }
+
+
+OTD_MATRIX: list[Row] = [
+    Row("profile-mine", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("profile-mine", "post", every(302), data=profile_body, writes=True),
+    Row("profile-trauma-add", "post", every(302), data=trauma_body, writes=True),
+    Row("profile-sheet", "get", {**every(302), "owner": 200}),
+    Row("profile-public", "get", every(200), kwargs=lambda r: {"username": "owner"}),
+    Row("campaign-create", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("campaign-create", "post", every(302), data=campaign_body, writes=True),
+    Row("campaign-edit", "get", MANAGE_PAGE, kwargs=campaign_pk),
+    Row("campaign-edit", "post", MANAGE_WRITE, kwargs=campaign_pk, data=campaign_body, writes=True),
+    Row("invitation-create", "post", MANAGE_WRITE, kwargs=campaign_pk, writes=True),
+    Row("invitation-revoke", "post", MANAGE_WRITE, kwargs=invitation_kwargs, writes=True),
+    Row("campaign-join", "get", PAGE_ONLY_FOR_SIGNED_IN, kwargs=token_kwargs),
+    Row(
+        "campaign-join",
+        "post",
+        {**every(302), "organiser": 400, "participant": 400},
+        kwargs=token_kwargs,
+        writes=True,
+    ),
+    Row(
+        "campaign-leave",
+        "post",
+        {**every(404), "anonymous": 302, "participant": 302},
+        kwargs=campaign_pk,
+        writes=True,
+    ),
+    Row(
+        "campaign-co-organisers",
+        "post",
+        MANAGE_WRITE,
+        kwargs=campaign_pk,
+        data=lambda r, u: {"username": "other", "action": "add"},
+        writes=True,
+    ),
+    Row("chapter-create", "get", MANAGE_PAGE, kwargs=campaign_pk),
+    Row("chapter-create", "post", MANAGE_WRITE, kwargs=campaign_pk, data=chapter_body, writes=True),
+    Row("chapter-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=chapter_pk),
+    Row("chapter-edit", "get", MANAGE_PAGE, kwargs=chapter_pk),
+    Row("chapter-edit", "post", MANAGE_WRITE, kwargs=chapter_pk, data=chapter_body, writes=True),
+    Row(
+        "chapter-vocation",
+        "post",
+        {**MANAGE_WRITE, "participant": 302},
+        kwargs=chapter_pk,
+        data=vocation_body,
+        writes=True,
+    ),
+    Row("chapter-close", "get", MANAGE_PAGE, kwargs=chapter_pk),
+    Row("chapter-close", "post", MANAGE_WRITE, kwargs=chapter_pk, data=close_body, writes=True),
+    Row("vote-open", "get", MANAGE_PAGE, kwargs=campaign_pk),
+    Row(
+        "vote-open",
+        "post",
+        MANAGE_WRITE,
+        kwargs=campaign_pk,
+        data=lambda r, u: {"kind": "vocations", "chapter": r["chapter"].pk},
+        writes=True,
+    ),
+    Row("vote-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=vote_pk),
+    Row(
+        "vote-detail",
+        "post",
+        PLAYERS_WRITE,
+        kwargs=vote_pk,
+        data=lambda r, u: {"chapter": str(r["chapter"].pk)},
+        writes=True,
+    ),
+    Row("vote-close", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
+    Row("chapter-upcoming", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("calendar-token", "post", every(302), writes=True),
+    Row("calendar-feed", "get", every(200), kwargs=lambda r: {"token": r["feed"].token}),
+    # API twins
+    Row("api-profile-mine", "get", OWN_PROFILE_API, api=True),
+    Row(
+        "api-profile-mine",
+        "post",
+        {**every(201), "anonymous": 401, "owner": 400},
+        data=profile_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-profile-mine",
+        "patch",
+        OWN_PROFILE_API,
+        data=lambda r, u: {"description": "Tenace"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-profile-traumas",
+        "post",
+        {**OWN_PROFILE_API, "owner": 201},
+        data=lambda r, u: {"name": "Sourd", "kind": "physical"},
+        api=True,
+        writes=True,
+    ),
+    Row("api-profile-sheet", "get", OWN_PROFILE_API, api=True),
+    Row("api-profile-public", "get", every(200), kwargs=lambda r: {"username": "owner"}, api=True),
+    Row(
+        "api-campaign-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=campaign_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-campaign-detail",
+        "patch",
+        MANAGE_API,
+        kwargs=campaign_pk,
+        data=lambda r, u: {"description": "Changée"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-invitation-create",
+        "post",
+        MANAGE_API_CREATED,
+        kwargs=campaign_pk,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-invitation-revoke", "post", MANAGE_API, kwargs=invitation_kwargs, api=True, writes=True
+    ),
+    Row(
+        "api-campaign-join",
+        "post",
+        {**every(201), "anonymous": 401, "organiser": 400, "participant": 400},
+        kwargs=token_kwargs,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-campaign-leave",
+        "post",
+        {**every(404), "anonymous": 401, "participant": 204},
+        kwargs=campaign_pk,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-campaign-co-organisers",
+        "post",
+        MANAGE_API,
+        kwargs=campaign_pk,
+        data=lambda r, u: {"username": "other"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-campaign-co-organisers",
+        "delete",
+        {**MANAGE_API, "organiser": 400},
+        kwargs=campaign_pk,
+        data=lambda r, u: {"username": "other"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-create",
+        "post",
+        MANAGE_API_CREATED,
+        kwargs=campaign_pk,
+        data=chapter_body,
+        api=True,
+        writes=True,
+    ),
+    Row("api-chapter-detail", "get", CAMPAIGN_MEMBERS_API, kwargs=chapter_pk, api=True),
+    Row(
+        "api-chapter-detail",
+        "patch",
+        MANAGE_API,
+        kwargs=chapter_pk,
+        data=lambda r, u: {"place": "Villeurbanne"},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-vocation",
+        "post",
+        {**MANAGE_API, "participant": 200},
+        kwargs=chapter_pk,
+        data=vocation_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-vocation",
+        "delete",
+        {**MANAGE_API, "participant": 200},
+        kwargs=chapter_pk,
+        data=lambda r, u: {"player": r["participant"].pk},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-close",
+        "post",
+        MANAGE_API,
+        kwargs=chapter_pk,
+        data=close_api_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-vote-open",
+        "post",
+        MANAGE_API_CREATED,
+        kwargs=campaign_pk,
+        data=lambda r, u: {"kind": "vocations", "chapter": r["chapter"].pk},
+        api=True,
+        writes=True,
+    ),
+    Row("api-vote-detail", "get", CAMPAIGN_MEMBERS_API, kwargs=vote_pk, api=True),
+    Row(
+        "api-vote-ballot",
+        "post",
+        PLAYERS_API,
+        kwargs=vote_pk,
+        data=lambda r, u: {"chapter": r["chapter"].pk},
+        api=True,
+        writes=True,
+    ),
+    Row("api-vote-close", "post", MANAGE_API, kwargs=vote_pk, api=True, writes=True),
+    Row("api-chapter-upcoming", "get", signed_in(200, anonymous=401), api=True),
+    Row("api-calendar-token", "post", signed_in(200, anonymous=401), api=True, writes=True),
+]
+MATRIX += OTD_MATRIX
+
 # --- The post-chapter settlement, leaderboards, history (issue 6) ---------------------------
 ORGANISERS_ONLY_PAGE = {
     "anonymous": 302,
@@ -265,13 +584,15 @@ MATRIX += [
     Row("leaderboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("profile-history", "get", ONLY_THE_PARTICIPANT_PAGE, kwargs=participant_name),
     Row("profile-death-choice", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    # Nobody here is dead: every choice is refused in the page (the owner's character is
+    # alive, the others have none); the accepted choice is in test_settlement_pages.
     Row(
         "profile-death-choice",
         "post",
-        {**dict.fromkeys(SIGNED_IN, 200), "anonymous": 302, "participant": 302},
+        {**dict.fromkeys(SIGNED_IN, 200), "anonymous": 302},
         data=lambda r, u: {"choice": "zombie"},
         writes=True,
-        denied=frozenset({"owner", "other_player", "organiser"}),
+        denied=frozenset(SIGNED_IN),
     ),
     Row("api-chapter-settlement", "get", ORGANISERS_ONLY_API, kwargs=awaiting_pk, api=True),
     Row(
@@ -304,16 +625,17 @@ MATRIX += [
         "post",
         {
             "anonymous": 401,
-            "owner": 404,
+            "owner": 400,
             "other_player": 404,
             "organiser": 404,
-            "participant": 200,
+            "participant": 404,
         },
         data=lambda r, u: {"choice": "zombie"},
         api=True,
         writes=True,
     ),
 ]
+
 
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
@@ -366,7 +688,36 @@ def snapshot() -> tuple:
         sorted(Membership.objects.values_list("campaign_id", "player_id")),
         CampaignEvent.objects.count(),
         RollRecord.objects.count(),
+        *otd_snapshot(),
         *_settlement_snapshot(),
+    )
+
+
+def otd_snapshot() -> tuple:
+    from campaigns.models import (
+        Ballot,
+        CalendarFeed,
+        Chapter,
+        ChapterOutcome,
+        Invitation,
+        VocationAssignment,
+        Vote,
+    )
+    from characters.models import Profile, ProfileEvent, Trauma
+
+    return (
+        sorted(Membership.objects.values_list("campaign_id", "player_id", "role")),
+        sorted(Campaign.objects.values_list("pk", "description", "chapters_planned")),
+        sorted(Profile.objects.values_list("player_id", "version", "description", "physique")),
+        Trauma.objects.count(),
+        ProfileEvent.objects.count(),
+        sorted(Chapter.objects.values_list("pk", "title", "status", "place")),
+        sorted(Invitation.objects.values_list("pk", "revoked_at")),
+        sorted(Vote.objects.values_list("pk", "status")),
+        sorted(Ballot.objects.values_list("voter_id", "chapter_id", "vocation", "nominee_id")),
+        sorted(VocationAssignment.objects.values_list("chapter_id", "player_id", "vocation")),
+        ChapterOutcome.objects.count(),
+        sorted(CalendarFeed.objects.values_list("player_id", "token")),
     )
 
 

@@ -81,8 +81,9 @@ def test_it_costs_the_same_queries_for_3_or_30_participants(
 ):
     organiser, campaign = _campaign_with(size)
     client.force_login(organiser)
-    # session + user, campaign, memberships with players, history
-    with django_assert_num_queries(5):
+    # session + user, campaign, memberships with players, history, chapters, open votes,
+    # active invitations (the organiser's)
+    with django_assert_num_queries(8):
         response = client.get(reverse("campaign-detail", args=[campaign.pk]))
     assert response.status_code == 200
     assert response.content.decode().count("a ajouté") == size

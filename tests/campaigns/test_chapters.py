@@ -194,9 +194,12 @@ def test_it_checks_only_the_number_of_players_in_a_kolaps_campaign():
     organiser = PlayerFactory()
     campaign = campaign_create(organiser=organiser, name="K", system="kolaps")
     chapter = chapter_plan(
-        actor=organiser, campaign=campaign, title="Ground zero", players_max=2,
+        actor=organiser,
+        campaign=campaign,
+        title="Ground zero",
+        players_max=2,
         min_survival_points=5,
-    )  # fmt: skip
+    )
     verdict = chapter_eligibility(chapter=chapter, profile=None, players=3)
     assert [c.key for c in verdict.checks] == ["players"]
     assert "at most 2 players" in verdict.reasons[0]
@@ -265,8 +268,11 @@ def test_it_runs_a_next_chapter_vote_and_keeps_the_result(table):
     vote = vote_close(actor=organiser, vote=vote)
     assert vote.status == VoteStatus.CLOSED
     assert vote.winner == one  # 1 ballot each: the chapter planned first wins
-    assert vote.result == {"counts": {str(one.pk): 1, str(two.pk): 1}, "winner": one.pk,
-                           "tied": [one.pk, two.pk]}  # fmt: skip
+    assert vote.result == {
+        "counts": {str(one.pk): 1, str(two.pk): 1},
+        "winner": one.pk,
+        "tied": [one.pk, two.pk],
+    }
     with pytest.raises(Refusal, match="closed"):
         ballot_cast(voter=table["bruno"], vote=vote, chapter=two)
 
@@ -359,9 +365,11 @@ def test_it_refuses_a_close_without_epilogue_or_by_a_player_and_writes_nothing(t
     assert refusal.value.status == 403
     with pytest.raises(Refusal, match="players only"):
         chapter_close(
-            actor=table["organiser"], chapter=chapter, epilogue="Fin",
+            actor=table["organiser"],
+            chapter=chapter,
+            epilogue="Fin",
             outcomes=[OutcomeInput(table["organiser"].pk, "victory")],
-        )  # fmt: skip
+        )
     chapter.refresh_from_db()
     assert chapter.status == ChapterStatus.PLANNED and not chapter.outcomes.exists()
 
@@ -382,6 +390,6 @@ def test_it_records_kolaps_units_and_their_losses():
             ),
             UnitResultInput(9, "Shéol", "defeat", losses=["Un", "Deux"]),
         ],
-    )  # fmt: skip
+    )
     rows = list(chapter.unit_results.values_list("unit_id", "unit_name", "losses"))
     assert rows == [(7, "Section Bravo", ["Caporal Vidal"]), (9, "Shéol", ["Un", "Deux"])]

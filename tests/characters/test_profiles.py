@@ -85,9 +85,13 @@ def test_it_gives_one_profile_per_player_and_only_to_themselves():
         _create(player)
     with pytest.raises(Refusal) as refusal:
         profile_create(
-            actor=PlayerFactory(), player=PlayerFactory(), physique=3, psychique=2,
-            reflexes=2, combat=2,
-        )  # fmt: skip
+            actor=PlayerFactory(),
+            player=PlayerFactory(),
+            physique=3,
+            psychique=2,
+            reflexes=2,
+            combat=2,
+        )
     assert refusal.value.status == 403
 
 
@@ -95,9 +99,12 @@ def test_it_recomputes_life_markers_from_active_traumas_and_heals_them():
     player = PlayerFactory()
     profile = _create(player, physique=4, psychique=3, reflexes=1, combat=1)
     trauma = trauma_add(
-        actor=player, profile=profile, name="Jambe cassée", kind="physical",
+        actor=player,
+        profile=profile,
+        name="Jambe cassée",
+        kind="physical",
         effect={"physique": -1},
-    )  # fmt: skip
+    )
     profile.refresh_from_db()
     assert (profile.life_markers, profile.moral, profile.version) == (6, 6, 2)
     trauma_heal(actor=player, trauma=trauma)

@@ -1,0 +1,417 @@
+"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.http import Http404
+
+from campaigns.chapters import PROFILE_SYSTEMS, requirement_of
+from campaigns.eligibility import Check, PlayerFacts, eligibility
+from campaigns.models import (
+    Ballot,
+    Chapter,
+    ChapterOutcome,
+    ChapterStatus,
+    ChapterUnitResult,
+    Membership,
+    MembershipRole,
+    VocationAssignment,
+    Vote,
+    VoteKind,
+    VoteStatus,
+    ZombieType,
+)
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters.models import ProfileStatus, Vocation
+from config.permissions import Role, require
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    id: int
+    name: str
+    username: str
+    vocation: str  # "" when none
+    vocation_label: str
+    eligible: bool | None  # None: not shown to this viewer
+    checks: list[Check]
+
+
+@dataclass(frozen=True)
+class OutcomeLine:
+    player: str
+    side: str
+    result: str
+    died: bool
+    kills: dict[str, int]
+    notes: str
+
+
+@dataclass(frozen=True)
+class UnitLine:
+    unit_id: int
+    unit_name: str
+    player: str
+    side: str
+    result: str
+    losses: list[str]
+    notes: str
+
+
+@dataclass(frozen=True)
+class ChapterCard:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    system: str
+    number: int
+    title: str
+    scenario: str
+    players_min: int | None
+    players_max: int | None
+    min_survival_points: int
+    required_cards: list[str]
+    required_items: list[str]
+    objectives: str
+    weather: str
+    time_of_day: str
+    announced_events: list[str]
+    starts_at: datetime | None
+    duration_minutes: int
+    place: str
+    status: str
+    epilogue: str
+    notable_events: list[str]
+    closed_at: datetime | None
+    settled_at: datetime | None
+    players: list[PlayerLine]
+    outcomes: list[OutcomeLine]
+    unit_results: list[UnitLine]
+    open_vocation_votes: list[int]
+    can_manage: bool
+    is_player: bool
+    my_vocation: str
+    taken_vocations: list[str]
+
+    @property
+    def awaiting_settlement(self) -> bool:
+        return self.status == ChapterStatus.CLOSED and self.settled_at is None
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == ChapterStatus.CLOSED
+
+
+def _facts(row) -> PlayerFacts:
+    profile_id, points, cards, equipment, status = row
+    if profile_id is None:
+        return PlayerFacts(has_profile=False)
+    return PlayerFacts(
+        has_profile=True,
+        survival_points=points,
+        cards=tuple(cards or ()),
+        equipment=tuple(equipment or ()),
+        is_dead=status == ProfileStatus.DEAD,
+    )
+
+
+def chapter_card(user, pk: int) -> ChapterCard:
+    """Six queries whatever the number of players: the chapter with its campaign, the
+    memberships with the players' profiles, the vocations, the outcomes, the unit results,
+    the open vocation votes."""
+    chapter = (
+        Chapter.objects.select_related("campaign", "campaign__organiser").filter(pk=pk).first()
+    )
+    if chapter is None:
+        raise Http404
+    campaign = chapter.campaign
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list(
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "role",
+            "player__otd_profile__id",
+            "player__otd_profile__survival_points",
+            "player__otd_profile__cards",
+            "player__otd_profile__equipment",
+            "player__otd_profile__status",
+        )
+    )
+    players = [row for row in members if row[3] == MembershipRole.PLAYER]
+    roles = campaign_role(
+        user,
+        campaign,
+        member_ids={row[0] for row in players},
+        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
+    )
+    require(roles, CAN_VIEW, visible=CAN_VIEW)
+    can_manage = bool(roles & CAN_MANAGE)
+    vocations = dict(
+        VocationAssignment.objects.filter(chapter=chapter).values_list("player_id", "vocation")
+    )
+    uses_profiles = campaign.system in PROFILE_SYSTEMS
+    requirement = requirement_of(chapter)
+    lines = []
+    for row in players:
+        player_id, display, username = row[0], row[1], row[2]
+        shown = chapter.status != ChapterStatus.CLOSED and (
+            can_manage or player_id == getattr(user, "pk", None)
+        )
+        verdict = (
+            eligibility(
+                requirement, _facts(row[4:]), players=len(players), uses_profiles=uses_profiles
+            )
+            if shown
+            else None
+        )
+        vocation = vocations.get(player_id, "")
+        lines.append(
+            PlayerLine(
+                id=player_id,
+                name=display or username,
+                username=username,
+                vocation=vocation,
+                vocation_label=Vocation(vocation).label if vocation else "",
+                eligible=verdict.eligible if verdict else None,
+                checks=verdict.checks if verdict else [],
+            )
+        )
+    outcomes = [
+        OutcomeLine(
+            player=display or username,
+            side=side,
+            result=result,
+            died=died,
+            kills=kills,
+            notes=notes,
+        )
+        for display, username, side, result, died, kills, notes in ChapterOutcome.objects.filter(
+            chapter=chapter
+        ).values_list(
+            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
+        )
+    ]
+    units = [
+        UnitLine(
+            unit_id=unit_id,
+            unit_name=name,
+            player=display or username or "",
+            side=side,
+            result=result,
+            losses=losses,
+            notes=notes,
+        )
+        for unit_id, name, display, username, side, result, losses, notes in (
+            ChapterUnitResult.objects.filter(chapter=chapter).values_list(
+                "unit_id",
+                "unit_name",
+                "player__display_name",
+                "player__username",
+                "side",
+                "result",
+                "losses",
+                "notes",
+            )
+        )
+    ]
+    open_votes = list(
+        Vote.objects.filter(
+            chapter=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
+        ).values_list("pk", flat=True)
+    )
+    return ChapterCard(
+        id=chapter.pk,
+        campaign_id=campaign.pk,
+        campaign_name=campaign.name,
+        system=campaign.system,
+        number=chapter.number,
+        title=chapter.title,
+        scenario=chapter.scenario,
+        players_min=chapter.players_min,
+        players_max=chapter.players_max,
+        min_survival_points=chapter.min_survival_points,
+        required_cards=list(chapter.required_cards),
+        required_items=list(chapter.required_items),
+        objectives=chapter.objectives,
+        weather=chapter.weather,
+        time_of_day=chapter.time_of_day,
+        announced_events=list(chapter.announced_events),
+        starts_at=chapter.starts_at,
+        duration_minutes=chapter.duration_minutes,
+        place=chapter.place,
+        status=chapter.status,
+        epilogue=chapter.epilogue,
+        notable_events=list(chapter.notable_events),
+        closed_at=chapter.closed_at,
+        settled_at=chapter.settled_at,
+        players=lines,
+        outcomes=outcomes,
+        unit_results=units,
+        open_vocation_votes=open_votes,
+        can_manage=can_manage,
+        is_player=Role.PARTICIPANT in roles,
+        my_vocation=vocations.get(getattr(user, "pk", None), ""),
+        taken_vocations=sorted(set(vocations.values())),
+    )
+
+
+# --- Votes ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: str
+    count: int | None  # shown once the vote is closed, or to organisers
+
+
+@dataclass(frozen=True)
+class VoteCard:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    kind: str
+    status: str
+    chapter_id: int | None
+    chapter_title: str
+    opened_at: datetime
+    closed_at: datetime | None
+    candidates: list[Option]  # next chapter: chapter ids
+    vocations: list[Option]
+    players: list[Option]  # vocation vote: nominees
+    my_chapter: int | None
+    my_nominations: dict[str, int]  # vocation -> nominee id
+    result: dict | None
+    winner_title: str
+    assignments: list[tuple[str, str]] = field(default_factory=list)  # (player, vocation)
+    can_manage: bool = False
+    can_vote: bool = False
+    ballots: int = 0
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == VoteStatus.OPEN
+
+
+def vote_card(user, pk: int) -> VoteCard:
+    """Five queries: the vote with its campaign, the memberships, the candidates, the
+    ballots, the vocation assignments it produced."""
+    vote = Vote.objects.select_related("campaign", "chapter", "winner").filter(pk=pk).first()
+    if vote is None:
+        raise Http404
+    campaign = vote.campaign
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", "player__display_name", "player__username", "role")
+    )
+    player_rows = [row for row in members if row[3] == MembershipRole.PLAYER]
+    roles = campaign_role(
+        user,
+        campaign,
+        member_ids={row[0] for row in player_rows},
+        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
+    )
+    require(roles, CAN_VIEW, visible=CAN_VIEW)
+    can_manage = bool(roles & CAN_MANAGE)
+    show_counts = can_manage or vote.status == VoteStatus.CLOSED
+    ballots = list(
+        Ballot.objects.filter(vote=vote).values_list(
+            "voter_id", "chapter_id", "vocation", "nominee_id"
+        )
+    )
+    names = {pk: display or username for pk, display, username, _role in members}
+    me = getattr(user, "pk", None)
+    candidates, vocations, players = [], [], []
+    if vote.kind == VoteKind.NEXT_CHAPTER:
+        for chapter_pk, number, title in vote.candidates.order_by("number").values_list(
+            "pk", "number", "title"
+        ):
+            count = sum(1 for b in ballots if b[1] == chapter_pk)
+            candidates.append(
+                Option(str(chapter_pk), f"{number}. {title}", count if show_counts else None)
+            )
+    else:
+        vocations = [Option(value, label, None) for value, label in Vocation.choices]
+        players = [Option(str(row[0]), names[row[0]], None) for row in player_rows]
+    assignments = []
+    if vote.kind == VoteKind.VOCATIONS and vote.chapter_id:
+        assignments = [
+            (display or username, Vocation(vocation).label)
+            for display, username, vocation in VocationAssignment.objects.filter(
+                chapter_id=vote.chapter_id
+            ).values_list("player__display_name", "player__username", "vocation")
+        ]
+    return VoteCard(
+        id=vote.pk,
+        campaign_id=campaign.pk,
+        campaign_name=campaign.name,
+        kind=vote.kind,
+        status=vote.status,
+        chapter_id=vote.chapter_id,
+        chapter_title=vote.chapter.title if vote.chapter else "",
+        opened_at=vote.opened_at,
+        closed_at=vote.closed_at,
+        candidates=candidates,
+        vocations=vocations,
+        players=players,
+        my_chapter=next((b[1] for b in ballots if b[0] == me and not b[2]), None),
+        my_nominations={b[2]: b[3] for b in ballots if b[0] == me and b[2]},
+        result=vote.result if show_counts else None,
+        winner_title=f"{vote.winner.number}. {vote.winner.title}" if vote.winner else "",
+        assignments=assignments,
+        can_manage=can_manage,
+        can_vote=Role.PARTICIPANT in roles and vote.status == VoteStatus.OPEN,
+        ballots=len({b[0] for b in ballots}),
+    )
+
+
+# --- Upcoming chapters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UpcomingLine:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    number: int
+    title: str
+    status: str
+    starts_at: datetime | None
+    duration_minutes: int
+    place: str
+    objectives: str
+    weather: str
+    time_of_day: str
+
+
+def upcoming_for(user) -> list[UpcomingLine]:
+    """One query: the chapters not yet closed of the viewer's campaigns, dated ones first."""
+    rows = (
+        Chapter.objects.upcoming_for(user)
+        .select_related("campaign")
+        .order_by("starts_at", "campaign_id", "number")
+    )
+    return [
+        UpcomingLine(
+            id=row.pk,
+            campaign_id=row.campaign_id,
+            campaign_name=row.campaign.name,
+            number=row.number,
+            title=row.title,
+            status=row.status,
+            starts_at=row.starts_at,
+            duration_minutes=row.duration_minutes,
+            place=row.place,
+            objectives=row.objectives,
+            weather=row.weather,
+            time_of_day=row.time_of_day,
+        )
+        for row in rows
+    ]
+
+
+ZOMBIE_TYPES = ZombieType.choices
