@@ -18,7 +18,7 @@ from campaigns.settlement_cards import (
 from rules.systems.of_the_dead.settlement import DeathChoice
 
 
-class SheetSerializer(serializers.Serializer):
+class SettlementSheetSerializer(serializers.Serializer):
     physique = serializers.IntegerField()
     psychique = serializers.IntegerField()
     reflexes = serializers.IntegerField()
@@ -27,7 +27,7 @@ class SheetSerializer(serializers.Serializer):
     moral = serializers.IntegerField()
 
 
-class TraumaChangeSerializer(serializers.Serializer):
+class SettlementTraumaChangeSerializer(serializers.Serializer):
     trauma_id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField()
@@ -49,26 +49,26 @@ class ParticipantPlanSerializer(serializers.Serializer):
     survival_after = serializers.IntegerField(allow_null=True)
     status_before = serializers.CharField(allow_null=True)
     status_after = serializers.CharField(allow_null=True)
-    trauma_changes = TraumaChangeSerializer(many=True)
+    trauma_changes = SettlementTraumaChangeSerializer(many=True)
     traumas_gained = serializers.IntegerField()
-    sheet_before = SheetSerializer(allow_null=True)
-    sheet_after = SheetSerializer(allow_null=True)
+    sheet_before = SettlementSheetSerializer(allow_null=True)
+    sheet_after = SettlementSheetSerializer(allow_null=True)
     damage_dealt = serializers.IntegerField(allow_null=True)
     damage_taken = serializers.IntegerField(allow_null=True)
     rolls = serializers.IntegerField(allow_null=True)
 
 
-class DepartureSerializer(serializers.Serializer):
+class SettlementDepartureSerializer(serializers.Serializer):
     unit_id = serializers.IntegerField()
     unit_name = serializers.CharField()
     player_id = serializers.IntegerField(allow_null=True)
     character = serializers.CharField()
 
 
-class PlanSerializer(serializers.Serializer):
+class SettlementPlanSerializer(serializers.Serializer):
     played_in_chronique = serializers.BooleanField()
     participants = ParticipantPlanSerializer(many=True)
-    departures = DepartureSerializer(many=True)
+    departures = SettlementDepartureSerializer(many=True)
 
 
 class SettlementSerializer(serializers.Serializer):
@@ -79,7 +79,7 @@ class SettlementSerializer(serializers.Serializer):
     settled_at = serializers.DateTimeField(allow_null=True)
     attempts = serializers.IntegerField()
     summary = serializers.DictField()
-    preview = PlanSerializer(allow_null=True)
+    preview = SettlementPlanSerializer(allow_null=True)
 
 
 def _settlement_body(card) -> dict:
@@ -123,7 +123,7 @@ class ChapterSettlementReopenAPI(APIView):
         return Response(SettlementSerializer(_settlement_body(card)).data)
 
 
-class BreakdownSerializer(serializers.Serializer):
+class ReputationBreakdownSerializer(serializers.Serializer):
     label = serializers.CharField()
     count = serializers.IntegerField()
     weight = serializers.IntegerField()
@@ -149,7 +149,7 @@ class StandingSerializer(serializers.Serializer):
     damage_taken = serializers.IntegerField(allow_null=True)
     rolls = serializers.IntegerField(allow_null=True)
     survival_points = serializers.IntegerField()
-    breakdown = BreakdownSerializer(many=True)
+    breakdown = ReputationBreakdownSerializer(many=True)
 
 
 def _standing(row) -> dict:
@@ -174,7 +174,7 @@ class LeaderboardAPI(APIView):
         return Response(StandingSerializer([_standing(r) for r in card.rows], many=True).data)
 
 
-class HistoryPointSerializer(serializers.Serializer):
+class HistoryChapterSerializer(serializers.Serializer):
     chapter_id = serializers.IntegerField()
     chapter_title = serializers.CharField()
     chapter_number = serializers.IntegerField()
@@ -206,7 +206,7 @@ class HistoryTraumaSerializer(serializers.Serializer):
 class HistorySerializer(serializers.Serializer):
     username = serializers.CharField()
     name = serializers.CharField()
-    chapters = HistoryPointSerializer(many=True)
+    chapters = HistoryChapterSerializer(many=True)
     traumas = HistoryTraumaSerializer(many=True)
     standing = StandingSerializer(allow_null=True)
 
