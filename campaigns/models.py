@@ -461,3 +461,13 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"calendar of {self.player}"
+
+
+# The post-chapter settlement (issue 6) keeps its models in their own module.
+from campaigns.settlement_models import (  # noqa: E402, F401
+    ChapterSettlement,
+    CharacterStatistics,
+    EncounterEvent,
+    SettlementEntry,
+    SettlementStatus,
+)

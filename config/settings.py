@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -251,10 +252,35 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Longer than the longest task plus any retry countdown, so acks_late never redelivers
-# a task that is still running.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# a task that is still running (checked below against the settlement's limits). Redis
+# puts back the tasks of a worker that died without acknowledging them once this timeout
+# has passed; the sweep that does it runs every `unacked_restore_interval` seconds
+# (`unacked_restore_throttle` 1: every sweep really scans) instead of kombu's ~100 s.
+_visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _visibility_timeout,
+    "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="chronique")
+# Seconds a worker waits for the result of a child process that died before it reports
+# the task lost (and, with reject_on_worker_lost, puts it back in the queue).
+CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", default=10.0)
+
+# --- The post-chapter settlement (docs/settlement.md) ---------------------------------------
+SETTLEMENT_TIME_LIMIT = env.int("SETTLEMENT_TIME_LIMIT", default=330)
+SETTLEMENT_SOFT_TIME_LIMIT = SETTLEMENT_TIME_LIMIT * 9 // 10  # rolled back before the kill
+SETTLEMENT_MAX_RETRIES = env.int("SETTLEMENT_MAX_RETRIES", default=5)
+SETTLEMENT_RETRY_MAX_COUNTDOWN = env.int("SETTLEMENT_RETRY_MAX_COUNTDOWN", default=60)
+if _visibility_timeout <= SETTLEMENT_TIME_LIMIT + SETTLEMENT_RETRY_MAX_COUNTDOWN:
+    raise ImproperlyConfigured(
+        "CELERY_VISIBILITY_TIMEOUT must exceed SETTLEMENT_TIME_LIMIT plus "
+        "SETTLEMENT_RETRY_MAX_COUNTDOWN"
+    )
+# Test-only: a directory through which the worker tests pause the settlement at named
+# points to kill it there (campaigns/settlement_checkpoints.py). Empty in production.
+SETTLEMENT_CHECKPOINT_DIR = env.str("SETTLEMENT_CHECKPOINT_DIR", default="")
 
 # --- Logging ------------------------------------------------------------------------------
 LOGGING = {

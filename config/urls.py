@@ -8,7 +8,14 @@ from django.urls import include, path
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from campaigns import chapter_api, chapter_views, rules_api, rules_views
+from campaigns import (
+    chapter_api,
+    chapter_views,
+    rules_api,
+    rules_views,
+    settlement_api,
+    settlement_views,
+)
 from campaigns import views as campaigns_views
 from characters import api as characters_api
 from characters import kolaps_urls, profile_api, profile_views
@@ -146,6 +153,36 @@ api_patterns = [
     path("kolaps/", include(kolaps_urls.api_patterns)),
 ]
 
+# The post-chapter settlement, leaderboards and character history (docs/settlement.md).
+api_patterns += [
+    path(
+        "chapters/<int:pk>/settlement/",
+        settlement_api.ChapterSettlementAPI.as_view(),
+        name="api-chapter-settlement",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/reopen/",
+        settlement_api.ChapterSettlementReopenAPI.as_view(),
+        name="api-chapter-settlement-reopen",
+    ),
+    path(
+        "campaigns/<int:pk>/leaderboard/",
+        settlement_api.CampaignLeaderboardAPI.as_view(),
+        name="api-campaign-leaderboard",
+    ),
+    path("leaderboard/", settlement_api.LeaderboardAPI.as_view(), name="api-leaderboard"),
+    path(
+        "players/<str:username>/history/",
+        settlement_api.ProfileHistoryAPI.as_view(),
+        name="api-profile-history",
+    ),
+    path(
+        "profile/death-choice/",
+        settlement_api.DeathChoiceAPI.as_view(),
+        name="api-profile-death-choice",
+    ),
+]
+
 # Of the Dead profiles and campaigns of chapters (issue 5).
 otd_patterns = [
     path("profile/", profile_views.profile_mine, name="profile-mine"),
@@ -218,6 +255,36 @@ urlpatterns = [
     path("rolls/<int:pk>/", rules_views.roll_detail, name="roll-detail"),
     # KOLAPS units and characters
     path("kolaps/", include(kolaps_urls.page_patterns)),
+    # The post-chapter settlement, leaderboards and character history (docs/settlement.md).
+    path(
+        "chapters/<int:pk>/settlement/",
+        settlement_views.chapter_settlement,
+        name="chapter-settlement",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/progress/",
+        settlement_views.chapter_settlement_progress,
+        name="chapter-settlement-progress",
+    ),
+    path(
+        "chapters/<int:pk>/settlement/reopen/",
+        settlement_views.chapter_settlement_reopen,
+        name="chapter-settlement-reopen",
+    ),
+    path(
+        "campaigns/<int:pk>/leaderboard/",
+        settlement_views.campaign_leaderboard,
+        name="campaign-leaderboard",
+    ),
+    path("leaderboard/", settlement_views.leaderboard, name="leaderboard"),
+    path(
+        "players/<str:username>/history/",
+        settlement_views.profile_history,
+        name="profile-history",
+    ),
+    path(
+        "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
+    ),
     path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

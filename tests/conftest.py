@@ -71,6 +71,11 @@ def roles(db):
     from tests.otd_fixtures import otd_objects
 
     otd = otd_objects(owner=owner, organiser=organiser, campaign=campaign)
+    # The post-chapter settlement (issue 6): a settled chapter in which the participant
+    # died, and a closed one awaiting its settlement.
+    from tests.settlement_fixtures import settlement_roles
+
+    settlement = settlement_roles(organiser=organiser, participant=participant, campaign=campaign)
     return {
         "anonymous": None,
         "owner": owner,
@@ -84,6 +89,7 @@ def roles(db):
         **kchap_objects(
             owner=owner, organiser=organiser, participant=participant, profile=otd["profile"]
         ),
+        **settlement,
     }
 
 

@@ -921,6 +921,110 @@ KCHAP_MATRIX: list[Row] = [
 ]
 MATRIX += KCHAP_MATRIX
 
+# --- The post-chapter settlement, leaderboards, history (issue 6) ---------------------------
+ORGANISERS_ONLY_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 200,
+    "participant": 403,
+}
+ORGANISERS_ONLY_API = {**ORGANISERS_ONLY_PAGE, "anonymous": 401}
+ONLY_THE_PARTICIPANT_PAGE = {
+    "anonymous": 302,
+    "owner": 404,
+    "other_player": 404,
+    "organiser": 404,
+    "participant": 200,
+}
+
+
+def awaiting_pk(roles):
+    return {"pk": roles["awaiting_chapter"].pk}
+
+
+def settled_pk(roles):
+    return {"pk": roles["settled_chapter"].pk}
+
+
+def participant_name(roles):
+    return {"username": roles["participant"].username}
+
+
+MATRIX += [
+    Row("chapter-settlement", "get", ORGANISERS_ONLY_PAGE, kwargs=awaiting_pk),
+    Row(
+        "chapter-settlement",
+        "post",
+        {**ORGANISERS_ONLY_PAGE, "organiser": 302},
+        kwargs=awaiting_pk,
+        writes=True,
+    ),
+    Row("chapter-settlement-progress", "get", ORGANISERS_ONLY_PAGE, kwargs=awaiting_pk),
+    Row(
+        "chapter-settlement-reopen",
+        "post",
+        {**ORGANISERS_ONLY_PAGE, "organiser": 302},
+        kwargs=settled_pk,
+        writes=True,
+    ),
+    Row("campaign-leaderboard", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    Row("leaderboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("profile-history", "get", ONLY_THE_PARTICIPANT_PAGE, kwargs=participant_name),
+    Row("profile-death-choice", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    # Nobody here is dead: every choice is refused in the page (the owner's character is
+    # alive, the others have none); the accepted choice is in test_settlement_pages.
+    Row(
+        "profile-death-choice",
+        "post",
+        {**dict.fromkeys(SIGNED_IN, 200), "anonymous": 302},
+        data=lambda r, u: {"choice": "zombie"},
+        writes=True,
+        denied=frozenset(SIGNED_IN),
+    ),
+    Row("api-chapter-settlement", "get", ORGANISERS_ONLY_API, kwargs=awaiting_pk, api=True),
+    Row(
+        "api-chapter-settlement",
+        "post",
+        {**ORGANISERS_ONLY_API, "organiser": 202},
+        kwargs=awaiting_pk,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-settlement-reopen",
+        "post",
+        ORGANISERS_ONLY_API,
+        kwargs=settled_pk,
+        api=True,
+        writes=True,
+    ),
+    Row("api-campaign-leaderboard", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+    Row("api-leaderboard", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-profile-history",
+        "get",
+        {**ONLY_THE_PARTICIPANT_PAGE, "anonymous": 401},
+        kwargs=participant_name,
+        api=True,
+    ),
+    Row(
+        "api-profile-death-choice",
+        "post",
+        {
+            "anonymous": 401,
+            "owner": 400,
+            "other_player": 404,
+            "organiser": 404,
+            "participant": 404,
+        },
+        data=lambda r, u: {"choice": "zombie"},
+        api=True,
+        writes=True,
+    ),
+]
+
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 
@@ -1003,6 +1107,7 @@ def kolaps_snapshot() -> tuple:
         ),
         KolapsChange.objects.count(),
         *otd_snapshot(),
+        *_settlement_snapshot(),
     )
 
 
@@ -1031,6 +1136,18 @@ def otd_snapshot() -> tuple:
         sorted(VocationAssignment.objects.values_list("chapter_id", "player_id", "vocation")),
         ChapterOutcome.objects.count(),
         sorted(CalendarFeed.objects.values_list("player_id", "token")),
+    )
+
+
+def _settlement_snapshot() -> tuple:
+    from campaigns.models import Chapter, ChapterSettlement, SettlementEntry
+    from characters.models import Profile
+
+    return (
+        sorted(Chapter.objects.values_list("pk", "settled_at"), key=repr),
+        sorted(ChapterSettlement.objects.values_list("chapter_id", "status")),
+        SettlementEntry.objects.filter(reverted_at__isnull=True).count(),
+        sorted(Profile.objects.values_list("pk", "status", "survival_points", "version")),
     )
 
 

@@ -118,7 +118,7 @@ def test_it_lets_a_demo_player_log_in_and_see_the_demo_campaign(sqlite_server):
 
 
 def test_it_shows_the_demo_chapters_vote_and_closed_chapter(sqlite_server):
-    """The demo (issue 5): planned chapters, an open vote, a chapter awaiting settlement."""
+    """The demo (issues 5 and 6): planned chapters, an open vote, a closed chapter settled."""
     opener = _opener()
     login = opener.open(sqlite_server + "/accounts/login/", timeout=10).read().decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
@@ -135,7 +135,7 @@ def test_it_shows_the_demo_chapters_vote_and_closed_chapter(sqlite_server):
     link = re.search(r'href="(/campaigns/\d+/)"', campaigns).group(1)
     detail = opener.open(sqlite_server + link, timeout=10).read().decode()
     assert detail.count('data-chapter="') == 3
-    assert 'data-status="awaiting-settlement"' in detail
+    assert 'data-status="settled"' in detail
     assert 'id="campaign-votes"' in detail
     profile = opener.open(sqlite_server + "/profile/", timeout=10).read().decode()
     assert "Bras en écharpe" in profile

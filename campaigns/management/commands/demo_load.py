@@ -89,6 +89,10 @@ class Command(BaseCommand):
                 },
             )
         load_kolaps_demo(players)
+        # The post-chapter settlement (issue 6): the closed chapter settled, with its effects.
+        from campaigns.settlement_demo import load_settled_chapter
+
+        load_settled_chapter(campaign=campaign)
         load_kolaps_campaign_demo(players, self.stdout)
 
 
