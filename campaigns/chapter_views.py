@@ -281,8 +281,11 @@ def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         chapter = Chapter.objects.select_related("campaign").get(pk=pk)
         if form.save(request.user, chapter) is not None:
-            messages.success(request, _("The chapter is closed; its settlement follows."))
-            return redirect("chapter-detail", pk)
+            messages.success(
+                request,
+                _("The chapter is closed. Here is every change its settlement makes: confirm it."),
+            )
+            return redirect("chapter-settlement", pk)
     return render(request, "campaigns/chapter_close.html", {"chapter": card, "form": form})
 
 

@@ -10,12 +10,14 @@ commit. The task calls `settlement_apply`, which does everything in ONE transact
 2. recompute the plan under the lock, and write every effect through the profile services
    (traumas healed or made permanent, deaths), one ledger row per participant (unique
    among rows not reverted: a second writer would fail, never double), survival points
-   and statistics recomputed from the ledger (never a delta), KOLAPS departures recorded;
+   and statistics recomputed from the ledger (never a delta), KOLAPS characters lost
+   taken out of their units (`unit_remove_lost`);
 3. set `settled_at`.
 
 A worker killed anywhere in between leaves nothing (the transaction rolls back with the
 connection); the redelivered task then does it all. Reopening (`settlement_reopen`)
-reverts the recorded effects, marks the ledger rows reverted and clears `settled_at`;
+reverts the recorded effects (KOLAPS characters lost come back to their units with
+`unit_restore_lost`), marks the ledger rows reverted and clears `settled_at`;
 settling again gives the same result. docs/settlement.md tells the whole design.
 """
 
@@ -136,10 +138,11 @@ class ParticipantPlan:
 class UnitDeparture:
     """KOLAPS: a character lost in a chapter leaves its unit (kept in the unit's history)."""
 
-    unit_id: int
+    unit_id: int | None
     unit_name: str
     player_id: int | None
     character: str
+    character_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -153,18 +156,19 @@ class SettlementPlan:
 
 
 def kolaps_unit_departures(unit_results: Iterable[ChapterUnitResult]) -> list[UnitDeparture]:
-    """KOLAPS campaigns: every character a unit lost leaves it. Reads `ChapterUnitResult`
-    rows only: the units model is built on another branch; docs/settlement.md says what
-    the lead wires (the call to the units service that removes the member)."""
+    """KOLAPS campaigns: every character a unit lost leaves it. Reads the close record
+    (`ChapterUnitResult.losses`, `[{"id", "name"}]`); `settlement_apply` hands the ids to
+    `characters.kolaps_services.unit_remove_lost`."""
     return [
         UnitDeparture(
             unit_id=row.unit_id,
             unit_name=row.unit_name,
             player_id=row.player_id,
-            character=name,
+            character=loss.get("name", ""),
+            character_id=loss.get("id"),
         )
-        for row in sorted(unit_results, key=lambda r: r.unit_id)
-        for name in row.losses
+        for row in sorted(unit_results, key=lambda r: (r.unit_id or 0, r.pk))
+        for loss in row.losses
     ]
 
 
@@ -433,9 +437,7 @@ def settlement_apply(*, chapter_id: int) -> ApplyResult:
         _checkpoint("ledger")
         _survival_points_recompute(chapter, profiles.values())
         _checkpoint("survival-points")
-        statistics_recompute(
-            player_ids=[p.player_id for p in plan.participants], campaign_id=chapter.campaign_id
-        )
+        _statistics_recompute([p.player_id for p in plan.participants], chapter.campaign_id)
         _checkpoint("statistics")
         _record_departures(chapter, plan.departures)
         chapter.settled_at = now
@@ -510,10 +512,33 @@ def _survival_points_recompute(chapter, profiles: Iterable[Profile]) -> None:
         )
 
 
+def _statistics_recompute(player_ids: list[int], campaign_id: int) -> None:
+    """A chapter without player outcomes (a KOLAPS chapter records unit results only) has
+    no statistics to recompute; `statistics_recompute` reads an empty list as "nobody"
+    only in a query Django refuses to build, so it is not called then."""
+    if player_ids:
+        statistics_recompute(player_ids=player_ids, campaign_id=campaign_id)
+
+
+def _lost_by_unit(departures: Iterable[UnitDeparture]) -> dict[int, list[int]]:
+    lost: dict[int, list[int]] = defaultdict(list)
+    for d in departures:
+        if d.unit_id is not None and d.character_id is not None:
+            lost[d.unit_id].append(d.character_id)
+    return dict(sorted(lost.items()))
+
+
 def _record_departures(chapter, departures: Iterable[UnitDeparture]) -> None:
-    """KOLAPS: one history line per character who left a unit. The units model lives on
-    another branch; at merge, the call to its service that removes the member goes here,
-    in this same transaction (docs/settlement.md)."""
+    """KOLAPS: the characters lost leave their unit through the units service (kept in the
+    unit's history, VU recomputed), in this same transaction; one campaign history line
+    per character. A unit deleted since the close has nobody left to take out."""
+    from characters.kolaps import KolapsUnit
+    from characters.kolaps_services import unit_remove_lost
+
+    departures = list(departures)
+    lost = _lost_by_unit(departures)
+    for unit in KolapsUnit.objects.filter(pk__in=list(lost)).order_by("pk"):
+        unit_remove_lost(actor=None, unit=unit, character_ids=lost[unit.pk], chapter=chapter)
     CampaignEvent.objects.bulk_create(
         CampaignEvent(
             campaign_id=chapter.campaign_id,
@@ -524,10 +549,25 @@ def _record_departures(chapter, departures: Iterable[UnitDeparture]) -> None:
                 "unit": d.unit_id,
                 "unit_name": d.unit_name,
                 "character": d.character,
+                "character_id": d.character_id,
             },
         )
         for d in departures
     )
+
+
+def _restore_departures(chapter) -> int:
+    """Reopening: the characters this chapter's settlement took out of their units come
+    back (`unit_restore_lost` reads the units' history, so only those it removed)."""
+    from characters.kolaps import KolapsUnit
+    from characters.kolaps_services import unit_restore_lost
+
+    if chapter.campaign.system != KOLAPS:
+        return 0
+    lost = _lost_by_unit(kolaps_unit_departures(ChapterUnitResult.objects.filter(chapter=chapter)))
+    for unit in KolapsUnit.objects.filter(pk__in=list(lost)).order_by("pk"):
+        unit_restore_lost(actor=None, unit=unit, character_ids=lost[unit.pk], chapter=chapter)
+    return sum(len(ids) for ids in lost.values())
 
 
 # --- Reopening -------------------------------------------------------------------------------
@@ -572,9 +612,8 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
         now = timezone.now()
         SettlementEntry.objects.filter(pk__in=[e.pk for e in entries]).update(reverted_at=now)
         _survival_points_recompute(locked, profiles.values())
-        statistics_recompute(
-            player_ids=[e.player_id for e in entries], campaign_id=locked.campaign_id
-        )
+        _statistics_recompute([e.player_id for e in entries], locked.campaign_id)
+        _restore_departures(locked)
         locked.settled_at = None
         locked.save(update_fields=["settled_at"])
         ChapterSettlement.objects.filter(chapter=locked).update(

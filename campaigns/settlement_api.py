@@ -59,10 +59,11 @@ class ParticipantPlanSerializer(serializers.Serializer):
 
 
 class SettlementDepartureSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField()
+    unit_id = serializers.IntegerField(allow_null=True)
     unit_name = serializers.CharField()
     player_id = serializers.IntegerField(allow_null=True)
     character = serializers.CharField()
+    character_id = serializers.IntegerField(allow_null=True)
 
 
 class SettlementPlanSerializer(serializers.Serializer):

@@ -486,6 +486,9 @@ VERB_SENTENCES = {
     "unshared": gettext_lazy("revoked the unit's link"),
     "undo": gettext_lazy("undid: %(undone)s"),
     "lost": gettext_lazy("lost %(name)s in the chapter %(chapter_title)s"),
+    "restored": gettext_lazy(
+        "got %(name)s back: the settlement of the chapter %(chapter_title)s was reopened"
+    ),
 }
 
 

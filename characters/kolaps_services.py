@@ -28,7 +28,7 @@ NAME_MAX = 80
 GAUGES = ("sante", "souffle", "moral")
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})
 # What a chapter did to a unit is a fact of the campaign, not an edit to take back.
-FINAL_VERBS = frozenset({"lost"})
+FINAL_VERBS = frozenset({"lost", "restored"})
 
 
 class StaleVersion(Refusal):
@@ -680,6 +680,71 @@ def unit_remove_lost(
             chapter_title=getattr(chapter, "title", ""),
         )
         _recompute(locked, remaining)
+    return locked
+
+
+def unit_restore_lost(
+    *, actor, unit: KolapsUnit, character_ids: Iterable[int], chapter
+) -> KolapsUnit:
+    """The settlement of `chapter` is reopened: the characters it took out of the unit
+    come back (the only way back; an undo refuses).
+
+    For the settlement reopen (`actor=None`, system work). Reads the unit's `lost` history
+    rows of that chapter not restored yet: only characters one of them removed, and among
+    `character_ids`, come back, at their old place, Avatar again if they were and the unit
+    has none now. A character that joined another unit or was deleted meanwhile stays
+    where it is (named in the history row). One history row per `lost` row (verb
+    `restored`, pointing at it, so the `lost` row reads as undone); VU and status
+    recomputed from scratch. Idempotent by state: nothing left to restore writes nothing.
+    """
+    if actor is not None:
+        _owner_only(actor, unit)
+    wanted = {int(pk) for pk in character_ids}
+    chapter_pk = getattr(chapter, "pk", chapter)
+    with transaction.atomic():
+        locked = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
+        lost_rows = list(
+            KolapsChange.objects.filter(
+                unit=locked, verb="lost", data__chapter=chapter_pk, undone_by__isnull=True
+            ).order_by("-at", "-pk")
+        )
+        if not lost_rows:
+            return locked
+        members = _members(locked)
+        has_avatar = any(m.is_avatar for m in members)
+        for row in lost_rows:
+            removed = [pk for pk, _name in row.data.get("characters", []) if pk in wanted]
+            was_avatar = {pk for pk, avatar in (row.before or {}).get("members", []) if avatar}
+            candidates = {
+                c.pk: c for c in KolapsCharacter.objects.select_for_update().filter(pk__in=removed)
+            }
+            back = [candidates[pk] for pk in removed if pk in candidates]
+            back = [c for c in back if c.unit_id is None and c.owner_id == locked.owner_id]
+            before = unit_state(locked, members)
+            for character in back:
+                character.unit = locked
+                character.is_avatar = character.pk in was_avatar and not has_avatar
+                has_avatar = has_avatar or character.is_avatar
+                character.save(update_fields=["unit", "is_avatar", "updated_at"])
+            members = _members(locked)
+            staying = [name for pk, name in row.data.get("characters", []) if pk in wanted
+                       and pk not in {c.pk for c in back}]  # fmt: skip
+            _record(
+                actor=actor,
+                owner=locked.owner,
+                target=KolapsChange.Target.UNIT,
+                verb="restored",
+                unit=locked,
+                before=before,
+                after=unit_state(locked, members),
+                undoes=row,
+                name=", ".join(c.name for c in back),
+                characters=[[c.pk, c.name] for c in back],
+                not_back=staying,
+                chapter=row.data.get("chapter"),
+                chapter_title=getattr(chapter, "title", "") or row.data.get("chapter_title", ""),
+            )
+        _recompute(locked, members)
     return locked
 
 

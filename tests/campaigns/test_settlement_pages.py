@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _english():
+def _english(client):
+    # Pages are French by default (main's catalogue is compiled): the client asks English.
+    client.cookies["django_language"] = "en"
     with translation.override("en"):
         yield
 

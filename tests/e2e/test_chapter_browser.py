@@ -134,7 +134,10 @@ def test_it_runs_a_chapter_from_planning_to_its_epilogue(browser, live_server, o
     orga.locator(f"#id_p{alice.pk}_kills_zonard").fill("3")
     shot(orga, "7-close-form")
     orga.get_by_role("button", name="Close the chapter").click()
-    orga.wait_for_url(chapter_url)
+    # The close leads to the settlement's preview; the chapter awaits its settlement.
+    orga.wait_for_url(f"{chapter_url}settlement/")
+    orga.get_by_role("heading", name="Preview of every change").wait_for()
+    orga.goto(chapter_url)
     assert orga.locator("#awaiting-settlement").is_visible()
     assert "Bruno ne ressort pas" in orga.locator("#chapter-epilogue").inner_text()
     shot(orga, "8-chapter-closed")
