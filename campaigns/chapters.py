@@ -126,6 +126,12 @@ def _clean_chapter(values: dict) -> dict:
     return values
 
 
+def _require_open(chapter: Chapter, message: str, field: str | None = None) -> None:
+    """A closed chapter's record no longer changes: refuse with `message` (beside `field`)."""
+    if chapter.status == ChapterStatus.CLOSED:
+        raise Refusal(message, field=field)
+
+
 def chapter_plan(*, actor, campaign: Campaign, title: str, **fields) -> Chapter:
     """Plan the campaign's next chapter (numbered after the last one).
 
@@ -170,8 +176,7 @@ def chapter_update(*, actor, chapter: Chapter, **changes) -> Chapter:
         raise ValueError(f"chapter_update cannot set {sorted(unknown)}")
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        if locked.status == ChapterStatus.CLOSED:
-            raise Refusal(_("This chapter is closed: its record no longer changes."))
+        _require_open(locked, _("This chapter is closed: its record no longer changes."))
         values = _clean_chapter(
             {name: changes.get(name, getattr(locked, name)) for name in CHAPTER_FIELDS}
         )
@@ -357,8 +362,7 @@ def vote_open(
         else:
             if chapter is None or chapter.campaign_id != locked.pk:
                 raise Refusal(_("Choose a chapter of this campaign."), field="chapter")
-            if chapter.status == ChapterStatus.CLOSED:
-                raise Refusal(_("This chapter is closed."), field="chapter")
+            _require_open(chapter, _("This chapter is closed."), field="chapter")
             if open_votes.filter(chapter=chapter).exists():
                 raise Refusal(
                     _("A vote on this chapter's vocations is already open."), field="chapter"
@@ -470,8 +474,7 @@ def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> Vocati
         raise Refusal(_("Choose a vocation."), field="vocation")
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        if locked.status == ChapterStatus.CLOSED:
-            raise Refusal(_("This chapter is closed."), field="vocation")
+        _require_open(locked, _("This chapter is closed."), field="vocation")
         if player.pk not in _player_ids(locked.campaign):
             raise Refusal(_("Choose a player of this campaign."), field="player")
         holder = (
@@ -514,8 +517,7 @@ def vocation_release(*, actor, chapter: Chapter, player) -> None:
     require(roles, CAN_VOTE if actor.pk == player.pk else CAN_MANAGE, visible=CAN_VIEW)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        if locked.status == ChapterStatus.CLOSED:
-            raise Refusal(_("This chapter is closed."))
+        _require_open(locked, _("This chapter is closed."))
         deleted, _rows = locked.vocations.filter(player=player).delete()
         if deleted:
             _record(
@@ -578,8 +580,7 @@ def chapter_close(
     events = _names(notable_events, "notable_events")
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
-        if locked.status == ChapterStatus.CLOSED:
-            raise Refusal(_("This chapter is already closed."))
+        _require_open(locked, _("This chapter is already closed."))
         players = set(_player_ids(locked.campaign))
         seen: set[int] = set()
         rows = []

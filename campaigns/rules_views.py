@@ -45,14 +45,12 @@ class TestForm(forms.Form):
         return {k: self.cleaned_data[k] for k in ("db", "rank", "sante")}
 
     def typed_dice(self) -> list[int] | None:
-        text = self.cleaned_data.get("dice", "").replace(",", " ").split()
-        if not text:
-            return None
-        try:
-            return [int(v) for v in text]
-        except ValueError:
-            self.add_error("dice", _("Each die is a whole number from 1 to 6."))
-            return None
+        return _typed_dice(self, ("dice",)).get("dice")
+
+
+def _form_data(request: HttpRequest):
+    """What a calculator form is bound to: the POST, the GET query, or nothing (a blank form)."""
+    return request.POST if request.method == "POST" else (request.GET or None)
 
 
 def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
@@ -67,8 +65,7 @@ def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]
 @require_http_methods(["GET", "POST"])
 def kolaps_test(request: HttpRequest) -> HttpResponse:
     """GET: the odds of the test in the form. POST: judge typed dice, or roll on the server."""
-    source = request.POST if request.method == "POST" else (request.GET or None)
-    form = TestForm(source, initial={"db": 3, "rank": "veteran", "sante": 6})
+    form = TestForm(_form_data(request), initial={"db": 3, "rank": "veteran", "sante": 6})
     context: dict = {"form": form}
     if form.is_bound and form.is_valid():
         inputs = form.inputs()
@@ -446,27 +443,51 @@ def _calculate(request: HttpRequest, form, resolver: str, dice_fields: tuple[str
     return context
 
 
+def _calculator_page(
+    request: HttpRequest,
+    form,
+    *,
+    resolver: str,
+    dice_fields: tuple[str, ...],
+    blank_dice: tuple[str, ...],
+    odds_context,
+) -> HttpResponse:
+    """A combat calculator page (`campaigns/kolaps_<resolver>.html`), or one of its two partials
+    `<resolver>-panel` and `<resolver>-odds` when htmx targets it. `odds_context(odds)` gives
+    what the page shows of the odds; `blank_dice` are the dice fields shown on a blank form."""
+    context: dict = {"form": form}
+    if form.is_bound and form.is_valid():
+        context.update(_calculate(request, form, resolver, dice_fields))
+        odds = context.get("odds")
+        if odds:
+            context.update(odds_context(odds))
+    else:
+        context["shown_dice"] = [form[name] for name in blank_dice]
+    template = f"campaigns/kolaps_{resolver}.html"
+    if request.htmx and request.htmx.target in (f"{resolver}-panel", f"{resolver}-odds"):
+        template += f"#{request.htmx.target}"
+    return render(request, template, context)
+
+
+def _ranged_odds_context(odds: dict) -> dict:
+    return {
+        "odds_rows": _odds_rows(odds.get("rows", {})),
+        "modifier_rows": [(modifier_label(m["source"]), m["db"]) for m in odds["modifiers"]],
+        "death_percent": odds.get("target_dies", 0) * 100,
+    }
+
+
 @require_http_methods(["GET", "POST"])
 def kolaps_ranged(request: HttpRequest) -> HttpResponse:
     """GET: the DB, dice and odds of a shot. POST: judge typed dice, or roll on the server."""
-    source = request.POST if request.method == "POST" else (request.GET or None)
-    form = RangedForm(source)
-    context: dict = {"form": form}
-    if form.is_bound and form.is_valid():
-        context.update(_calculate(request, form, "ranged", RANGED_DICE_FIELDS))
-        odds = context.get("odds")
-        if odds:
-            context["odds_rows"] = _odds_rows(odds.get("rows", {}))
-            context["modifier_rows"] = [
-                (modifier_label(m["source"]), m["db"]) for m in odds["modifiers"]
-            ]
-            context["death_percent"] = odds.get("target_dies", 0) * 100
-    else:
-        context["shown_dice"] = [form["dice"]]
-    template = "campaigns/kolaps_ranged.html"
-    if request.htmx and request.htmx.target in ("ranged-panel", "ranged-odds"):
-        template += f"#{request.htmx.target}"
-    return render(request, template, context)
+    return _calculator_page(
+        request,
+        RangedForm(_form_data(request)),
+        resolver="ranged",
+        dice_fields=RANGED_DICE_FIELDS,
+        blank_dice=("dice",),
+        odds_context=_ranged_odds_context,
+    )
 
 
 # --- The melee calculator (RULES-NOTES K10) --------------------------------------------------
@@ -586,29 +607,29 @@ class MeleeForm(forms.Form):
         return name if name in self.fields else None
 
 
+def _melee_odds_context(odds: dict) -> dict:
+    return {
+        "sides": [
+            {
+                "name": side,
+                "strikes": odds["attacker"][side] * 100,
+                "dies": odds["dies"][side] * 100,
+                "rows": _odds_rows(odds["rows"][side]),
+            }
+            for side in ("a", "b")
+        ],
+        "exchange_percent": odds["exchange"] * 100,
+    }
+
+
 @require_http_methods(["GET", "POST"])
 def kolaps_melee(request: HttpRequest) -> HttpResponse:
     """GET: who strikes, every row and each death. POST: judge typed dice, or roll."""
-    source = request.POST if request.method == "POST" else (request.GET or None)
-    form = MeleeForm(source)
-    context: dict = {"form": form}
-    if form.is_bound and form.is_valid():
-        context.update(_calculate(request, form, "melee", MELEE_DICE_FIELDS))
-        odds = context.get("odds")
-        if odds:
-            context["sides"] = [
-                {
-                    "name": side,
-                    "strikes": odds["attacker"][side] * 100,
-                    "dies": odds["dies"][side] * 100,
-                    "rows": _odds_rows(odds["rows"][side]),
-                }
-                for side in ("a", "b")
-            ]
-            context["exchange_percent"] = odds["exchange"] * 100
-    else:
-        context["shown_dice"] = [form["a_dice"], form["b_dice"]]
-    template = "campaigns/kolaps_melee.html"
-    if request.htmx and request.htmx.target in ("melee-panel", "melee-odds"):
-        template += f"#{request.htmx.target}"
-    return render(request, template, context)
+    return _calculator_page(
+        request,
+        MeleeForm(_form_data(request)),
+        resolver="melee",
+        dice_fields=MELEE_DICE_FIELDS,
+        blank_dice=("a_dice", "b_dice"),
+        odds_context=_melee_odds_context,
+    )

@@ -53,8 +53,9 @@ from characters.profiles import (
     profile_set_survival_points,
     trauma_heal,
     trauma_make_permanent,
+    trauma_make_temporary,
+    trauma_unheal,
 )
-from characters.settlement_reverts import trauma_make_temporary, trauma_unheal
 from config.permissions import Refusal, require
 from rules.systems.of_the_dead.settlement import (
     DeathChoice,

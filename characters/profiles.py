@@ -3,7 +3,8 @@
 Each service locks the profile row, validates, writes, bumps `version`, recomputes the
 derived numbers from scratch (`characters.effects.sheet_numbers`) and appends one
 `ProfileEvent` (who, when, what). `actor` is the user acting, or None for system work
-(the post-chapter settlement). Pages, the API and tasks call these; none saves a model.
+(the post-chapter settlement, and undoing it when its chapter is reopened). Pages, the
+API and tasks call these; none saves a model.
 """
 
 from collections.abc import Iterable
@@ -114,6 +115,25 @@ def _save(profile: Profile) -> None:
     profile.version += 1
     _apply_numbers(profile)
     profile.save()
+
+
+def _profile_set(locked: Profile, *, actor, name: str, value, verb: str, chapter) -> Profile:
+    """Inside the caller's transaction, on the locked row: set one field (nothing when it
+    already holds `value`), bump and recompute, and append `verb` with before and after."""
+    before = getattr(locked, name)
+    if before == value:
+        return locked
+    setattr(locked, name, value)
+    _save(locked)
+    _record(
+        profile=locked,
+        actor=actor,
+        verb=verb,
+        before=before,
+        after=value,
+        chapter=getattr(chapter, "pk", None),
+    )
+    return locked
 
 
 def profile_create(
@@ -267,53 +287,98 @@ def trauma_add(
     return trauma
 
 
-def trauma_heal(*, actor, trauma: Trauma, chapter=None) -> Trauma:
-    """A temporary trauma heals (RULES-NOTES O6, on victory); a permanent one never does."""
+def _trauma_set(
+    *, actor, trauma: Trauma, chapter, verb: str, state: dict, also: dict | None = None, refuse=None
+) -> Trauma:
+    """The one shape of a change to a trauma: lock the profile and the trauma, check the
+    actor (None: system work), let `refuse(trauma)` raise a Refusal, do nothing when the
+    trauma is already in `state`, else write `state` and `also`, bump and recompute the
+    profile, and append one event named `verb`."""
     with transaction.atomic():
         locked = _locked(trauma.profile)
         _require_owner(actor, locked)
         trauma = Trauma.objects.select_for_update().get(pk=trauma.pk)
-        if trauma.permanence == TraumaPermanence.PERMANENT:
-            raise Refusal(_("A permanent trauma does not heal."), field="trauma")
-        if not trauma.active:
+        if refuse is not None:
+            refuse(trauma)
+        if all(getattr(trauma, name) == value for name, value in state.items()):
             return trauma
-        trauma.active = False
-        trauma.healed_at = timezone.now()
-        trauma.save(update_fields=["active", "healed_at"])
+        fields = {**state, **(also or {})}
+        for name, value in fields.items():
+            setattr(trauma, name, value)
+        trauma.save(update_fields=list(fields))
         _save(locked)
         _record(
             profile=locked,
             actor=actor,
-            verb="trauma_healed",
+            verb=verb,
             trauma=trauma.pk,
             name=trauma.name,
             chapter=getattr(chapter, "pk", None),
         )
     return trauma
+
+
+def _refuse_healing_permanent(trauma: Trauma) -> None:
+    if trauma.permanence == TraumaPermanence.PERMANENT:
+        raise Refusal(_("A permanent trauma does not heal."), field="trauma")
+
+
+def _refuse_healed(trauma: Trauma) -> None:
+    if not trauma.active:
+        raise Refusal(_("This trauma is healed."), field="trauma")
+
+
+def trauma_heal(*, actor, trauma: Trauma, chapter=None) -> Trauma:
+    """A temporary trauma heals (RULES-NOTES O6, on victory); a permanent one never does."""
+    return _trauma_set(
+        actor=actor,
+        trauma=trauma,
+        chapter=chapter,
+        verb="trauma_healed",
+        state={"active": False},
+        also={"healed_at": timezone.now()},
+        refuse=_refuse_healing_permanent,
+    )
 
 
 def trauma_make_permanent(*, actor, trauma: Trauma, chapter=None) -> Trauma:
     """A temporary trauma becomes permanent (RULES-NOTES O6, on defeat)."""
-    with transaction.atomic():
-        locked = _locked(trauma.profile)
-        _require_owner(actor, locked)
-        trauma = Trauma.objects.select_for_update().get(pk=trauma.pk)
-        if not trauma.active:
-            raise Refusal(_("This trauma is healed."), field="trauma")
-        if trauma.permanence == TraumaPermanence.PERMANENT:
-            return trauma
-        trauma.permanence = TraumaPermanence.PERMANENT
-        trauma.save(update_fields=["permanence"])
-        _save(locked)
-        _record(
-            profile=locked,
-            actor=actor,
-            verb="trauma_made_permanent",
-            trauma=trauma.pk,
-            name=trauma.name,
-            chapter=getattr(chapter, "pk", None),
-        )
-    return trauma
+    return _trauma_set(
+        actor=actor,
+        trauma=trauma,
+        chapter=chapter,
+        verb="trauma_made_permanent",
+        state={"permanence": TraumaPermanence.PERMANENT},
+        refuse=_refuse_healed,
+    )
+
+
+# Undoing what a post-chapter settlement did, when its chapter is reopened: system work
+# only (no actor: the organiser's reopening, campaigns.settlement, decides it). Nothing a
+# player does reaches these.
+
+
+def trauma_unheal(*, trauma: Trauma, chapter=None) -> Trauma:
+    """A trauma healed by a settlement that is reopened is active again."""
+    return _trauma_set(
+        actor=None,
+        trauma=trauma,
+        chapter=chapter,
+        verb="trauma_unhealed",
+        state={"active": True},
+        also={"healed_at": None},
+    )
+
+
+def trauma_make_temporary(*, trauma: Trauma, chapter=None) -> Trauma:
+    """A trauma made permanent by a settlement that is reopened is temporary again."""
+    return _trauma_set(
+        actor=None,
+        trauma=trauma,
+        chapter=chapter,
+        verb="trauma_made_temporary",
+        state={"permanence": TraumaPermanence.TEMPORARY},
+    )
 
 
 def profile_set_status(*, actor, profile: Profile, status: str, chapter=None) -> Profile:
@@ -331,20 +396,9 @@ def profile_set_status(*, actor, profile: Profile, status: str, chapter=None) ->
                 _("Only a dead character comes back as a zombie or by reincarnation."),
                 field="status",
             )
-        if locked.status == status:
-            return locked
-        before = locked.status
-        locked.status = status
-        _save(locked)
-        _record(
-            profile=locked,
-            actor=actor,
-            verb="status_changed",
-            before=before,
-            after=status,
-            chapter=getattr(chapter, "pk", None),
+        return _profile_set(
+            locked, actor=actor, name="status", value=status, verb="status_changed", chapter=chapter
         )
-    return locked
 
 
 def profile_set_survival_points(*, actor, profile: Profile, points: int, chapter=None) -> Profile:
@@ -354,18 +408,11 @@ def profile_set_survival_points(*, actor, profile: Profile, points: int, chapter
     if not isinstance(points, int) or points < 0:
         raise ValueError("survival points are a whole number >= 0")
     with transaction.atomic():
-        locked = _locked(profile)
-        if locked.survival_points == points:
-            return locked
-        before = locked.survival_points
-        locked.survival_points = points
-        _save(locked)
-        _record(
-            profile=locked,
+        return _profile_set(
+            _locked(profile),
             actor=actor,
+            name="survival_points",
+            value=points,
             verb="survival_points_set",
-            before=before,
-            after=points,
-            chapter=getattr(chapter, "pk", None),
+            chapter=chapter,
         )
-    return locked

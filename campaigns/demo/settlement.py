@@ -1,4 +1,4 @@
-"""The demo's settled chapter (called by demo_load after the Of the Dead block): the closed
+"""The demo's settled chapter (loaded after the Of the Dead chapters): the closed
 chapter "Les quais du Rhône" is settled, so the demo shows survival points (+2 each: both
 survived a victory), Bruno's "Bras en écharpe" healed, and a leaderboard.
 
