@@ -1,9 +1,11 @@
 """The stateless rules API and the audited server rolls (API twins of the calculator)."""
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -50,11 +52,42 @@ class RulesAPI(APIView):
         return Response({"systems": systems_listing()})
 
 
+class _JSONFirstNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, answered at once for what scripts and htmx send (no Accept,
+    `*/*` or `application/json`, no `?format=`): the JSON renderer, as the full
+    negotiation would choose. Anything else (a browser asking for HTML) is negotiated
+    as before."""
+
+    JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        meta = request._request.META
+        if (
+            format_suffix is None
+            and not meta.get("QUERY_STRING")
+            and meta.get("HTTP_ACCEPT", "").strip() in self.JSON_ACCEPTS
+            and renderers[0].media_type == "application/json"
+        ):
+            return renderers[0], "application/json"
+        return super().select_renderer(request, renderers, format_suffix)
+
+
 class ResolveAPI(APIView):
     """Run a resolver: `odds` and `evaluate` for anyone; `roll` for a logged-in player,
-    recorded with its server-chosen seed."""
+    recorded with its server-chosen seed.
+
+    The hot path of the calculator, so its DRF stack skips work whose answer is known:
+    negotiation answers JSON at once for JSON clients, and a request carrying neither a
+    token nor a session cookie is anonymous without asking the authenticators (they run,
+    lazily, if the view reads `request.user`). Same answers, same refusals."""
 
     permission_classes = [AllowAny]
+    content_negotiation_class = _JSONFirstNegotiation
+
+    def perform_authentication(self, request):
+        meta = request._request.META
+        if "HTTP_AUTHORIZATION" in meta or settings.SESSION_COOKIE_NAME in request.COOKIES:
+            request.user  # noqa: B018 - authenticate now: a bad token or CSRF is refused here
 
     @extend_schema(
         parameters=[

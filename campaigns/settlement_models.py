@@ -145,9 +145,16 @@ class CharacterStatistics(models.Model):
     from the ledger by campaigns.stats.statistics_recompute, never edited."""
 
     # No index of their own: the two partial unique indexes below serve every lookup, and
-    # fewer indexes make the set-based rebuild cheaper.
+    # fewer indexes make the set-based rebuild cheaper. No foreign-key constraint in the
+    # database either (db_constraint=False): these rows are derived from the ledger, whose
+    # own foreign keys are checked, and a constraint would cost two checks per rebuilt row
+    # at commit. Django still cascades deletions of a player or a campaign to them.
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
     )
     campaign = models.ForeignKey(
         "campaigns.Campaign",
@@ -156,6 +163,7 @@ class CharacterStatistics(models.Model):
         blank=True,
         related_name="+",
         db_index=False,
+        db_constraint=False,
     )
     chapters_played = models.PositiveIntegerField(default=0)
     chapters_survived = models.PositiveIntegerField(default=0)
@@ -188,7 +196,9 @@ class CharacterStatistics(models.Model):
                 name="stats_campaign_once",
             ),
         ]
-        indexes = [models.Index(fields=["campaign", "-reputation"], name="stats_rank_idx")]
+        # No ranking index: a campaign's rows are found by stats_campaign_once and sorted
+        # (a few hundred at most); the overall ranking sorts its rows once per page.
+        # Every rebuilt row would otherwise pay for one more index entry.
 
     def __str__(self) -> str:
         return f"statistics of {self.player_id} ({self.campaign_id or 'overall'})"

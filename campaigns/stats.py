@@ -75,13 +75,46 @@ def _rollup() -> dict:
 COLUMNS = ("player_id", "campaign_id", *COUNTERS, "reputation")
 
 
-def _insert_select(queryset) -> None:
+def _select_sql(queryset) -> tuple[str, tuple]:
     selected = ["player_id", "s_scope", *(f"s_{name}" for name in COLUMNS[2:])]
-    sql, params = queryset.values_list(*selected).query.sql_with_params()
+    return queryset.values_list(*selected).query.sql_with_params()
+
+
+def _insert_select(queryset) -> None:
+    sql, params = _select_sql(queryset)
     table = connection.ops.quote_name(CharacterStatistics._meta.db_table)
     quoted = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {table} ({quoted}) {sql}", params)
+
+
+def _rebuild_everything_postgresql(by_campaign) -> None:
+    """Every row at once, in one statement: the per-campaign aggregate is computed once
+    (a CTE), inserted, and summed per player into the overall rows (no second read of
+    the table; PostgreSQL's data-modifying CTE)."""
+    sql, params = _select_sql(by_campaign)
+    q = connection.ops.quote_name
+    table = q(CharacterStatistics._meta.db_table)
+    quoted = ", ".join(q(c) for c in COLUMNS)
+
+    # The CTE's columns are bigint (SQL sums and counts); summed as integer (the columns'
+    # own type) PostgreSQL keeps a bigint accumulator instead of a numeric one per group.
+    def total(name):
+        return f"SUM(CAST({q(name)} AS integer))"
+
+    sums = ", ".join(total(name) for name in COUNTERS)
+    reputation_sql = " + ".join(
+        f"({weight.points}) * {total(weight.statistic)}" for weight in WEIGHTS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH per_campaign ({quoted}) AS ({sql}), "
+            f"written AS (INSERT INTO {table} ({quoted}) SELECT * FROM per_campaign) "
+            f"INSERT INTO {table} ({quoted}) "
+            f"SELECT {q('player_id')}, NULL, {sums}, GREATEST(0, {reputation_sql}) "
+            f"FROM per_campaign GROUP BY {q('player_id')}",
+            params,
+        )
 
 
 def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> None:
@@ -103,16 +136,25 @@ def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> 
         stats = stats.filter(player_id__in=player_ids)
     if campaign_id is not None:
         ledger = ledger.filter(campaign_id=campaign_id)
-    stats.filter(
-        Q(campaign__isnull=True)
-        | (Q(campaign__isnull=False) if campaign_id is None else Q(campaign_id=campaign_id))
-    ).delete()
     # 1. Per campaign: one aggregate over the ledger rows.
     by_campaign = (
         ledger.order_by()
         .values("player_id", "campaign_id")
         .annotate(**_annotations(F("campaign_id"), _aggregates()))
     )
+    if player_ids is None and campaign_id is None and connection.vendor == "postgresql":
+        # A full rebuild replaces every row: TRUNCATE leaves no dead row versions behind
+        # for the unique indexes to step over while the new rows go in (DELETE did, and
+        # they cost more than the aggregate itself). It locks the table until commit,
+        # which a rebuild of everything may do.
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {connection.ops.quote_name(stats.model._meta.db_table)}")
+        _rebuild_everything_postgresql(by_campaign)
+        return
+    stats.filter(
+        Q(campaign__isnull=True)
+        | (Q(campaign__isnull=False) if campaign_id is None else Q(campaign_id=campaign_id))
+    ).delete()
     _insert_select(by_campaign)
     # 2. Overall: the sum of each player's per-campaign rows (10 times fewer rows than the
     # ledger), reputation recomputed from the sums.
