@@ -438,7 +438,9 @@ def settlement_apply(*, chapter_id: int) -> ApplyResult:
         _checkpoint("ledger")
         _survival_points_recompute(chapter, profiles.values())
         _checkpoint("survival-points")
-        _statistics_recompute([p.player_id for p in plan.participants], chapter.campaign_id)
+        statistics_recompute(
+            player_ids=[p.player_id for p in plan.participants], campaign_id=chapter.campaign_id
+        )
         _checkpoint("statistics")
         _record_departures(chapter, plan.departures)
         chapter.settled_at = now
@@ -511,14 +513,6 @@ def _survival_points_recompute(chapter, profiles: Iterable[Profile]) -> None:
         profile_set_survival_points(
             actor=None, profile=profile, points=int(totals.get(profile.pk) or 0), chapter=chapter
         )
-
-
-def _statistics_recompute(player_ids: list[int], campaign_id: int) -> None:
-    """A chapter without player outcomes (a KOLAPS chapter records unit results only) has
-    no statistics to recompute; `statistics_recompute` reads an empty list as "nobody"
-    only in a query Django refuses to build, so it is not called then."""
-    if player_ids:
-        statistics_recompute(player_ids=player_ids, campaign_id=campaign_id)
 
 
 def _lost_by_unit(departures: Iterable[UnitDeparture]) -> dict[int, list[int]]:
@@ -613,7 +607,9 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
         now = timezone.now()
         SettlementEntry.objects.filter(pk__in=[e.pk for e in entries]).update(reverted_at=now)
         _survival_points_recompute(locked, profiles.values())
-        _statistics_recompute([e.player_id for e in entries], locked.campaign_id)
+        statistics_recompute(
+            player_ids=[e.player_id for e in entries], campaign_id=locked.campaign_id
+        )
         _restore_departures(locked)
         locked.settled_at = None
         locked.save(update_fields=["settled_at"])

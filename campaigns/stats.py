@@ -123,8 +123,11 @@ def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> 
     rows of every campaign (those of other campaigns are current: each settlement rebuilds
     its campaign's rows).
 
-    Call it inside the transaction that changed the ledger.
+    Call it inside the transaction that changed the ledger. An empty `player_ids` means
+    nobody (a KOLAPS chapter records unit results only): nothing to rebuild.
     """
+    if player_ids is not None and not player_ids:
+        return
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [STATS_LOCK])

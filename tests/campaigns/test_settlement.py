@@ -201,6 +201,16 @@ def test_it_computes_statistics_and_reputation_with_its_breakdown(table):
     assert sorted(rows.all(), key=repr) == before
 
 
+def test_a_rebuild_for_nobody_leaves_every_statistic_as_it_was(table):
+    """A KOLAPS chapter records unit results only: its settlement rebuilds nobody's rows."""
+    organiser, campaign, _players, chapter = table
+    settle(organiser, chapter)
+    rows = CharacterStatistics.objects.values_list("player_id", "campaign_id", "reputation")
+    before = sorted(rows, key=repr)
+    statistics_recompute(player_ids=[], campaign_id=campaign.pk)
+    assert sorted(rows.all(), key=repr) == before and before
+
+
 def test_it_sums_damage_and_rolls_of_encounters_played_in_chronique(table):
     organiser, campaign, players, _ = table
     chapter_players = players[:2]
