@@ -26,7 +26,11 @@ class LanguageMiddleware:
 
     def __call__(self, request):
         language = _supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
-        if language is None and request.path.startswith("/api/"):
+        if (
+            language is None
+            and "HTTP_ACCEPT_LANGUAGE" in request.META
+            and request.path.startswith("/api/")
+        ):
             language = _supported(translation.get_language_from_request(request))
         language = language or settings.LANGUAGE_CODE
         translation.activate(language)
