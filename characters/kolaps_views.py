@@ -150,25 +150,44 @@ def character_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _character_page(request, character, message=_first_error(form))
     data = form.cleaned_data
-    try:
-        if data["op"] == "duplicate":
-            copy = services.character_duplicate(actor=request.user, character=character)
-            return redirect("kolaps-character", pk=copy.pk)
-        character = services.character_change(
+    if data["op"] == "duplicate":
+        return _answer_change(
+            request,
+            character,
+            lambda: services.character_duplicate(actor=request.user, character=character),
+            _character_page,
+            "kolaps-character",
+            always_redirect=True,
+        )
+    return _answer_change(
+        request,
+        character,
+        lambda: services.character_change(
             actor=request.user,
             character=character,
             op=data["op"],
             version=data["version"],
             **form.fields_for_service(),
-        )
+        ),
+        _character_page,
+        "kolaps-character",
+    )
+
+
+def _answer_change(request, obj, change, page, url_name, *, always_redirect=False):
+    """Run one service change of a unit or character and answer the page: the changed
+    object (a fragment for htmx, else a redirect), or the current state with the sentence
+    when the change is refused or the version is stale."""
+    try:
+        changed = change()
     except services.StaleVersion as stale:
-        return _character_page(request, stale.current, message=str(stale.message))
+        return page(request, stale.current, message=str(stale.message))
     except Refusal as refusal:
-        character.refresh_from_db()
-        return _character_page(request, character, message=str(refusal.message))
-    if request.htmx:
-        return _character_page(request, character)
-    return redirect("kolaps-character", pk=character.pk)
+        obj.refresh_from_db()
+        return page(request, obj, message=str(refusal.message))
+    if request.htmx and not always_redirect:
+        return page(request, changed)
+    return redirect(url_name, pk=changed.pk)
 
 
 @login_required
@@ -286,26 +305,29 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
         )
         if character is None:
             return _unit_page(request, unit, message=_("Choose one of your characters."))
-    try:
-        if data["op"] == "duplicate":
-            copy = services.unit_duplicate(actor=request.user, unit=unit)
-            return redirect("kolaps-unit", pk=copy.pk)
-        unit = services.unit_change(
+    if data["op"] == "duplicate":
+        return _answer_change(
+            request,
+            unit,
+            lambda: services.unit_duplicate(actor=request.user, unit=unit),
+            _unit_page,
+            "kolaps-unit",
+            always_redirect=True,
+        )
+    return _answer_change(
+        request,
+        unit,
+        lambda: services.unit_change(
             actor=request.user,
             unit=unit,
             op=data["op"],
             version=data["version"],
             character=character,
             name=data.get("name") or "",
-        )
-    except services.StaleVersion as stale:
-        return _unit_page(request, stale.current, message=str(stale.message))
-    except Refusal as refusal:
-        unit.refresh_from_db()
-        return _unit_page(request, unit, message=str(refusal.message))
-    if request.htmx:
-        return _unit_page(request, unit)
-    return redirect("kolaps-unit", pk=unit.pk)
+        ),
+        _unit_page,
+        "kolaps-unit",
+    )
 
 
 @login_required
