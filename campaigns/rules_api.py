@@ -1,12 +1,17 @@
 """The stateless rules API and the audited server rolls (API twins of the calculator)."""
 
+import threading
+from collections import OrderedDict
+
 from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -72,14 +77,63 @@ class _JSONFirstNegotiation(DefaultContentNegotiation):
         return super().select_renderer(request, renderers, format_suffix)
 
 
+class RenderedOdds:
+    """Odds answers as the JSON renderer wrote them, by (system, resolver, raw JSON body).
+
+    Odds are a pure function of the body (the rules import nothing that varies: no
+    language, no user, no clock), so a body asked before gets the same bytes again without
+    parsing, resolving or rendering. Only answers are kept, never refusals; bounded in
+    entries and body size, least recently used out."""
+
+    MAX_ENTRIES = 1024
+    MAX_BODY = 4096
+
+    def __init__(self) -> None:
+        self._answers: OrderedDict[tuple[str, str, bytes], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def key(self, request, system: str, resolver: str) -> tuple[str, str, bytes] | None:
+        django_request = request._request
+        if (
+            django_request.content_type != "application/json"
+            or int(django_request.META.get("CONTENT_LENGTH") or 0) > self.MAX_BODY
+            or not isinstance(request.accepted_renderer, JSONRenderer)
+            or request.accepted_media_type != "application/json"
+        ):
+            return None
+        return (system, resolver, django_request.body)
+
+    def get(self, key) -> bytes | None:
+        with self._lock:
+            body = self._answers.get(key)
+            if body is not None:
+                self._answers.move_to_end(key)
+            return body
+
+    def put(self, key, body: bytes) -> None:
+        with self._lock:
+            self._answers[key] = body
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.MAX_ENTRIES:
+                self._answers.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+rendered_odds = RenderedOdds()
+
+
 class ResolveAPI(APIView):
     """Run a resolver: `odds` and `evaluate` for anyone; `roll` for a logged-in player,
     recorded with its server-chosen seed.
 
     The hot path of the calculator, so its DRF stack skips work whose answer is known:
-    negotiation answers JSON at once for JSON clients, and a request carrying neither a
+    negotiation answers JSON at once for JSON clients, a request carrying neither a
     token nor a session cookie is anonymous without asking the authenticators (they run,
-    lazily, if the view reads `request.user`). Same answers, same refusals."""
+    lazily, if the view reads `request.user`), and an odds body asked before is answered
+    with the bytes rendered the first time (`RenderedOdds`). Same answers, same refusals."""
 
     permission_classes = [AllowAny]
     content_negotiation_class = _JSONFirstNegotiation
@@ -106,7 +160,17 @@ class ResolveAPI(APIView):
         ),
     )
     def post(self, request, system: str, resolver: str, verb: str):
+        key = rendered_odds.key(request, system, resolver) if verb == "odds" else None
+        if key is not None:
+            body = rendered_odds.get(key)
+            if body is not None:
+                return HttpResponse(body, content_type="application/json")
         data = request.data if isinstance(request.data, dict) else {}
+        if key is not None:
+            answer = resolve(system=system, name=resolver, verb=verb, data=data)
+            body = request.accepted_renderer.render(answer, "application/json")
+            rendered_odds.put(key, body)
+            return HttpResponse(body, content_type="application/json")
         if verb == "roll":
             record = roll_on_server(player=request.user, system=system, name=resolver, data=data)
             return Response({**record.outcome, "roll_id": record.pk}, status=201)

@@ -127,7 +127,19 @@ kchap_api_patterns = [
     ),
 ]
 
+# The stateless rules API is the calculator's hot path: its routes come first, grouped under
+# one prefix, so resolving an odds request tries a handful of patterns, not every route.
+rules_api_patterns = [
+    path("", rules_api.RulesAPI.as_view(), name="api-rules"),
+    path(
+        "<slug:system>/<slug:resolver>/<slug:verb>",
+        rules_api.ResolveAPI.as_view(),
+        name="api-resolve",
+    ),
+]
+
 api_patterns = [
+    path("rules/", include(rules_api_patterns)),
     path("", api_root, name="api-root"),
     path("auth/signup/", characters_api.SignupAPI.as_view(), name="api-signup"),
     path("auth/token/", characters_api.TokenAPI.as_view(), name="api-token"),
@@ -141,12 +153,6 @@ api_patterns = [
     ),
     *otd_api_patterns,
     *kchap_api_patterns,
-    path("rules/", rules_api.RulesAPI.as_view(), name="api-rules"),
-    path(
-        "rules/<slug:system>/<slug:resolver>/<slug:verb>",
-        rules_api.ResolveAPI.as_view(),
-        name="api-resolve",
-    ),
     path("rolls/", rules_api.RollListAPI.as_view(), name="api-roll-list"),
     path("rolls/<int:pk>/", rules_api.RollDetailAPI.as_view(), name="api-roll-detail"),
     # KOLAPS units and characters
@@ -239,6 +245,7 @@ kchap_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("api/v1/", include(api_patterns)),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/", include(auth_patterns)),
@@ -285,7 +292,6 @@ urlpatterns = [
     path(
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
     ),
-    path("api/v1/", include(api_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("admin/", admin.site.urls),

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from rules.systems.kolaps import (
@@ -78,7 +79,15 @@ def _kolaps_result(test: talent_test.TestSetup, result: talent_test.TestResult) 
 
 
 def _kolaps_test_odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    test = _kolaps_setup(data)
+    # A fresh outer dict per call; the nested ones are shared by every caller of the
+    # same setup and must not be changed (the API only renders them).
+    return dict(_kolaps_test_odds_answer(_kolaps_setup(data)))
+
+
+@lru_cache(maxsize=4096)
+def _kolaps_test_odds_answer(test: talent_test.TestSetup) -> dict[str, Any]:
+    """The odds of one setup as the API answers them, built once per setup (a few hundred
+    setups exist): the calculator's most frequent request is a table lookup."""
     odds = talent_test.odds(test)
     return {
         "dice": test.dice_count,

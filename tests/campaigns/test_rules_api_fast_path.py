@@ -56,3 +56,61 @@ def test_a_session_roll_is_recorded_for_the_signed_in_player(django_user_model):
     response = client.post("/api/v1/rules/kolaps/test/roll", BODY, content_type="application/json")
     assert response.status_code == 201
     assert RollRecord.objects.get(pk=response.json()["roll_id"]).player_id == player.pk
+
+
+# --- Rendered odds: a body asked before gets the bytes rendered the first time ----------------
+
+
+def _odds(body: str, **headers):
+    return Client().post(ODDS, body, content_type="application/json", **headers)
+
+
+def test_an_odds_body_asked_again_gets_the_same_bytes_from_the_cache():
+    from campaigns.rules_api import rendered_odds
+
+    rendered_odds.clear()
+    first = _odds(BODY)
+    assert len(rendered_odds._answers) == 1
+    again = _odds(BODY)
+    assert again.status_code == first.status_code == 200
+    assert again.content == first.content
+    assert again["Content-Type"] == first["Content-Type"] == "application/json"
+    # K5 at 3 dice for a veteran (threshold 3): the cached answer is the rule's answer.
+    assert again.json()["outcomes_exact"]["success"] == "7/24"
+
+
+def test_the_cache_keeps_each_body_apart_and_never_keeps_a_refusal():
+    from campaigns.rules_api import rendered_odds
+
+    rendered_odds.clear()
+    three = _odds(json.dumps({"db": 3, "rank": "veteran"})).json()
+    five = _odds(json.dumps({"db": 5, "rank": "veteran"})).json()
+    assert three["dice"] == 3 and five["dice"] == 5
+    bad = json.dumps({"db": 3, "rank": "general"})
+    assert _odds(bad).status_code == 400
+    assert _odds(bad).status_code == 400
+    assert len(rendered_odds._answers) == 2
+
+
+def test_an_indented_json_request_is_rendered_as_asked_not_from_the_cache():
+    from campaigns.rules_api import rendered_odds
+
+    rendered_odds.clear()
+    _odds(BODY)
+    indented = _odds(BODY, HTTP_ACCEPT="application/json; indent=4")
+    assert indented.status_code == 200
+    assert b'\n    "dice"' in indented.content
+    assert len(rendered_odds._answers) == 1
+
+
+def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
+    from campaigns.rules_api import RenderedOdds, rendered_odds
+
+    monkeypatch.setattr(RenderedOdds, "MAX_ENTRIES", 3)
+    rendered_odds.clear()
+    for db in (1, 2, 3):
+        _odds(json.dumps({"db": db, "rank": "novice"}))
+    _odds(json.dumps({"db": 1, "rank": "novice"}))  # 1 is now the most recent
+    _odds(json.dumps({"db": 4, "rank": "novice"}))  # 2, the least recent, goes
+    kept = [json.loads(key[2])["db"] for key in rendered_odds._answers]
+    assert kept == [3, 1, 4]
