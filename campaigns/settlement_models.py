@@ -10,7 +10,7 @@
 - `EncounterEvent`: a recorded event of an encounter played in Chronique during a
   chapter (a roll, the damage it dealt and to whom); the settlement sums them into the
   ledger (damage dealt and taken, rolls made).
-- `CharacterStatistics`: statistics per player and campaign (`campaign` null: overall),
+- `CharacterStatistics`: statistics per player and campaign (overall figures are their sums),
   rebuilt from the ledger with set-based SQL (campaigns.stats), reputation included.
 """
 
@@ -141,10 +141,10 @@ class EncounterEvent(models.Model):
 
 
 class CharacterStatistics(models.Model):
-    """A player's statistics in one campaign, or overall (`campaign` null). Derived: rebuilt
+    """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
     from the ledger by campaigns.stats.statistics_recompute, never edited."""
 
-    # No index of their own: the two partial unique indexes below serve every lookup, and
+    # No index of their own: the unique index below serves every lookup, and
     # fewer indexes make the set-based rebuild cheaper. No foreign-key constraint in the
     # database either (db_constraint=False): these rows are derived from the ledger, whose
     # own foreign keys are checked, and a constraint would cost two checks per rebuilt row
@@ -159,8 +159,6 @@ class CharacterStatistics(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign",
         on_delete=models.CASCADE,
-        null=True,
-        blank=True,
         related_name="+",
         db_index=False,
         db_constraint=False,
@@ -187,18 +185,11 @@ class CharacterStatistics(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=["player"], condition=Q(campaign__isnull=True), name="stats_overall_once"
-            ),
-            models.UniqueConstraint(
-                fields=["campaign", "player"],
-                condition=Q(campaign__isnull=False),
-                name="stats_campaign_once",
-            ),
+            models.UniqueConstraint(fields=["campaign", "player"], name="stats_campaign_once"),
         ]
         # No ranking index: a campaign's rows are found by stats_campaign_once and sorted
-        # (a few hundred at most); the overall ranking sorts its rows once per page.
-        # Every rebuilt row would otherwise pay for one more index entry.
+        # (a few hundred at most); the overall ranking sums and sorts its rows once per
+        # page. Every rebuilt row would otherwise pay for one more index entry.
 
     def __str__(self) -> str:
-        return f"statistics of {self.player_id} ({self.campaign_id or 'overall'})"
+        return f"statistics of {self.player_id} in campaign {self.campaign_id}"

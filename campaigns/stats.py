@@ -1,8 +1,9 @@
 """Statistics, reputation and leaderboards, computed from the ledger with set-based SQL.
 
-`statistics_recompute` rebuilds `CharacterStatistics` rows with one `INSERT ... SELECT ...
-GROUP BY` per scope (per campaign, overall) over `SettlementEntry`: never a loop or a task
-per character, never a delta. The SELECT is written with the ORM (aggregates with
+`statistics_recompute` rebuilds `CharacterStatistics` rows (one per player and campaign)
+with one `INSERT ... SELECT ... GROUP BY` over `SettlementEntry`: never a loop or a task
+per character, never a delta. Overall figures are sums of a player's campaign rows, taken
+when a leaderboard reads them. The SELECT is written with the ORM (aggregates with
 FILTER, the reputation as an expression built from `rules.systems.of_the_dead.reputation.
 WEIGHTS`) and compiled, so the same statement runs on PostgreSQL and on SQLite.
 
@@ -88,40 +89,12 @@ def _insert_select(queryset) -> None:
         cursor.execute(f"INSERT INTO {table} ({quoted}) {sql}", params)
 
 
-def _rebuild_everything_postgresql(by_campaign) -> None:
-    """Every row at once, in one statement: the per-campaign aggregate is computed once
-    (a CTE), inserted, and summed per player into the overall rows (no second read of
-    the table; PostgreSQL's data-modifying CTE)."""
-    sql, params = _select_sql(by_campaign)
-    q = connection.ops.quote_name
-    table = q(CharacterStatistics._meta.db_table)
-    quoted = ", ".join(q(c) for c in COLUMNS)
-
-    # The CTE's columns are bigint (SQL sums and counts); summed as integer (the columns'
-    # own type) PostgreSQL keeps a bigint accumulator instead of a numeric one per group.
-    def total(name):
-        return f"SUM(CAST({q(name)} AS integer))"
-
-    sums = ", ".join(total(name) for name in COUNTERS)
-    reputation_sql = " + ".join(
-        f"({weight.points}) * {total(weight.statistic)}" for weight in WEIGHTS
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH per_campaign ({quoted}) AS ({sql}), "
-            f"written AS (INSERT INTO {table} ({quoted}) SELECT * FROM per_campaign) "
-            f"INSERT INTO {table} ({quoted}) "
-            f"SELECT {q('player_id')}, NULL, {sums}, GREATEST(0, {reputation_sql}) "
-            f"FROM per_campaign GROUP BY {q('player_id')}",
-            params,
-        )
-
-
 def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> None:
-    """Rebuild the statistics of `player_ids` (all players when None): their row in
-    `campaign_id` (in every campaign when None) and their overall row, which sums their
-    rows of every campaign (those of other campaigns are current: each settlement rebuilds
-    its campaign's rows).
+    """Rebuild the statistics of `player_ids` (all players when None) in `campaign_id` (in
+    every campaign when None): one row per (player, campaign) played, from the ledger.
+    Overall figures are not stored: `leaderboard()` sums a player's campaign rows when it
+    reads them, so a settlement writes one row per participant and a full rebuild writes
+    each (player, campaign) once.
 
     Call it inside the transaction that changed the ledger. An empty `player_ids` means
     nobody (a KOLAPS chapter records unit results only): nothing to rebuild.
@@ -139,7 +112,8 @@ def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> 
         stats = stats.filter(player_id__in=player_ids)
     if campaign_id is not None:
         ledger = ledger.filter(campaign_id=campaign_id)
-    # 1. Per campaign: one aggregate over the ledger rows.
+        stats = stats.filter(campaign_id=campaign_id)
+    # One aggregate over the ledger rows, inserted as it is computed.
     by_campaign = (
         ledger.order_by()
         .values("player_id", "campaign_id")
@@ -147,27 +121,14 @@ def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> 
     )
     if player_ids is None and campaign_id is None and connection.vendor == "postgresql":
         # A full rebuild replaces every row: TRUNCATE leaves no dead row versions behind
-        # for the unique indexes to step over while the new rows go in (DELETE did, and
+        # for the unique index to step over while the new rows go in (DELETE did, and
         # they cost more than the aggregate itself). It locks the table until commit,
         # which a rebuild of everything may do.
         with connection.cursor() as cursor:
             cursor.execute(f"TRUNCATE {connection.ops.quote_name(stats.model._meta.db_table)}")
-        _rebuild_everything_postgresql(by_campaign)
-        return
-    stats.filter(
-        Q(campaign__isnull=True)
-        | (Q(campaign__isnull=False) if campaign_id is None else Q(campaign_id=campaign_id))
-    ).delete()
+    else:
+        stats.delete()
     _insert_select(by_campaign)
-    # 2. Overall: the sum of each player's per-campaign rows (10 times fewer rows than the
-    # ledger), reputation recomputed from the sums.
-    overall = (
-        stats.filter(campaign__isnull=False)
-        .order_by()
-        .values("player_id")
-        .annotate(**_annotations(Value(None, output_field=IntegerField()), _rollup()))
-    )
-    _insert_select(overall)
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -212,19 +173,59 @@ LEADERBOARD_SIZE = 100
 
 
 def leaderboard(*, campaign_id: int | None = None, player_filter: Q | None = None):
-    """One query: the rows of a campaign (or the overall rows), ranked by reputation, ties
-    sharing a rank (SQL `RANK()`), at most LEADERBOARD_SIZE."""
-    rows = CharacterStatistics.objects.filter(
-        Q(campaign__isnull=True) if campaign_id is None else Q(campaign_id=campaign_id)
-    )
+    """One query: the rows of a campaign, or overall (each player's campaign rows summed,
+    reputation recomputed from the sums), ranked by reputation, ties sharing a rank (SQL
+    `RANK()`), at most LEADERBOARD_SIZE."""
+    rows = CharacterStatistics.objects.all()
+    if campaign_id is not None:
+        rows = rows.filter(campaign_id=campaign_id)
     if player_filter is not None:
         rows = rows.filter(player_filter)
+    if campaign_id is None:
+        return _overall(rows)
     rows = rows.annotate(
         rank=Window(Rank(), order_by=F("reputation").desc()),
         display=F("player__display_name"),
         username=F("player__username"),
     ).order_by("-reputation", "-chapters_won", "username")[:LEADERBOARD_SIZE]
     return [_standing(row) for row in rows.values()]
+
+
+def _overall(rows) -> list["StandingRow"]:
+    """Each player's campaign rows summed (the aggregate, compiled by the ORM so filters on
+    the player apply), ranked, cut to the first LEADERBOARD_SIZE by (reputation, wins)
+    with their ties, and only then joined to the players for names: the sums of every
+    player are computed once, the names read for about a hundred."""
+    sums = _rollup()
+    # Aliases are prefixed: the sums share their names with the model's columns.
+    named = {f"o_{name}": expression for name, expression in sums.items()}
+    named["o_reputation"] = _reputation_expression(sums)
+    totals_sql, params = (
+        rows.order_by().values("player_id").annotate(**named).query.sql_with_params()
+    )
+    q = connection.ops.quote_name
+    player = q(CharacterStatistics._meta.get_field("player").related_model._meta.db_table)
+    # SQLite has no WITH TIES: it joins every total (small tables there).
+    cut = (
+        f"ORDER BY o_reputation DESC, o_chapters_won DESC "
+        f"FETCH FIRST {LEADERBOARD_SIZE} ROWS WITH TIES"
+        if connection.vendor == "postgresql"
+        else ""
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH totals AS ({totals_sql}), "
+            "ranked AS (SELECT totals.*, RANK() OVER (ORDER BY o_reputation DESC) AS rank "
+            f"FROM totals {cut}) "
+            f"SELECT ranked.*, p.{q('display_name')} AS display, p.{q('username')} AS username "
+            f"FROM ranked JOIN {player} p ON p.{q('id')} = ranked.player_id "
+            f"ORDER BY o_reputation DESC, o_chapters_won DESC, p.{q('username')} "
+            f"LIMIT {LEADERBOARD_SIZE}",
+            params,
+        )
+        names = [column[0] for column in cursor.description]
+        found = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
+    return [_standing({key.removeprefix("o_"): value for key, value in row.items()}) for row in found]
 
 
 def _standing(row: dict) -> StandingRow:

@@ -139,3 +139,10 @@ def test_it_shows_the_demo_chapters_vote_and_closed_chapter(sqlite_server):
     assert 'id="campaign-votes"' in detail
     profile = opener.open(sqlite_server + "/profile/", timeout=10).read().decode()
     assert "Bras en écharpe" in profile
+    # The leaderboards after the settled chapter: the overall one sums campaign rows when
+    # read, with SQL that differs on SQLite (no WITH TIES).
+    ranked = opener.open(sqlite_server + link + "leaderboard/", timeout=10).read().decode()
+    overall = opener.open(sqlite_server + "/leaderboard/", timeout=10).read().decode()
+    history = opener.open(sqlite_server + "/players/bruno/history/", timeout=10).read().decode()
+    for page in (ranked, overall, history):
+        assert "Bruno" in page

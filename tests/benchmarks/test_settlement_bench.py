@@ -2,10 +2,11 @@
 
 - Settling one chapter of 50 participants (each with a temporary trauma) in one
   transaction, against computing its preview alone.
-- Rebuilding every statistic (per campaign and overall, reputation included) for 10,000
+- Rebuilding every statistic (per campaign, reputation included) for 10,000
   characters from 100,000 ledger rows (10 settled chapters each), against a single bare
   SQL aggregate over the same rows (`SELECT player_id, count(*), sum(...) GROUP BY`).
-  Target: within 5x of the bare aggregate, well under a second.
+  Target: within 5x of the bare aggregate, well under a second. Overall figures are summed
+  when read, so the overall leaderboard's read over those rows is printed too.
 """
 
 import statistics
@@ -24,7 +25,7 @@ from campaigns.models import (
     SettlementEntry,
 )
 from campaigns.settlement import settlement_apply, settlement_plan
-from campaigns.stats import statistics_recompute
+from campaigns.stats import LEADERBOARD_SIZE, leaderboard, statistics_recompute
 from characters.models import Player
 from characters.profiles import trauma_add
 from tests.settlement_fixtures import closed_chapter, otd_table
@@ -136,9 +137,13 @@ def test_bench_recomputing_all_statistics_against_a_bare_aggregate():
     full = _median_seconds(statistics_recompute)
     base = _median_seconds(bare)
     stats = CharacterStatistics.objects.count()
-    assert stats == CHARACTERS * 2  # one row per campaign played, one overall
+    assert stats == CHARACTERS  # one row per campaign played (overall is their sum, read)
+    # Overall figures are summed when read: what the overall leaderboard costs instead.
+    assert len(leaderboard()) == LEADERBOARD_SIZE
+    overall = _median_seconds(leaderboard)
     print(
         f"\nrecomputing all statistics of {CHARACTERS} characters from {rows} ledger rows "
         f"({stats} rows written, reputation included): {full * 1000:.0f} ms, "
-        f"{full / base:.1f}x a bare SQL aggregate over the same rows ({base * 1000:.0f} ms)"
+        f"{full / base:.1f}x a bare SQL aggregate over the same rows ({base * 1000:.0f} ms); "
+        f"the overall leaderboard summing them when read: {overall * 1000:.0f} ms"
     )

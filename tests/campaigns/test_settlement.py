@@ -2,6 +2,7 @@
 reopen and settle again."""
 
 import pytest
+from django.db.models import Q
 from django.test import TestCase
 from django.utils import translation
 
@@ -199,6 +200,41 @@ def test_it_computes_statistics_and_reputation_with_its_breakdown(table):
     before = sorted(rows, key=repr)
     statistics_recompute()
     assert sorted(rows.all(), key=repr) == before
+
+
+def test_the_overall_standing_sums_every_campaign_a_player_played(table):
+    """Overall figures are not stored: the leaderboard sums a player's campaign rows and
+    recomputes the reputation from the sums (1 played + 2 survived + 3 won + 1 per kill
+    + 1 per trauma made permanent - 3 per death)."""
+    organiser, campaign, players, chapter = table
+    settle(organiser, chapter)
+    from campaigns.services import campaign_add_participant, campaign_create
+
+    second = campaign_create(organiser=organiser, name="Grenoble", system="of-the-dead")
+    campaign_add_participant(actor=organiser, campaign=second, player=players[0])
+    other = closed_chapter(organiser, second, players[:1], title="Le col", traumas=False)
+    settle(organiser, other)
+    rows = CharacterStatistics.objects.filter(player=players[0])
+    assert sorted(rows.values_list("campaign_id", "chapters_played", "reputation")) == [
+        (campaign.pk, 1, 8),  # won, 2 kills (zonard 1, mastard 1)
+        (second.pk, 1, 8),
+    ]
+    overall = {r.username: r for r in leaderboard()}
+    first = overall["p-0"]
+    assert (first.rank, first.chapters_played, first.chapters_won, first.kills_total) == (
+        1,
+        2,
+        2,
+        4,
+    )
+    assert first.kills == {**{k: 0 for k in first.kills}, "zonard": 2, "mastard": 2}
+    assert first.reputation == first.breakdown.total == 2 + 4 + 6 + 4 == 16
+    # The others played one campaign: their overall standing is their campaign row.
+    assert (overall["p-1"].rank, overall["p-1"].reputation) == (2, 6)
+    assert (overall["p-2"].rank, overall["p-2"].reputation) == (3, 4)
+    # A standing for one player sums that player's rows alone.
+    [mine] = leaderboard(player_filter=Q(player=players[0]))
+    assert (mine.chapters_played, mine.reputation) == (2, 16)
 
 
 def test_a_rebuild_for_nobody_leaves_every_statistic_as_it_was(table):
