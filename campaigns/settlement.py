@@ -644,25 +644,3 @@ def death_choice_make(*, actor, choice: str) -> Profile:
     if profile.status != ProfileStatus.DEAD:
         raise Refusal(_("Your character is not dead: there is no choice to make."), field="choice")
     return profile_set_status(actor=actor, profile=profile, status=choice)
-
-
-# --- Encounters played in Chronique ------------------------------------------------------------
-
-
-def encounter_event_record(
-    *, actor, chapter: Chapter, player, target=None, damage: int = 0, roll=None
-) -> EncounterEvent:
-    """Record a roll of an encounter played in Chronique during `chapter` (the hook for
-    encounter play): who rolled, whom it hit and the damage. An organiser records for
-    anyone; a player for themself. Settled chapters count them in damage and rolls."""
-    roles = campaign_role(actor, chapter.campaign)
-    if not (roles & CAN_MANAGE or (actor.pk == player.pk and roles & CAN_VIEW)):
-        require(roles, CAN_MANAGE, visible=CAN_VIEW)
-    if chapter.status == ChapterStatus.CLOSED:
-        raise Refusal(_("This chapter is closed."))
-    if not isinstance(damage, int) or isinstance(damage, bool) or not 0 <= damage <= 100:
-        raise Refusal(_("Damage is a whole number from 0 to 100."), field="damage")
-    with transaction.atomic():
-        return EncounterEvent.objects.create(
-            chapter=chapter, player=player, target=target, damage=damage, roll=roll
-        )

@@ -225,7 +225,9 @@ def _overall(rows) -> list["StandingRow"]:
         )
         names = [column[0] for column in cursor.description]
         found = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
-    return [_standing({key.removeprefix("o_"): value for key, value in row.items()}) for row in found]
+    return [
+        _standing({key.removeprefix("o_"): value for key, value in row.items()}) for row in found
+    ]
 
 
 def _standing(row: dict) -> StandingRow:

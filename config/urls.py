@@ -11,6 +11,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from campaigns import (
     chapter_api,
     chapter_views,
+    encounter_api,
+    encounter_views,
     rules_api,
     rules_views,
     settlement_api,
@@ -187,6 +189,11 @@ api_patterns += [
         settlement_api.DeathChoiceAPI.as_view(),
         name="api-profile-death-choice",
     ),
+    path(
+        "chapters/<int:pk>/encounter/",
+        encounter_api.ChapterEncounterAPI.as_view(),
+        name="api-chapter-encounter",
+    ),
 ]
 
 # Of the Dead profiles and campaigns of chapters (issue 5).
@@ -291,6 +298,10 @@ urlpatterns = [
     ),
     path(
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
+    ),
+    # The encounter log of a chapter being played (campaigns/encounter.py).
+    path(
+        "chapters/<int:pk>/encounter/", encounter_views.chapter_encounter, name="chapter-encounter"
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),

@@ -72,4 +72,10 @@ def settlement_roles(*, organiser, participant, campaign) -> dict:
         epilogue="The end.",
         outcomes=[OutcomeInput(participant.pk, "victory")],
     )
-    return {"settled_chapter": settled, "awaiting_chapter": awaiting}
+    # A chapter being played, for the encounter log.
+    from campaigns.chapters import chapter_start
+
+    playing = chapter_start(
+        actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="Playing")
+    )
+    return {"settled_chapter": settled, "awaiting_chapter": awaiting, "playing_chapter": playing}

@@ -947,6 +947,19 @@ def settled_pk(roles):
     return {"pk": roles["settled_chapter"].pk}
 
 
+def playing_pk(roles):
+    return {"pk": roles["playing_chapter"].pk}
+
+
+def encounter_roll(roles, user):
+    """The participant's roll: organisers record for anyone, a player for themself."""
+    return {"player": str(roles["participant"].pk), "target": "", "damage": 2, "roll": ""}
+
+
+def encounter_roll_api(roles, user):
+    return {"player": roles["participant"].pk, "damage": 2}
+
+
 def participant_name(roles):
     return {"username": roles["participant"].username}
 
@@ -981,6 +994,26 @@ MATRIX += [
         data=lambda r, u: {"choice": "zombie"},
         writes=True,
         denied=frozenset(SIGNED_IN),
+    ),
+    # The encounter log of the chapter being played (campaigns/encounter.py).
+    Row("chapter-encounter", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=playing_pk),
+    Row(
+        "chapter-encounter",
+        "post",
+        {**CAMPAIGN_MEMBERS_PAGE, "organiser": 302, "participant": 302},
+        kwargs=playing_pk,
+        data=encounter_roll,
+        writes=True,
+    ),
+    Row("api-chapter-encounter", "get", CAMPAIGN_MEMBERS_API, kwargs=playing_pk, api=True),
+    Row(
+        "api-chapter-encounter",
+        "post",
+        {**CAMPAIGN_MEMBERS_API, "organiser": 201, "participant": 201},
+        kwargs=playing_pk,
+        data=encounter_roll_api,
+        api=True,
+        writes=True,
     ),
     Row("api-chapter-settlement", "get", ORGANISERS_ONLY_API, kwargs=awaiting_pk, api=True),
     Row(
@@ -1140,10 +1173,11 @@ def otd_snapshot() -> tuple:
 
 
 def _settlement_snapshot() -> tuple:
-    from campaigns.models import Chapter, ChapterSettlement, SettlementEntry
+    from campaigns.models import Chapter, ChapterSettlement, EncounterEvent, SettlementEntry
     from characters.models import Profile
 
     return (
+        EncounterEvent.objects.count(),
         sorted(Chapter.objects.values_list("pk", "settled_at"), key=repr),
         sorted(ChapterSettlement.objects.values_list("chapter_id", "status")),
         SettlementEntry.objects.filter(reverted_at__isnull=True).count(),

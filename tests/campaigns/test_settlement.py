@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.test import TestCase
 from django.utils import translation
 
+from campaigns.encounter import encounter_event_record
 from campaigns.models import (
     CampaignEvent,
     ChapterSettlement,
@@ -16,7 +17,6 @@ from campaigns.models import (
 from campaigns.settlement import (
     ApplyResult,
     death_choice_make,
-    encounter_event_record,
     settlement_apply,
     settlement_plan,
     settlement_reopen,
@@ -227,7 +227,7 @@ def test_the_overall_standing_sums_every_campaign_a_player_played(table):
         2,
         4,
     )
-    assert first.kills == {**{k: 0 for k in first.kills}, "zonard": 2, "mastard": 2}
+    assert first.kills == {**dict.fromkeys(first.kills, 0), "zonard": 2, "mastard": 2}
     assert first.reputation == first.breakdown.total == 2 + 4 + 6 + 4 == 16
     # The others played one campaign: their overall standing is their campaign row.
     assert (overall["p-1"].rank, overall["p-1"].reputation) == (2, 6)
@@ -250,9 +250,10 @@ def test_a_rebuild_for_nobody_leaves_every_statistic_as_it_was(table):
 def test_it_sums_damage_and_rolls_of_encounters_played_in_chronique(table):
     organiser, campaign, players, _ = table
     chapter_players = players[:2]
-    from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan
+    from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan, chapter_start
 
     chapter = chapter_plan(actor=organiser, campaign=campaign, title="Arène")
+    chapter = chapter_start(actor=organiser, chapter=chapter)
     encounter_event_record(
         actor=players[0], chapter=chapter, player=players[0], target=players[1], damage=3
     )

@@ -1,0 +1,222 @@
+"""The encounter log of a chapter being played (campaigns/encounter.py): the page, its
+API twin and the service behind both. The settlement sums these rows into damage dealt,
+damage taken and rolls made (issue 6: "when the chapter's encounters were played in
+Chronique, damage dealt and taken and rolls made")."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from campaigns.chapters import chapter_plan, chapter_start
+from campaigns.encounter import encounter_event_record
+from campaigns.models import CampaignEvent, EncounterEvent
+from campaigns.rolls import roll_on_server
+from config.permissions import Refusal
+from tests.factories import PlayerFactory
+from tests.settlement_fixtures import otd_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def playing():
+    organiser, campaign, players = otd_table(players=3)
+    chapter = chapter_start(
+        actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="Arène")
+    )
+    return organiser, campaign, players, chapter
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
+    organiser, campaign, players, chapter = playing
+    roll = roll_on_server(
+        player=players[0], system="kolaps", name="test", data={"db": 3, "rank": "veteran"}
+    )
+    event = encounter_event_record(
+        actor=players[0], chapter=chapter, player=players[0], target=players[1], damage=3, roll=roll
+    )
+    assert (event.player_id, event.target_id, event.damage, event.roll_id) == (
+        players[0].pk,
+        players[1].pk,
+        3,
+        roll.pk,
+    )
+    logged = CampaignEvent.objects.filter(campaign=campaign, verb="encounter_roll").get()
+    assert logged.actor_id == players[0].pk
+    assert logged.data == {
+        "chapter": chapter.pk,
+        "title": "Arène",
+        "player": players[0].username,
+        "target": players[1].username,
+        "damage": 3,
+        "roll": roll.pk,
+    }
+
+
+def test_it_refuses_what_the_table_could_not_have_played(playing):
+    organiser, campaign, players, chapter = playing
+    stranger = PlayerFactory()
+    their_roll = roll_on_server(
+        player=players[1], system="kolaps", name="test", data={"db": 1, "rank": "novice"}
+    )
+    cases = [
+        (dict(actor=players[1], player=players[0]), None),  # for someone else: 403
+        (dict(actor=organiser, player=stranger), "player"),
+        (dict(actor=organiser, player=players[0], target=stranger), "target"),
+        (dict(actor=organiser, player=players[0], target=players[0]), "target"),
+        (dict(actor=organiser, player=players[0], damage=101), "damage"),
+        (dict(actor=organiser, player=players[0], damage=-1), "damage"),
+        (dict(actor=organiser, player=players[0], roll=their_roll), "roll"),
+    ]
+    for kwargs, field in cases:
+        with pytest.raises(Refusal) as refused:
+            encounter_event_record(chapter=chapter, **kwargs)
+        assert refused.value.field == field, kwargs
+    planned = chapter_plan(actor=organiser, campaign=campaign, title="Plus tard")
+    with pytest.raises(Refusal, match="while the chapter is being played"):
+        encounter_event_record(actor=organiser, chapter=planned, player=players[0])
+    assert EncounterEvent.objects.count() == 0
+
+
+def test_the_page_offers_a_player_only_themself_and_records_their_roll(playing):
+    organiser, campaign, players, chapter = playing
+    client = _client(players[0])
+    url = reverse("chapter-encounter", args=[chapter.pk])
+    page = client.get(url).content.decode()
+    assert 'id="encounter-form"' in page
+    assert f'<option value="{players[0].pk}" selected>' in page
+    assert f'<option value="{players[1].pk}">' in page  # as a target, not as the roller
+    assert page.count(f'value="{players[1].pk}"') == 1
+    response = client.post(
+        url, {"player": players[0].pk, "target": players[1].pk, "damage": 4, "roll": ""}
+    )
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert "hits" in page and "4 damage" in page
+    assert EncounterEvent.objects.get().damage == 4
+
+
+def test_bad_input_is_a_message_in_the_page_and_records_nothing(playing):
+    organiser, campaign, players, chapter = playing
+    client = _client(organiser)
+    url = reverse("chapter-encounter", args=[chapter.pk])
+    for data, sentence in [
+        ({"player": players[0].pk, "damage": 500}, "less than or equal to 100"),
+        ({"player": players[0].pk, "target": players[0].pk, "damage": 1}, "another player"),
+        ({"player": players[0].pk, "damage": "beaucoup"}, "Enter a whole number"),
+    ]:
+        response = client.post(url, data)
+        assert response.status_code == 200
+        assert sentence in response.content.decode(), data
+    assert EncounterEvent.objects.count() == 0
+
+
+def test_htmx_gets_the_log_back_with_the_new_roll_and_the_totals(playing):
+    organiser, campaign, players, chapter = playing
+    client = _client(organiser)
+    url = reverse("chapter-encounter", args=[chapter.pk])
+    response = client.post(
+        url,
+        {"player": players[1].pk, "target": players[2].pk, "damage": 2},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="encounter-log">')
+    assert 'id="encounter-totals"' in html and "<td>P-1</td><td>1</td><td>2</td><td>0</td>" in html
+    assert "<td>P-2</td><td>0</td><td>0</td><td>2</td>" in html
+
+
+def test_a_chapter_not_being_played_shows_its_log_without_a_form(playing):
+    organiser, campaign, players, chapter = playing
+    planned = chapter_plan(actor=organiser, campaign=campaign, title="Plus tard")
+    client = _client(players[0])
+    url = reverse("chapter-encounter", args=[planned.pk])
+    page = client.get(url).content.decode()
+    assert 'id="encounter-form"' not in page and "No roll recorded yet." in page
+    response = client.post(url, {"player": players[0].pk, "damage": 1}, follow=True)
+    assert "while the chapter is being played" in response.content.decode()
+    assert EncounterEvent.objects.count() == 0
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_the_page_costs_the_same_queries_however_long_the_log(
+    playing, size, django_assert_num_queries
+):
+    organiser, campaign, players, chapter = playing
+    for n in range(size):
+        encounter_event_record(
+            actor=organiser,
+            chapter=chapter,
+            player=players[n % 3],
+            target=players[(n + 1) % 3],
+            damage=n % 5,
+        )
+    client = _client(players[0])
+    url = reverse("chapter-encounter", args=[chapter.pk])
+    # session, user, chapter, memberships, the log, my recent server rolls
+    with django_assert_num_queries(6):
+        response = client.get(url)
+    assert response.content.decode().count("data-event=") == size
+
+
+def test_the_api_twin_records_and_lists_with_the_same_refusals(playing):
+    organiser, campaign, players, chapter = playing
+    client = _client(players[0])
+    url = reverse("api-chapter-encounter", args=[chapter.pk])
+    created = client.post(
+        url, {"target": players[1].pk, "damage": 3}, content_type="application/json"
+    )
+    assert created.status_code == 201
+    assert created.json()["player_id"] == players[0].pk and created.json()["damage"] == 3
+    assert client.post(url, {"damage": 300}, content_type="application/json").json().keys() == {
+        "damage"
+    }
+    refused = client.post(url, {"target": 999999}, content_type="application/json")
+    assert refused.status_code == 400 and "target" in refused.json()
+    refused = client.post(url, {"player": players[1].pk}, content_type="application/json")
+    assert refused.status_code == 403
+    listing = client.get(url).json()
+    assert listing["can_record"] is True
+    assert [(r["player"], r["target"], r["damage"]) for r in listing["rows"]] == [("P-0", "P-1", 3)]
+
+
+def test_rolls_recorded_in_the_log_count_in_the_settled_statistics(playing):
+    from django.test import TestCase
+
+    from campaigns.chapters import OutcomeInput, chapter_close
+    from campaigns.settlement import settlement_request
+    from campaigns.stats import leaderboard
+
+    organiser, campaign, players, chapter = playing
+    client = _client(organiser)
+    url = reverse("chapter-encounter", args=[chapter.pk])
+    client.post(url, {"player": players[0].pk, "target": players[1].pk, "damage": 3})
+    client.post(url, {"player": players[1].pk, "target": players[0].pk, "damage": 1})
+    client.post(url, {"player": players[0].pk, "damage": 0})
+    chapter = chapter_close(
+        actor=organiser,
+        chapter=chapter,
+        epilogue="Fin.",
+        outcomes=[OutcomeInput(p.pk, "victory") for p in players],
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        settlement_request(actor=organiser, chapter=chapter)
+    rows = {r.username: r for r in leaderboard(campaign_id=campaign.pk)}
+    assert (rows["p-0"].damage_dealt, rows["p-0"].damage_taken, rows["p-0"].rolls) == (3, 1, 2)
+    assert (rows["p-1"].damage_dealt, rows["p-1"].damage_taken, rows["p-1"].rolls) == (1, 3, 1)
