@@ -1,12 +1,14 @@
 """The demo data `make run` shows, one module per area, loaded in this order by
 `manage.py demo_load`: the accounts and their Of the Dead campaign, its profiles and
-chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign.
+chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
+and its chapter being played with an encounter log.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did.
 Everything is written through the services, as a user would.
 """
 
 from campaigns.demo.accounts import DEMO_USERS, load_campaign, load_players
+from campaigns.demo.encounter import load_encounter_demo
 from campaigns.demo.kolaps_campaign import load_kolaps_campaign_demo
 from campaigns.demo.kolaps_units import load_kolaps_units
 from campaigns.demo.of_the_dead import load_of_the_dead
@@ -26,3 +28,5 @@ def load_demo(out) -> None:
     # The post-chapter settlement (issue 6): the closed chapter settled, with its effects.
     load_settled_chapter(campaign=campaign)
     load_kolaps_campaign_demo(players, out)
+    # A KOLAPS chapter being played, with its encounter log.
+    load_encounter_demo(players)

@@ -43,7 +43,7 @@ def _client(user) -> Client:
 
 
 def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
-    organiser, campaign, players, chapter = playing
+    _organiser, campaign, players, chapter = playing
     roll = roll_on_server(
         player=players[0], system="kolaps", name="test", data={"db": 3, "rank": "veteran"}
     )
@@ -75,13 +75,13 @@ def test_it_refuses_what_the_table_could_not_have_played(playing):
         player=players[1], system="kolaps", name="test", data={"db": 1, "rank": "novice"}
     )
     cases = [
-        (dict(actor=players[1], player=players[0]), None),  # for someone else: 403
-        (dict(actor=organiser, player=stranger), "player"),
-        (dict(actor=organiser, player=players[0], target=stranger), "target"),
-        (dict(actor=organiser, player=players[0], target=players[0]), "target"),
-        (dict(actor=organiser, player=players[0], damage=101), "damage"),
-        (dict(actor=organiser, player=players[0], damage=-1), "damage"),
-        (dict(actor=organiser, player=players[0], roll=their_roll), "roll"),
+        ({"actor": players[1], "player": players[0]}, None),  # for someone else: 403
+        ({"actor": organiser, "player": stranger}, "player"),
+        ({"actor": organiser, "player": players[0], "target": stranger}, "target"),
+        ({"actor": organiser, "player": players[0], "target": players[0]}, "target"),
+        ({"actor": organiser, "player": players[0], "damage": 101}, "damage"),
+        ({"actor": organiser, "player": players[0], "damage": -1}, "damage"),
+        ({"actor": organiser, "player": players[0], "roll": their_roll}, "roll"),
     ]
     for kwargs, field in cases:
         with pytest.raises(Refusal) as refused:
@@ -94,7 +94,7 @@ def test_it_refuses_what_the_table_could_not_have_played(playing):
 
 
 def test_the_page_offers_a_player_only_themself_and_records_their_roll(playing):
-    organiser, campaign, players, chapter = playing
+    _organiser, _campaign, players, chapter = playing
     client = _client(players[0])
     url = reverse("chapter-encounter", args=[chapter.pk])
     page = client.get(url).content.decode()
@@ -112,7 +112,7 @@ def test_the_page_offers_a_player_only_themself_and_records_their_roll(playing):
 
 
 def test_bad_input_is_a_message_in_the_page_and_records_nothing(playing):
-    organiser, campaign, players, chapter = playing
+    organiser, _campaign, players, chapter = playing
     client = _client(organiser)
     url = reverse("chapter-encounter", args=[chapter.pk])
     for data, sentence in [
@@ -127,7 +127,7 @@ def test_bad_input_is_a_message_in_the_page_and_records_nothing(playing):
 
 
 def test_htmx_gets_the_log_back_with_the_new_roll_and_the_totals(playing):
-    organiser, campaign, players, chapter = playing
+    organiser, _campaign, players, chapter = playing
     client = _client(organiser)
     url = reverse("chapter-encounter", args=[chapter.pk])
     response = client.post(
@@ -143,7 +143,7 @@ def test_htmx_gets_the_log_back_with_the_new_roll_and_the_totals(playing):
 
 
 def test_a_chapter_not_being_played_shows_its_log_without_a_form(playing):
-    organiser, campaign, players, chapter = playing
+    organiser, campaign, players, _chapter = playing
     planned = chapter_plan(actor=organiser, campaign=campaign, title="Plus tard")
     client = _client(players[0])
     url = reverse("chapter-encounter", args=[planned.pk])
@@ -158,7 +158,7 @@ def test_a_chapter_not_being_played_shows_its_log_without_a_form(playing):
 def test_the_page_costs_the_same_queries_however_long_the_log(
     playing, size, django_assert_num_queries
 ):
-    organiser, campaign, players, chapter = playing
+    organiser, _campaign, players, chapter = playing
     for n in range(size):
         encounter_event_record(
             actor=organiser,
@@ -176,7 +176,7 @@ def test_the_page_costs_the_same_queries_however_long_the_log(
 
 
 def test_the_api_twin_records_and_lists_with_the_same_refusals(playing):
-    organiser, campaign, players, chapter = playing
+    _organiser, _campaign, players, chapter = playing
     client = _client(players[0])
     url = reverse("api-chapter-encounter", args=[chapter.pk])
     created = client.post(
@@ -220,3 +220,30 @@ def test_rolls_recorded_in_the_log_count_in_the_settled_statistics(playing):
     rows = {r.username: r for r in leaderboard(campaign_id=campaign.pk)}
     assert (rows["p-0"].damage_dealt, rows["p-0"].damage_taken, rows["p-0"].rolls) == (3, 1, 2)
     assert (rows["p-1"].damage_dealt, rows["p-1"].damage_taken, rows["p-1"].rolls) == (1, 3, 1)
+
+
+def test_the_demo_shows_a_chapter_being_played_with_its_log_idempotently():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from campaigns.demo.encounter import DEMO_ENCOUNTER_CHAPTER
+    from characters.models import Player
+
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_load", stdout=StringIO())
+    events = EncounterEvent.objects.select_related("chapter", "player", "target", "roll")
+    assert [
+        (e.player.username, e.target and e.target.username, e.damage, e.roll and e.roll.resolver)
+        for e in events
+    ] == [("alice", "bruno", 2, "ranged"), ("bruno", "alice", 1, None), ("alice", None, 0, "test")]
+    chapter = events[0].chapter
+    assert (chapter.title, chapter.status) == (DEMO_ENCOUNTER_CHAPTER, "current")
+    page = _client(Player.objects.get(username="bruno")).get(
+        reverse("chapter-encounter", args=[chapter.pk])
+    )
+    assert page.content.decode().count("data-event=") == 3
+    detail = _client(Player.objects.get(username="bruno")).get(
+        reverse("chapter-detail", args=[chapter.pk])
+    )
+    assert 'id="chapter-encounter-link"' in detail.content.decode()
