@@ -191,3 +191,12 @@ def real_worker(celery_worker_process):
     app.conf.task_always_eager = False
     yield celery_worker_process
     app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def english():
+    """Service sentences in English for the test's assertions (French is the default)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

@@ -7,7 +7,6 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from campaigns.chapters import chapter_plan, chapter_start
 from campaigns.encounter import encounter_event_record
@@ -17,13 +16,7 @@ from config.permissions import Refusal
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import otd_table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture
