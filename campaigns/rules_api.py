@@ -94,9 +94,11 @@ class RenderedOdds:
 
     def key(self, request, system: str, resolver: str) -> tuple[str, str, bytes] | None:
         django_request = request._request
+        length = django_request.META.get("CONTENT_LENGTH") or "0"
         if (
             django_request.content_type != "application/json"
-            or int(django_request.META.get("CONTENT_LENGTH") or 0) > self.MAX_BODY
+            or not length.isdigit()
+            or int(length) > self.MAX_BODY
             or not isinstance(request.accepted_renderer, JSONRenderer)
             or request.accepted_media_type != "application/json"
         ):
