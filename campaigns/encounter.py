@@ -209,3 +209,27 @@ def encounter_card(user, pk: int) -> EncounterCard:
         my_rolls=my_rolls,
         can_manage=can_manage,
     )
+
+
+@dataclass(frozen=True)
+class PlayingChapter:
+    id: int
+    title: str
+    campaign: str
+
+
+def chapters_being_played(user) -> list[PlayingChapter]:
+    """The chapters being played in the campaigns where `user` is a player: where a server
+    roll of theirs can be recorded. One query."""
+    if not user.is_authenticated:
+        return []
+    rows = (
+        Chapter.objects.filter(
+            status=ChapterStatus.CURRENT,
+            campaign__memberships__player=user,
+            campaign__memberships__role=MembershipRole.PLAYER,
+        )
+        .order_by("campaign__name", "number")
+        .values_list("pk", "title", "campaign__name")
+    )
+    return [PlayingChapter(pk, title, campaign) for pk, title, campaign in rows]

@@ -16,7 +16,9 @@ from campaigns.encounter import encounter_card
 @require_http_methods(["GET", "POST"])
 def chapter_encounter(request: HttpRequest, pk: int) -> HttpResponse:
     card = encounter_card(request.user, pk)
-    form = EncounterRollForm(card=card, initial={"player": str(request.user.pk)})
+    # `?roll=<id>`: arriving from one of your server rolls, it is chosen already.
+    initial = {"player": str(request.user.pk), "roll": request.GET.get("roll", "")}
+    form = EncounterRollForm(card=card, initial=initial)
     if request.method == "POST" and card.record_for:
         form = EncounterRollForm(request.POST, card=card)
         if form.is_valid() and form.save(request.user, card.chapter) is not None:

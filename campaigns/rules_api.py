@@ -2,6 +2,7 @@
 
 import threading
 from collections import OrderedDict
+from dataclasses import asdict
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -15,6 +16,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.encounter import chapters_being_played
 from campaigns.models import RollRecord
 from campaigns.rolls import resolve, roll_on_server, roll_replay
 from rules.resolvers import RESOLVERS, VERBS, resolvers_of
@@ -194,4 +196,11 @@ class RollDetailAPI(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         record = get_object_or_404(RollRecord.objects.for_user(request.user), pk=pk)
-        return Response({**RollRecordSerializer(record).data, "replay": roll_replay(record=record)})
+        return Response(
+            {
+                **RollRecordSerializer(record).data,
+                "replay": roll_replay(record=record),
+                # Where it can be recorded: POST {"roll": id} to each chapter's encounter log.
+                "record_in": [asdict(c) for c in chapters_being_played(request.user)],
+            }
+        )

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaigns.encounter import chapters_being_played
 from campaigns.models import RollRecord
 from campaigns.rolls import resolve, roll_on_server, roll_replay
 from config.permissions import Refusal
@@ -116,7 +117,11 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "campaigns/roll_detail.html",
-        {"record": record, "replay": roll_replay(record=record)},
+        {
+            "record": record,
+            "replay": roll_replay(record=record),
+            "playing": chapters_being_played(request.user),
+        },
     )
 
 

@@ -240,3 +240,27 @@ def test_the_demo_shows_a_chapter_being_played_with_its_log_idempotently():
         reverse("chapter-detail", args=[chapter.pk])
     )
     assert 'id="chapter-encounter-link"' in detail.content.decode()
+
+
+def test_a_server_roll_leads_to_the_log_of_the_chapter_being_played(playing):
+    """From the calculator's "Server roll no. N, recorded" to the roll's page, then to the
+    encounter log with that roll chosen already; the API twin lists the same chapters."""
+    _organiser, _campaign, players, chapter = playing
+    roll = roll_on_server(
+        player=players[0], system="kolaps", name="test", data={"db": 3, "rank": "veteran"}
+    )
+    client = _client(players[0])
+    detail = client.get(reverse("roll-detail", args=[roll.pk])).content.decode()
+    link = f"{reverse('chapter-encounter', args=[chapter.pk])}?roll={roll.pk}"
+    assert f'href="{link}"' in detail and "Arène" in detail
+    page = client.get(link).content.decode()
+    assert f'<option value="{roll.pk}" selected>#{roll.pk} test' in page
+    api = client.get(reverse("api-roll-detail", args=[roll.pk])).json()
+    assert api["record_in"] == [{"id": chapter.pk, "title": "Arène", "campaign": "Lyon"}]
+    # Someone playing in no campaign gets no such link.
+    loner = PlayerFactory()
+    theirs = roll_on_server(
+        player=loner, system="kolaps", name="test", data={"db": 1, "rank": "novice"}
+    )
+    alone = _client(loner).get(reverse("roll-detail", args=[theirs.pk])).content.decode()
+    assert 'id="roll-record-in"' not in alone
