@@ -40,8 +40,10 @@ def _sentence(error: RuleInputError) -> str:
         return str(FIELD_SENTENCES[error.field])
     if kind == "integer":
         return _("A number from %(lo)s to %(hi)s.") % {"lo": params["lo"], "hi": params["hi"]}
-    if kind in ("choice", "list"):
+    if kind in ("choice", "list") and "choices" in params:
         return _("Choose among: %(choices)s.") % {"choices": ", ".join(params["choices"])}
+    if kind == "list":
+        return _("A list is expected here.")
     if kind == "flag":
         return _("Yes or no (true or false).")
     if kind == "exploding":

@@ -1,5 +1,6 @@
 """The stateless rules API, the calculator page and audited server rolls."""
 
+import json
 import random
 
 import pytest
@@ -315,3 +316,22 @@ def test_it_gives_the_odds_of_every_row_and_of_death_for_a_shot(client):
     assert abs(sum(odds["rows"].values()) - 1) < 1e-12
     assert 0 < odds["target_dies"] < 1
     assert odds["dice_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("resolver", "body", "field"),
+    [
+        ("end_phase", {"characters": "Kirmann"}, "characters"),
+        ("next_attacker", {"sides": {"apc": "Kirmann", "sheol": []}}, "sides.apc"),
+        ("melee", {"a": {"rank": "veteran", "supports": "two"}, "b": {}}, "a.supports"),
+    ],
+)
+def test_a_list_sent_as_something_else_is_a_400_naming_the_field(client, resolver, body, field):
+    response = client.post(
+        f"/api/v1/rules/kolaps/{resolver}/evaluate",
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert response.json() == {field: ["A list is expected here."]}

@@ -114,3 +114,20 @@ def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
     _odds(json.dumps({"db": 4, "rank": "novice"}))  # 2, the least recent, goes
     kept = [json.loads(key[2])["db"] for key in rendered_odds._answers]
     assert kept == [3, 1, 4]
+
+
+def test_a_large_or_oddly_measured_body_is_answered_without_the_cache(monkeypatch):
+    from campaigns.rules_api import RenderedOdds, rendered_odds
+
+    rendered_odds.clear()
+    monkeypatch.setattr(RenderedOdds, "MAX_BODY", len(BODY) - 1)
+    large = _odds(BODY)
+    assert large.status_code == 200 and large.json()["outcomes_exact"]["success"] == "7/24"
+    assert len(rendered_odds._answers) == 0
+    monkeypatch.undo()
+    odd = Client().generic(
+        "POST", ODDS, BODY, content_type="application/json", CONTENT_LENGTH="12abc"
+    )
+    # Django reads a body of unreadable length as empty: the rules name the missing field.
+    assert odd.status_code == 400 and "db" in odd.json()
+    assert len(rendered_odds._answers) == 0

@@ -106,9 +106,21 @@ def test_it_explains_a_distance_beyond_the_weapon(client):
     assert "The weapon does not reach that far." in html
 
 
-def test_it_costs_no_query_to_compute_a_shot(client, django_assert_num_queries):
+@pytest.mark.parametrize(
+    ("name", "data", "shown"),
+    [
+        ("kolaps-ranged", KIRMANN, "DB 5 · Roll 5 dice, success on 3+"),
+        ("kolaps-melee", FIGHT, "Fighter A strikes"),
+        ("kolaps-test", {"db": 3, "rank": "veteran", "sante": 6}, "Success"),
+    ],
+)
+def test_each_calculator_answers_an_anonymous_visitor_without_a_query(
+    client, django_assert_num_queries, name, data, shown
+):
     with django_assert_num_queries(0):
-        client.get(reverse("kolaps-ranged"), KIRMANN)
+        response = client.get(reverse(name), data)
+    assert response.status_code == 200
+    assert shown in response.content.decode()
 
 
 def test_it_shows_who_strikes_in_a_melee_and_each_death(client):

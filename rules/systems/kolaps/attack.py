@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rules.dice import Dice, distribution, parse
@@ -170,7 +170,7 @@ def _miss(attack: Attack, source: DiceSource, out: dict[str, Any]) -> None:
 # --- Exact odds -----------------------------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=4096)
 def power_distribution(power: Dice, bonus: Dice, divisor: int) -> tuple[tuple[int, Fraction], ...]:
     """The rolled power (weapon + talent bonus), divided by inhuman metabolism (K7)."""
     weapon = distribution(power)
@@ -210,7 +210,8 @@ def attack_odds(attack: Attack, catalogue: Catalogue | None = None) -> AttackOdd
     return _attack_odds(attack, catalogue)
 
 
-@cache
+# Bounded: the key is built from the caller's input (equipment, protection, gauges).
+@lru_cache(maxsize=4096)
 def _packaged_odds(attack: Attack) -> AttackOdds:
     return _attack_odds(attack, load_catalogue())
 

@@ -294,16 +294,6 @@ def difference_weights(melee: Melee, depth: int = DEPTH) -> tuple[dict[int, int]
     return out, 6 ** (2 * (depth + 1))
 
 
-def difference_distribution(
-    melee: Melee, depth: int = DEPTH
-) -> tuple[dict[int, Fraction], Fraction]:
-    """The law of score a - score b, explosions cut at `depth` sixes; and the mass cut."""
-    weights, denominator = difference_weights(melee, depth)
-    _die, dropped = exploding_d6(depth)
-    # Either die cut: 1 - (1 - dropped)^2 of the pairs are left out.
-    return {k: Fraction(w, denominator) for k, w in weights.items()}, 1 - (1 - dropped) ** 2
-
-
 def melee_odds(melee: Melee, depth: int = DEPTH) -> MeleeOdds:
     """Exact odds (up to the explosion cut) of who strikes, every table row and each death.
 
