@@ -402,6 +402,8 @@ def ballot_cast(
             ballot, _created = Ballot.objects.update_or_create(
                 vote=locked, voter=voter, vocation=vocation, defaults={"nominee": nominee}
             )
+        # History without the choice: ballots stay secret until the vote closes.
+        _record(campaign=campaign, actor=voter, verb="ballot_cast", vote=locked.pk)
     return ballot
 
 
@@ -425,12 +427,14 @@ def vote_close(*, actor, vote: Vote) -> Vote:
         else:
             chapter = Chapter.objects.select_for_update().get(pk=locked.chapter_id)
             taken = dict(chapter.vocations.values_list("player_id", "vocation"))
+            # The counts are kept; a chapter closed meanwhile keeps its record unchanged.
+            closed = chapter.status == ChapterStatus.CLOSED
             counted = count_vocations(
                 list(locked.ballots.values_list("vocation", "nominee_id")),
                 _player_ids(locked.campaign),
                 taken,
             )
-            for player_id, vocation in counted.assignments.items():
+            for player_id, vocation in ({} if closed else counted.assignments).items():
                 VocationAssignment.objects.create(
                     chapter=chapter,
                     player_id=player_id,

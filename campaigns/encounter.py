@@ -43,8 +43,6 @@ def encounter_event_record(
     roles = campaign_role(actor, campaign, member_ids=players, co_organiser_ids=co_organisers)
     if not (roles & CAN_MANAGE or (actor.pk == player.pk and roles & CAN_VIEW)):
         require(roles, CAN_MANAGE, visible=CAN_VIEW)
-    if chapter.status != ChapterStatus.CURRENT:
-        raise Refusal(_("Rolls are recorded while the chapter is being played."))
     if player.pk not in players:
         raise Refusal(_("Choose a player of this campaign."), field="player")
     if target is not None and (target.pk not in players or target.pk == player.pk):
@@ -54,9 +52,15 @@ def encounter_event_record(
             _("Damage is a whole number from 0 to %(max)s.") % {"max": MAX_DAMAGE},
             field="damage",
         )
+    if target is None and damage:
+        raise Refusal(_("Damage goes to a target: choose whom the roll hit."), field="target")
     if roll is not None and roll.player_id != player.pk:
         raise Refusal(_("Choose one of the rolling player's own server rolls."), field="roll")
     with transaction.atomic():
+        # Checked under the chapter's lock: a close committing meanwhile cannot miss it.
+        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        if locked.status != ChapterStatus.CURRENT:
+            raise Refusal(_("Rolls are recorded while the chapter is being played."))
         event = EncounterEvent.objects.create(
             chapter=chapter, player=player, target=target, damage=damage, roll=roll
         )
@@ -99,7 +103,6 @@ class EncounterCard:
     # empty when nothing can be recorded (the chapter is not being played).
     record_for: list[tuple[int, str]]
     my_rolls: list[tuple[int, str]]
-    can_manage: bool
 
     @property
     def is_current(self) -> bool:
@@ -126,7 +129,15 @@ def _name(display: str, username: str) -> str:
 
 
 def _roll_label(pk: int, resolver: str, outcome: dict) -> str:
-    result = outcome.get("outcome") or outcome.get("row") or ""
+    """`#12 ranged — Serious wound`: the result in the words the calculators use."""
+    from campaigns.templatetags.outcomes import outcome_label, row_label
+
+    if outcome.get("row"):
+        result = row_label(outcome["row"])
+    elif outcome.get("outcome"):
+        result = outcome_label(outcome["outcome"])
+    else:
+        result = ""
     return f"#{pk} {resolver}" + (f" — {result}" if result else "")
 
 
@@ -207,7 +218,6 @@ def encounter_card(user, pk: int) -> EncounterCard:
         players=players,
         record_for=record_for,
         my_rolls=my_rolls,
-        can_manage=can_manage,
     )
 
 

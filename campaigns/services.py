@@ -7,6 +7,7 @@ Chapters, votes, vocations and the close of a chapter live next door in
 import secrets
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,6 +17,7 @@ from campaigns.models import (
     Campaign,
     CampaignEvent,
     ChapterStatus,
+    ChapterUnitEntry,
     Invitation,
     Membership,
     MembershipRole,
@@ -212,6 +214,23 @@ def campaign_join(*, player, token: str) -> Membership:
     return membership
 
 
+def _no_longer_a_player(campaign: Campaign, player) -> None:
+    """What a player leaves behind when they stop playing a campaign (leaving it, or
+    becoming a co-organiser): vocations in chapters not yet closed, ballots cast by or
+    naming them in open votes, and KOLAPS units entered in planned chapters (they would
+    otherwise still count in K12 and be checked at the start). Closed chapters keep their
+    record."""
+    VocationAssignment.objects.filter(
+        chapter__campaign=campaign, player=player, chapter__status__in=OPEN_CHAPTER
+    ).delete()
+    Ballot.objects.filter(vote__campaign=campaign, vote__status=VoteStatus.OPEN).filter(
+        Q(voter=player) | Q(nominee=player)
+    ).delete()
+    ChapterUnitEntry.objects.filter(
+        chapter__campaign=campaign, player=player, chapter__status=ChapterStatus.PLANNED
+    ).delete()
+
+
 def campaign_leave(*, player, campaign: Campaign) -> None:
     """Leave a campaign. Vocations in chapters not yet closed and ballots in open votes go
     with the player; closed chapters keep their record."""
@@ -220,15 +239,7 @@ def campaign_leave(*, player, campaign: Campaign) -> None:
         membership = locked.memberships.filter(player=player).first()
         if membership is None:
             raise Refusal(_("You do not take part in this campaign."), status=404)
-        VocationAssignment.objects.filter(
-            chapter__campaign=locked, player=player, chapter__status__in=OPEN_CHAPTER
-        ).delete()
-        Ballot.objects.filter(vote__campaign=locked, vote__status=VoteStatus.OPEN).filter(
-            voter=player
-        ).delete()
-        Ballot.objects.filter(
-            vote__campaign=locked, vote__status=VoteStatus.OPEN, nominee=player
-        ).delete()
+        _no_longer_a_player(locked, player)
         membership.delete()
         _record(campaign=locked, actor=player, verb="left", player=player.username)
 
@@ -254,9 +265,7 @@ def co_organiser_add(*, actor, campaign: Campaign, player) -> Membership:
                 campaign=locked, player=player, role=MembershipRole.CO_ORGANISER
             )
         else:
-            VocationAssignment.objects.filter(
-                chapter__campaign=locked, player=player, chapter__status__in=OPEN_CHAPTER
-            ).delete()
+            _no_longer_a_player(locked, player)
             membership.role = MembershipRole.CO_ORGANISER
             membership.save(update_fields=["role"])
         _record(campaign=locked, actor=actor, verb="co_organiser_added", player=player.username)

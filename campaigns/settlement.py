@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, Sum
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -224,7 +224,10 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
         row["player_id"]: (row["damage"], row["rolls"])
         for row in EncounterEvent.objects.filter(chapter=chapter)
         .values("player_id")
-        .annotate(damage=Sum("damage"), rolls=Count("pk"))
+        # Damage dealt is damage to a target, as the encounter log totals it.
+        .annotate(
+            damage=Sum("damage", filter=Q(target__isnull=False), default=0), rolls=Count("pk")
+        )
     }
     taken = dict(
         EncounterEvent.objects.filter(chapter=chapter, target__isnull=False)

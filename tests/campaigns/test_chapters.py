@@ -291,6 +291,25 @@ def test_it_runs_a_vocation_vote_into_assignments(table):
     }
 
 
+def test_a_vocation_vote_closed_after_its_chapter_leaves_the_chapter_as_it_was(table):
+    """A closed chapter's record no longer changes: the vote keeps its counts, no vocation
+    is given."""
+    organiser, campaign = table["organiser"], table["campaign"]
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Un")
+    vote = vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=chapter)
+    ballot_cast(voter=table["alice"], vote=vote, vocation="meneur", nominee=table["bruno"])
+    chapter_close(
+        actor=organiser,
+        chapter=chapter,
+        epilogue="Fin.",
+        outcomes=[OutcomeInput(table["alice"].pk, "victory")],
+    )
+    vote = vote_close(actor=organiser, vote=vote)
+    assert not chapter.vocations.exists()
+    assert vote.result["counts"] == [["meneur", table["bruno"].pk, 1]]
+    assert CampaignEvent.objects.filter(campaign=campaign, verb="ballot_cast").count() == 1
+
+
 def test_it_gives_each_vocation_once_per_chapter(table):
     chapter = chapter_plan(actor=table["organiser"], campaign=table["campaign"], title="Un")
     vocation_choose(actor=table["alice"], chapter=chapter, player=table["alice"], vocation="meneur")

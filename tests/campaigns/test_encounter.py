@@ -74,6 +74,7 @@ def test_it_refuses_what_the_table_could_not_have_played(playing):
         ({"actor": organiser, "player": players[0], "target": players[0]}, "target"),
         ({"actor": organiser, "player": players[0], "damage": 101}, "damage"),
         ({"actor": organiser, "player": players[0], "damage": -1}, "damage"),
+        ({"actor": organiser, "player": players[0], "damage": 2}, "target"),
         ({"actor": organiser, "player": players[0], "roll": their_roll}, "roll"),
     ]
     for kwargs, field in cases:

@@ -414,3 +414,17 @@ def test_the_demo_enters_alices_valid_unit_and_refuses_brunos_draft_idempotently
     ]
     assert entries.get().chapter.status == ChapterStatus.PLANNED
     assert CampaignEvent.objects.filter(verb="unit_entered").count() == 1
+
+
+def test_a_player_who_leaves_takes_their_planned_units_with_them():
+    """Otherwise the unit would still count in K12 and be checked at the start, under
+    someone who no longer plays (and could not withdraw it any more)."""
+    from campaigns.services import campaign_leave
+
+    _organiser, campaign, chapter, (alice, bruno) = kolaps_table()
+    mine, _members = build_unit(alice, "Section 4")
+    theirs, _members = build_unit(bruno, "Nord")
+    chapter_unit_enter(actor=alice, chapter=chapter, unit=mine)
+    chapter_unit_enter(actor=bruno, chapter=chapter, unit=theirs)
+    campaign_leave(player=alice, campaign=campaign)
+    assert list(chapter.unit_entries.values_list("unit__name", flat=True)) == ["Nord"]
