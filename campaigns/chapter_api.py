@@ -392,9 +392,11 @@ class VocationSerializer(serializers.Serializer):
 class ChapterVocationAPI(APIView):
     """Take (POST) or give back (DELETE) a vocation for the chapter."""
 
-    def _target(self, request, chapter):
-        player_id = request.data.get("player") if hasattr(request.data, "get") else None
-        if player_id in (None, "", request.user.pk):
+    @staticmethod
+    def _target(request, data: VocationSerializer):
+        """Yourself, or the player named by a (validated) id."""
+        player_id = data.validated_data.get("player")
+        if player_id in (None, request.user.pk):
             return request.user
         return get_object_or_404(Player, pk=player_id)
 
@@ -409,7 +411,7 @@ class ChapterVocationAPI(APIView):
         chapter_services.vocation_choose(
             actor=request.user,
             chapter=chapter,
-            player=self._target(request, chapter),
+            player=self._target(request, data),
             vocation=data.validated_data["vocation"],
         )
         return _chapter(request, pk)
@@ -418,8 +420,10 @@ class ChapterVocationAPI(APIView):
     def delete(self, request, pk: int):
         chapter_card(request.user, pk)
         chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        data = VocationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         chapter_services.vocation_release(
-            actor=request.user, chapter=chapter, player=self._target(request, chapter)
+            actor=request.user, chapter=chapter, player=self._target(request, data)
         )
         return _chapter(request, pk)
 

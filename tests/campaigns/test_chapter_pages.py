@@ -309,3 +309,19 @@ def test_it_escapes_user_text_in_events():
     assert "SUMMARY:Lyon\\, la nuit — 1. Pont\\; ruines\r\n" in body
     assert "LOCATION:Quai\\nnord\r\n" in body
     assert "DTSTAMP:20300101T000000Z\r\n" in body
+
+
+def test_the_vocation_api_refuses_a_player_id_that_is_no_number(client):
+    _organiser, _campaign, chapter, players = _table(2)
+    client.force_login(players[0])
+    url = reverse("api-chapter-vocation", args=[chapter.pk])
+    for method in (client.post, client.delete):
+        response = method(
+            url, {"vocation": "meneur", "player": "abc"}, content_type="application/json"
+        )
+        assert response.status_code == 400 and "player" in response.json()
+    taken = client.post(url, {"vocation": "meneur"}, content_type="application/json")
+    assert taken.status_code == 200
+    given_back = client.delete(url, {}, content_type="application/json")
+    assert given_back.status_code == 200
+    assert not chapter.vocations.exists()
