@@ -185,13 +185,18 @@ def unit_import(*, owner, text: str | bytes) -> KolapsUnit:
             ) from None
     try:
         raw = json.loads(text)
+        lines = _lines_of(text)
     except json.JSONDecodeError as exc:
         raise ImportError_(
             line=exc.lineno,
             field="file",
             problem=_("this is not JSON (%(error)s).") % {"error": exc.msg},
         ) from None
-    reader = _Reader(_lines_of(text))
+    except RecursionError:
+        raise ImportError_(
+            line=None, field="file", problem=_("the file is nested too deeply.")
+        ) from None
+    reader = _Reader(lines)
     rows = _read(reader, raw)
     cat = services.catalogue()
     with transaction.atomic():
@@ -258,6 +263,9 @@ def _read(reader: _Reader, raw) -> dict:
         gauges = reader.object(character["gauges"], f"{path}.gauges", keys=GAUGE_KEYS)
         for gauge in GAUGE_KEYS:
             reader.integer(gauges[gauge], f"{path}.gauges.{gauge}", GAUGE_MIN, GAUGE_MAX)
+        if avatar and gauges["moral"] != GAUGE_MAX:
+            # K13, as the units service keeps it: the Avatar's Moral is always 6.
+            reader.fail(f"{path}.gauges.moral", _("the Avatar's Moral is always 6."))
         rows.append(
             {
                 "name": reader.text(character["name"], f"{path}.name").strip(),

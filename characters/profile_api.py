@@ -134,7 +134,7 @@ class TraumaCreateSerializer(serializers.Serializer):
 def _mine(request) -> dict:
     card = my_profile_card(request.user)
     if card is None:
-        raise NotFound("You have no Of the Dead profile yet.")
+        raise NotFound(_("You have no Of the Dead profile yet."))
     return ProfileCardSerializer(asdict(card)).data
 
 
@@ -156,7 +156,7 @@ class ProfileMineAPI(APIView):
     def patch(self, request):
         profile = Profile.objects.filter(player=request.user).first()
         if profile is None:
-            raise NotFound("You have no Of the Dead profile yet.")
+            raise NotFound(_("You have no Of the Dead profile yet."))
         data = ProfileUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profiles.profile_update(actor=request.user, profile=profile, **data.validated_data)
@@ -170,7 +170,7 @@ class ProfileTraumaAPI(APIView):
     def post(self, request):
         profile = Profile.objects.filter(player=request.user).first()
         if profile is None:
-            raise NotFound("You have no Of the Dead profile yet.")
+            raise NotFound(_("You have no Of the Dead profile yet."))
         data = TraumaCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profiles.trauma_add(actor=request.user, profile=profile, **data.validated_data)
@@ -217,7 +217,7 @@ class ProfileSheetAPI(APIView):
     def get(self, request):
         sheet = sheet_card(request.user)
         if sheet is None:
-            raise NotFound("You have no Of the Dead profile yet.")
+            raise NotFound(_("You have no Of the Dead profile yet."))
         return Response(SheetSerializer(asdict(sheet)).data)
 
 

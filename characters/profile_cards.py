@@ -266,7 +266,8 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
     card = _card(
         profile,
         player,
-        traumas=_traumas(profile) if show["show_traumas"] else [],
+        # Read always: the effective attributes count them, even when the list is hidden.
+        traumas=_traumas(profile),
         vocations=_vocations(player.pk),
         campaigns=_campaigns(player.pk) if show["show_campaigns"] else [],
         settled_chapters=_settled(player.pk) if show["show_statistics"] else 0,
@@ -278,6 +279,8 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
         hidden.update(
             physique=0, psychique=0, reflexes=0, combat=0, effective={}, life_markers=0, moral=0
         )
+    if not show["show_traumas"]:
+        hidden.update(traumas=[])
     if not show["show_description"]:
         hidden.update(portrait_url="", description="")
     if not show["show_equipment"]:

@@ -325,3 +325,21 @@ def test_the_vocation_api_refuses_a_player_id_that_is_no_number(client):
     given_back = client.delete(url, {}, content_type="application/json")
     assert given_back.status_code == 200
     assert not chapter.vocations.exists()
+
+
+def test_a_public_profile_counts_hidden_traumas_in_its_numbers(client):
+    """The stored life markers and Moral count active traumas; the attributes shown beside
+    them must too, even when the player keeps the list of traumas private."""
+    player = PlayerFactory(username="bruno")
+    profile = profile_create(
+        actor=player, player=player, physique=3, psychique=2, reflexes=2, combat=2
+    )
+    profile = profile_update(actor=player, profile=profile, is_public=True)
+    trauma_add(actor=player, profile=profile, name="Bras cassé", kind="physical",
+               effect={"physique": -1})  # fmt: skip
+    body = client.get(reverse("api-profile-public", args=["bruno"])).json()
+    assert body["effective"]["physique"] == 2 and body["physique"] == 3
+    assert body["traumas"] == []
+    assert (
+        "Bras cassé" not in client.get(reverse("profile-public", args=["bruno"])).content.decode()
+    )

@@ -321,6 +321,12 @@ def _line_of(text: str, needle: str, occurrence: int = 1) -> int:
             "unit.characters[1].avatar",
         ),
         (
+            # K13: the Avatar's Moral is always 6, in a file as in the builder.
+            lambda d: d["unit"]["characters"][0]["gauges"].update(moral=3),
+            ('"moral": 3', 1),
+            "unit.characters[0].gauges.moral",
+        ),
+        (
             # A missing field is reported on the line of the object that lacks it.
             lambda d: d["unit"]["characters"][0].pop("equipment"),
             ('"characters": [', 1),
@@ -353,4 +359,11 @@ def test_it_refuses_text_that_is_not_json_with_its_line(owner):
     with pytest.raises(kolaps_io.ImportError_) as refusal:
         kolaps_io.unit_import(owner=owner, text='{\n  "schema": \n}')
     assert refusal.value.line == 3
+    assert not KolapsUnit.objects.exists()
+
+
+def test_it_refuses_a_file_nested_too_deeply_without_failing(owner):
+    with pytest.raises(kolaps_io.ImportError_) as refusal:
+        kolaps_io.unit_import(owner=owner, text="[" * 100_000)
+    assert refusal.value.path == "file" and "nested too deeply" in str(refusal.value.message)
     assert not KolapsUnit.objects.exists()
