@@ -21,7 +21,6 @@ from campaigns.models import (
     Vote,
     VoteKind,
     VoteStatus,
-    ZombieType,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters import kolaps_services, kolaps_text
@@ -601,6 +600,3 @@ def upcoming_for(user) -> list[UpcomingLine]:
         )
         for row in rows
     ]
-
-
-ZOMBIE_TYPES = ZombieType.choices

@@ -25,7 +25,6 @@ from campaigns.models import (
     ChapterResult,
     ChapterStatus,
     ChapterUnitResult,
-    Membership,
     MembershipRole,
     VocationAssignment,
     VocationSource,
@@ -43,7 +42,6 @@ from config.permissions import Refusal, require
 # KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
 UnitResultInput = kolaps_chapters.UnitResultInput
 
-OPEN_CHAPTER = (ChapterStatus.PLANNED, ChapterStatus.CURRENT)
 MAX_LIST = 30
 MAX_NAME = 120
 PROFILE_SYSTEMS = ("of-the-dead",)
@@ -635,11 +633,3 @@ def chapter_close(
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
     return locked
-
-
-def players_of(campaign: Campaign) -> list[Membership]:
-    return list(
-        campaign.memberships.filter(role=MembershipRole.PLAYER)
-        .select_related("player")
-        .order_by("joined_at", "pk")
-    )

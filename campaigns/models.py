@@ -237,10 +237,6 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         return f"{self.campaign} ({'revoked' if self.revoked_at else 'active'})"
 
-    @property
-    def is_active(self) -> bool:
-        return self.revoked_at is None
-
 
 class VoteKind(models.TextChoices):
     NEXT_CHAPTER = "next_chapter", _("next chapter")

@@ -631,11 +631,6 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
 # --- The dead player's choice --------------------------------------------------------------------
 
 
-def death_choice_pending(player) -> bool:
-    profile = getattr(player, "otd_profile", None) if player.is_authenticated else None
-    return profile is not None and profile.status == ProfileStatus.DEAD
-
-
 def death_choice_make(*, actor, choice: str) -> Profile:
     """RULES-NOTES O6: "A dead player character returns as a zombie or takes the
     reincarnation rule, the player's choice." Only the player makes it, once dead."""

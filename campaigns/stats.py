@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce, Greatest, Rank
 
 from campaigns.models import CharacterStatistics, SettlementEntry
 from campaigns.settlement_models import ZOMBIE_KILL_FIELDS
-from rules.systems.of_the_dead.reputation import WEIGHTS, reputation
+from rules.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
 
 SUMMED = (
     "kills_total",
@@ -61,7 +61,7 @@ def _reputation_expression(aggregates: dict):
     total = Value(0)
     for weight in WEIGHTS:
         total = total + Value(weight.points) * aggregates[weight.statistic]
-    return Greatest(Value(0), total, output_field=IntegerField())
+    return Greatest(Value(FLOOR), total, output_field=IntegerField())
 
 
 def _rollup() -> dict:

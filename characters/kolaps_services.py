@@ -25,7 +25,6 @@ from rules.systems.kolaps import costing
 from rules.systems.kolaps.catalogue import Catalogue, load_catalogue
 
 NAME_MAX = 80
-GAUGES = ("sante", "souffle", "moral")
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})
 # What a chapter did to a unit is a fact of the campaign, not an edit to take back.
 FINAL_VERBS = frozenset({"lost", "restored"})

@@ -224,15 +224,6 @@ def profile_update(*, actor, profile: Profile, version: int | None = None, **cha
     return locked
 
 
-def profile_recompute(*, profile: Profile) -> Profile:
-    """Recompute the derived numbers from scratch (no history line: nothing changed)."""
-    with transaction.atomic():
-        locked = _locked(profile)
-        _apply_numbers(locked)
-        locked.save(update_fields=["life_markers", "moral", "updated_at"])
-    return locked
-
-
 def trauma_add(
     *,
     actor,
