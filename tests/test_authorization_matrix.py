@@ -953,11 +953,11 @@ def playing_pk(roles):
 
 def encounter_roll(roles, user):
     """The participant's roll: organisers record for anyone, a player for themself."""
-    return {"player": str(roles["participant"].pk), "target": "", "damage": 2, "roll": ""}
+    return {"player": str(roles["participant"].pk), "target": "", "damage": 0, "roll": ""}
 
 
 def encounter_roll_api(roles, user):
-    return {"player": roles["participant"].pk, "damage": 2}
+    return {"player": roles["participant"].pk, "damage": 0}
 
 
 def participant_name(roles):
