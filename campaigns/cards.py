@@ -15,8 +15,8 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from config.permissions import Role, require
-from rules.systems import system_get
+from characters.permissions import Role, require
+from rules.engine.systems import system_get
 
 HISTORY_SHOWN = 50
 
@@ -126,8 +126,8 @@ def campaign_card(user, pk: int) -> CampaignCard:
 
     Rows are read as plain values: no model is built per participant.
     """
-    from campaigns.chapters import PROFILE_SYSTEMS, facts_of, requirement_of
-    from campaigns.eligibility import eligibility
+    from campaigns.chapters.eligibility import eligibility
+    from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
     from characters.models import Profile
 
     campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()

@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from characters.models import Vocation
-from rules.systems import system_choices
+from rules.engine.systems import system_choices
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -376,7 +376,7 @@ class ChapterOutcome(models.Model):
 class ChapterUnitEntry(models.Model):
     """A KOLAPS unit a participant entered into a planned chapter of a KOLAPS campaign.
 
-    Written only by `campaigns.kolaps_chapters` (which checks the unit is valid, the
+    Written only by `campaigns.chapters.kolaps` (which checks the unit is valid, the
     player's own, and the chapter still planned). An entry is a plan, not a record: it
     goes with its unit or chapter (CASCADE); the close copies what happened into
     `ChapterUnitResult`.
@@ -411,7 +411,7 @@ class ChapterUnitResult(models.Model):
     keep the name and value it had at the close. `losses` lists the characters lost as
     `[{"id": 12, "name": "Agent Roux"}, ...]`: ids as they were, names as they were, so
     the record reads the same after a rename or a deletion. The post-chapter settlement
-    takes them out of the unit with `characters.kolaps_services.unit_remove_lost`.
+    takes them out of the unit with `characters.kolaps.services.unit_remove_lost`.
     """
 
     chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_results")
@@ -460,7 +460,7 @@ class CalendarFeed(models.Model):
 
 
 # The post-chapter settlement (issue 6) keeps its models in their own module.
-from campaigns.settlement_models import (  # noqa: E402, F401
+from campaigns.settlement.models import (  # noqa: E402, F401
     ChapterSettlement,
     CharacterStatistics,
     EncounterEvent,

@@ -1,6 +1,6 @@
 """The one permission helper for campaigns."""
 
-from config.permissions import Role
+from characters.permissions import Role
 
 
 def campaign_role(

@@ -1,7 +1,7 @@
 """The only writer of campaigns: validate, one transaction, append to the history.
 
 Chapters, votes, vocations and the close of a chapter live next door in
-`campaigns.chapters`.
+`campaigns.chapters.services`.
 """
 
 import secrets
@@ -25,8 +25,8 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from config.permissions import Forbidden, Refusal, require
-from rules.systems import UnknownSystem, system_get
+from characters.permissions import Forbidden, Refusal, require
+from rules.engine.systems import UnknownSystem, system_get
 
 CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps")
 MAX_CHAPTERS = 99

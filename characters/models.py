@@ -1,6 +1,6 @@
 """The player account.
 
-Writes go through `characters.services`; these models only hold data and one-row
+Writes go through `characters.accounts.services`; these models only hold data and one-row
 invariants.
 """
 
@@ -35,13 +35,13 @@ class Player(AbstractUser):
 
 
 # KOLAPS characters and units live in their own module (merges stay easy).
-from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit  # noqa: E402, F401
+from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit  # noqa: E402, F401
 
 # --- Of the Dead: the player's own character, kept across campaigns -------------------------
 # RULES-NOTES O1: "Attributes Physique, Psychique, Réflexes, Combat: 9 points at creation, at
 # least 1 each. Life markers = 2 x Physique; Moral = 2 x Psychique." The numbers that follow
 # from the attributes (effective attributes, life markers, Moral) are recomputed from scratch
-# by `characters.effects.sheet_numbers` on every write, never adjusted by deltas.
+# by `rules.engine.systems.of_the_dead.effects.sheet_numbers` on every write, never adjusted by deltas.
 
 
 class Vocation(models.TextChoices):
@@ -90,7 +90,7 @@ class Profile(models.Model):
     psychique = models.PositiveSmallIntegerField(_("Psychique"))
     reflexes = models.PositiveSmallIntegerField(_("Réflexes"))
     combat = models.PositiveSmallIntegerField(_("Combat"))
-    # Derived, recomputed on every write (see characters.effects).
+    # Derived, recomputed on every write (see rules.engine.systems.of_the_dead.effects).
     life_markers = models.PositiveSmallIntegerField(_("life markers"))
     moral = models.PositiveSmallIntegerField(_("Moral"))
     portrait_url = models.URLField(_("portrait"), blank=True)

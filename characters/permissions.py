@@ -1,11 +1,49 @@
-"""The one permission helper for player accounts."""
+"""Who someone is to an object, in one vocabulary shared by every app.
 
-from config.permissions import Role
+Each object type has one helper (`player_role`, `campaign_role`, ...) returning the
+viewer's roles; views and API endpoints ask that helper and nothing else, so a page and
+its API twin always agree. Anything a viewer may not see is reported as "not found" so
+that ids leak nothing.
+"""
+
+from enum import StrEnum
+
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
 
-def player_role(viewer, player) -> set[Role]:
-    """A player account is its owner's alone; nobody else reads or edits it here."""
-    roles = {Role.ANYONE}
-    if viewer.is_authenticated and viewer.pk == player.pk:
-        roles.add(Role.OWNER)
-    return roles
+class Role(StrEnum):
+    ANYONE = "anyone"
+    OWNER = "owner"
+    ORGANISER = "organiser"
+    PARTICIPANT = "participant"
+
+
+class Refusal(Exception):
+    """A refusal a user can reach: `message` is a translated sentence for them."""
+
+    status = 400
+
+    def __init__(self, message, *, field: str | None = None, status: int | None = None):
+        super().__init__(str(message))
+        self.message = message
+        self.field = field
+        if status is not None:
+            self.status = status
+
+
+class Forbidden(Refusal):
+    status = 403
+
+
+def require(roles: set[Role], allowed: set[Role], *, visible: set[Role] | None = None) -> None:
+    """Let the request through when the viewer holds one of `allowed` roles.
+
+    A viewer who cannot even see the object gets a 404; one who sees it but may not do
+    this gets a 403 with a sentence.
+    """
+    if roles & allowed:
+        return
+    if visible is not None and not roles & visible:
+        raise Http404
+    raise Forbidden(_("You are not allowed to do this."))

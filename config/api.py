@@ -4,7 +4,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.permissions import Refusal
+from characters.permissions import Refusal
 
 
 def exception_handler(exc, context):

@@ -14,4 +14,5 @@ app = Celery("chronique")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 if not app.conf.broker_url:
     app.conf.broker_url = "memory://"
-app.autodiscover_tasks()
+# Tasks live in the feature folders that own them, not at the apps' roots.
+app.autodiscover_tasks(["characters.accounts", "campaigns.settlement"])

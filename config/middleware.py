@@ -53,7 +53,7 @@ class RefusalMiddleware:
     def process_exception(self, request, exception):
         from django.shortcuts import render
 
-        from config.permissions import Refusal
+        from characters.permissions import Refusal
 
         if isinstance(exception, Refusal):
             return render(

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "csp",
     "characters",
     "campaigns",
+    "rules",
+    "config",
 ]
 
 MIDDLEWARE = [

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from rules.systems import SYSTEMS
+from rules.engine.systems import SYSTEMS
 
 logger = logging.getLogger(__name__)
 

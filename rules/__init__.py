@@ -1,6 +1,7 @@
-"""The rules of the game systems Chronique serves: pure Python.
+"""How it resolves: the app that resolves every encounter server-side.
 
-Nothing here imports Django or touches I/O beyond reading the package's own data files;
-randomness is passed in. Apps convert their models to plain data at the boundary.
-A test fails if any module under `rules/` imports `django`.
+`rules.engine` is the pure rules of each game system (no Django, no I/O); the feature
+folders around it are the web side: `calculators/` (odds pages and the rules API),
+`rolls/` (server rolls, recorded and replayable) and `table/` (the encounter of a chapter
+being played).
 """

@@ -62,7 +62,7 @@ def roles(db):
     participant = PlayerFactory(username="participant")
     campaign = campaign_create(organiser=organiser, name="Matrix", system="of-the-dead")
     campaign_add_participant(actor=organiser, campaign=campaign, player=participant)
-    from campaigns.rolls import roll_on_server
+    from rules.rolls.services import roll_on_server
 
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
@@ -95,7 +95,7 @@ def roles(db):
 
 def _kolaps_roles(owner) -> dict:
     """KOLAPS (units branch): a shared valid unit of the owner, and a character in no unit."""
-    from characters import kolaps_services as kolaps
+    from characters.kolaps import services as kolaps
 
     unit = kolaps.unit_create(owner=owner, name="Matrix unit")
     chief = kolaps.character_create(

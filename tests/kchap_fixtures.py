@@ -7,11 +7,11 @@ participant's valid unit (an Avatar and a second character) entered into the fir
 
 
 def kchap_objects(*, owner, organiser, participant, profile) -> dict:
-    from campaigns.chapters import chapter_plan
-    from campaigns.kolaps_chapters import chapter_unit_enter
+    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.services import chapter_plan
     from campaigns.services import campaign_add_participant, campaign_create
-    from characters import kolaps_services as kolaps
-    from characters.profiles import trauma_add
+    from characters.kolaps import services as kolaps
+    from characters.profiles.services import trauma_add
 
     trauma = trauma_add(
         actor=owner, profile=profile, name="Cheville foulée", kind="physical", effect=None

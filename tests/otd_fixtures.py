@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 
 def otd_objects(*, owner, organiser, campaign) -> dict:
-    from campaigns.chapters import chapter_plan, vote_open
+    from campaigns.chapters.services import chapter_plan, vote_open
     from campaigns.services import calendar_feed_token, invitation_create
-    from characters.profiles import profile_create, profile_update
+    from characters.profiles.services import profile_create, profile_update
 
     profile = profile_create(
         actor=owner, player=owner, physique=3, psychique=2, reflexes=2, combat=2

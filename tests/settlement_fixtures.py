@@ -1,9 +1,9 @@
 """Test data for the post-chapter settlement: a table of Of the Dead players and a closed
 chapter, built through the services the way users build it."""
 
-from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan
 from campaigns.services import campaign_add_participant, campaign_create
-from characters.profiles import profile_create, trauma_add
+from characters.profiles.services import profile_create, trauma_add
 from tests.factories import PlayerFactory
 
 
@@ -55,7 +55,7 @@ def settlement_roles(*, organiser, participant, campaign) -> dict:
     """For the authorization matrix: a chapter settled (the participant died in it; they
     have no profile, so no choice waits for them) and a closed chapter awaiting its
     settlement. The owner's public profile (tests/otd_fixtures) is alive."""
-    from campaigns.settlement import settlement_apply
+    from campaigns.settlement.services import settlement_apply
 
     settled = chapter_plan(actor=organiser, campaign=campaign, title="Settled")
     chapter_close(
@@ -73,7 +73,7 @@ def settlement_roles(*, organiser, participant, campaign) -> dict:
         outcomes=[OutcomeInput(participant.pk, "victory")],
     )
     # A chapter being played, for the encounter log.
-    from campaigns.chapters import chapter_start
+    from campaigns.chapters.services import chapter_start
 
     playing = chapter_start(
         actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="Playing")

@@ -304,7 +304,7 @@ def kolaps_token(roles):
 
 
 def kolaps_export(roles, user):
-    from characters.kolaps_io import unit_export
+    from characters.kolaps.unit_file import unit_export
 
     unit = roles["kolaps_unit"]
     return unit_export(unit, list(unit.members.order_by("position", "pk")))
@@ -1126,7 +1126,7 @@ def kchap_snapshot() -> tuple:
 
 
 def kolaps_snapshot() -> tuple:
-    from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit
+    from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 
     return (
         sorted(

@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from characters import services
+from characters.accounts import services
+from characters.accounts.tasks import player_send_welcome
 from characters.models import Player
-from characters.tasks import player_send_welcome
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

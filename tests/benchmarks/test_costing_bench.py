@@ -7,8 +7,8 @@ specialisations bought, as one unit (so the unit checks run over all 1,000 too).
 import random
 import time
 
-from rules.systems.kolaps import costing
-from rules.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps import costing
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 
 ROSTER = 1000
 ROUNDS = 20

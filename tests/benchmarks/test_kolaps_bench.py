@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from characters import kolaps_services as services
+from characters.kolaps import services
 from tests.benchmarks.test_pages_bench import _rate
 from tests.factories import PlayerFactory
 

@@ -22,14 +22,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.rules_api import rendered_odds
 from config.urls import urlpatterns as site_urlpatterns
-from rules.dice import Dice
-from rules.systems.kolaps import attack as attack_module
-from rules.systems.kolaps import consequences as c
-from rules.systems.kolaps import melee
-from rules.systems.kolaps import talent_test as t
-from rules.systems.kolaps.catalogue import load_catalogue
+from rules.calculators.api import rendered_odds
+from rules.engine.dice import Dice
+from rules.engine.systems.kolaps import attack as attack_module
+from rules.engine.systems.kolaps import consequences as c
+from rules.engine.systems.kolaps import melee
+from rules.engine.systems.kolaps import talent_test as t
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 
 RANK_OF_THRESHOLD = {2: "expert", 3: "veteran", 4: "aguerri"}
 D6 = icepool.d6

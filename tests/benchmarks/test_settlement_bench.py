@@ -24,10 +24,10 @@ from campaigns.models import (
     CharacterStatistics,
     SettlementEntry,
 )
-from campaigns.settlement import settlement_apply, settlement_plan
-from campaigns.stats import LEADERBOARD_SIZE, leaderboard, statistics_recompute
+from campaigns.settlement.services import settlement_apply, settlement_plan
+from campaigns.statistics.services import LEADERBOARD_SIZE, leaderboard, statistics_recompute
 from characters.models import Player
-from characters.profiles import trauma_add
+from characters.profiles.services import trauma_add
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db

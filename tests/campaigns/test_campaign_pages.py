@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from campaigns.models import CampaignEvent
 from campaigns.services import campaign_add_participant, campaign_create
-from config.permissions import Refusal
+from characters.permissions import Refusal
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

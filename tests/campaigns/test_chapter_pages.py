@@ -5,15 +5,15 @@ from datetime import UTC, datetime
 import pytest
 from django.urls import reverse
 
-from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan, vote_open
-from campaigns.ical import calendar, escape_text, fold
+from campaigns.chapters.calendar import calendar, escape_text, fold
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, vote_open
 from campaigns.services import (
     calendar_feed_token,
     campaign_create,
     campaign_join,
     invitation_create,
 )
-from characters.profiles import profile_create, profile_update, trauma_add
+from characters.profiles.services import profile_create, profile_update, trauma_add
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_it_shows_a_chapter_with_everyones_eligibility_in_the_same_queries(
 def test_it_shows_a_kolaps_chapter_in_the_same_queries_whatever_its_units(
     client, django_assert_num_queries, size
 ):
-    from campaigns.kolaps_chapters import chapter_unit_enter
+    from campaigns.chapters.kolaps import chapter_unit_enter
     from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
 
     organiser, _campaign, chapter, players = kolaps_table(size)

@@ -6,7 +6,7 @@ import pytest
 from django.http import Http404
 from django.utils import translation
 
-from campaigns.chapters import (
+from campaigns.chapters.services import (
     OutcomeInput,
     ballot_cast,
     chapter_close,
@@ -19,6 +19,7 @@ from campaigns.chapters import (
     vote_close,
     vote_open,
 )
+from campaigns.chapters.signals import chapter_closed
 from campaigns.models import (
     CampaignEvent,
     ChapterOutcome,
@@ -36,9 +37,12 @@ from campaigns.services import (
     invitation_create,
     invitation_revoke,
 )
-from campaigns.signals import chapter_closed
-from characters.profiles import profile_create, profile_set_status, profile_set_survival_points
-from config.permissions import Refusal
+from characters.permissions import Refusal
+from characters.profiles.services import (
+    profile_create,
+    profile_set_status,
+    profile_set_survival_points,
+)
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

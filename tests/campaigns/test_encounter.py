@@ -8,11 +8,11 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.chapters import chapter_plan, chapter_start
-from campaigns.encounter import encounter_event_record
+from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import CampaignEvent, EncounterEvent
-from campaigns.rolls import roll_on_server
-from config.permissions import Refusal
+from characters.permissions import Refusal
+from rules.rolls.services import roll_on_server
+from rules.table.cards import encounter_event_record
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import otd_table
 
@@ -193,9 +193,9 @@ def test_the_api_twin_records_and_lists_with_the_same_refusals(playing):
 def test_rolls_recorded_in_the_log_count_in_the_settled_statistics(playing):
     from django.test import TestCase
 
-    from campaigns.chapters import OutcomeInput, chapter_close
-    from campaigns.settlement import settlement_request
-    from campaigns.stats import leaderboard
+    from campaigns.chapters.services import OutcomeInput, chapter_close
+    from campaigns.settlement.services import settlement_request
+    from campaigns.statistics.services import leaderboard
 
     organiser, campaign, players, chapter = playing
     client = _client(organiser)
@@ -221,8 +221,8 @@ def test_the_demo_shows_a_chapter_being_played_with_its_log_idempotently():
 
     from django.core.management import call_command
 
-    from campaigns.demo.encounter import DEMO_ENCOUNTER_CHAPTER
     from characters.models import Player
+    from config.demo.encounter import DEMO_ENCOUNTER_CHAPTER
 
     call_command("demo_load", stdout=StringIO())
     call_command("demo_load", stdout=StringIO())

@@ -8,16 +8,16 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan, chapter_start
-from campaigns.kolaps_chapters import (
+from campaigns.chapters.kolaps import (
     UnitResultInput,
     chapter_unit_enter,
     chapter_unit_withdraw,
 )
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
 from campaigns.models import CampaignEvent, ChapterStatus, ChapterUnitEntry, ChapterUnitResult
 from campaigns.services import campaign_add_participant, campaign_create
-from characters import kolaps_services as kolaps
-from config.permissions import Forbidden, Refusal
+from characters.kolaps import services as kolaps
+from characters.permissions import Forbidden, Refusal
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -203,7 +203,7 @@ def test_it_groups_units_by_side_and_skips_k12_with_three_sides():
     for player, name, side in ((alice, "A", "Est"), (bruno, "B", "Est"), (carole, "C", "")):
         unit, _ = build_unit(player, name, ranks=("novice", "novice"))
         chapter_unit_enter(actor=player, chapter=chapter, unit=unit, side=side)
-    from campaigns.chapter_cards import chapter_card
+    from campaigns.chapters.cards import chapter_card
 
     card = chapter_card(organiser, chapter.pk)
     assert [(s.name, s.vu, s.units) for s in card.k12.sides] == [

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import RollRecord
-from rules.resolvers import resolver_get
+from rules.engine.registry import resolver_get
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -66,7 +66,7 @@ def _odds(body: str, **headers):
 
 
 def test_an_odds_body_asked_again_gets_the_same_bytes_from_the_cache():
-    from campaigns.rules_api import rendered_odds
+    from rules.calculators.api import rendered_odds
 
     rendered_odds.clear()
     first = _odds(BODY)
@@ -80,7 +80,7 @@ def test_an_odds_body_asked_again_gets_the_same_bytes_from_the_cache():
 
 
 def test_the_cache_keeps_each_body_apart_and_never_keeps_a_refusal():
-    from campaigns.rules_api import rendered_odds
+    from rules.calculators.api import rendered_odds
 
     rendered_odds.clear()
     three = _odds(json.dumps({"db": 3, "rank": "veteran"})).json()
@@ -93,7 +93,7 @@ def test_the_cache_keeps_each_body_apart_and_never_keeps_a_refusal():
 
 
 def test_an_indented_json_request_is_rendered_as_asked_not_from_the_cache():
-    from campaigns.rules_api import rendered_odds
+    from rules.calculators.api import rendered_odds
 
     rendered_odds.clear()
     _odds(BODY)
@@ -104,7 +104,7 @@ def test_an_indented_json_request_is_rendered_as_asked_not_from_the_cache():
 
 
 def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
-    from campaigns.rules_api import RenderedOdds, rendered_odds
+    from rules.calculators.api import RenderedOdds, rendered_odds
 
     monkeypatch.setattr(RenderedOdds, "MAX_ENTRIES", 3)
     rendered_odds.clear()
@@ -117,7 +117,7 @@ def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
 
 
 def test_a_large_or_oddly_measured_body_is_answered_without_the_cache(monkeypatch):
-    from campaigns.rules_api import RenderedOdds, rendered_odds
+    from rules.calculators.api import RenderedOdds, rendered_odds
 
     rendered_odds.clear()
     monkeypatch.setattr(RenderedOdds, "MAX_BODY", len(BODY) - 1)

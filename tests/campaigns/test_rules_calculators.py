@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import RollRecord
-from campaigns.rules_views import ROW_LABELS
+from rules.calculators.views import ROW_LABELS
 
 pytestmark = pytest.mark.django_db
 

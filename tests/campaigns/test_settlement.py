@@ -6,7 +6,6 @@ from django.db.models import Q
 from django.test import TestCase
 from django.utils import translation
 
-from campaigns.encounter import encounter_event_record
 from campaigns.models import (
     CampaignEvent,
     ChapterSettlement,
@@ -14,7 +13,7 @@ from campaigns.models import (
     SettlementEntry,
     SettlementStatus,
 )
-from campaigns.settlement import (
+from campaigns.settlement.services import (
     ApplyResult,
     death_choice_make,
     settlement_apply,
@@ -22,9 +21,10 @@ from campaigns.settlement import (
     settlement_reopen,
     settlement_request,
 )
-from campaigns.stats import character_history, leaderboard, statistics_recompute
+from campaigns.statistics.services import character_history, leaderboard, statistics_recompute
 from characters.models import Profile, ProfileEvent, ProfileStatus, Trauma
-from config.permissions import Refusal
+from characters.permissions import Refusal
+from rules.table.cards import encounter_event_record
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db
@@ -250,7 +250,7 @@ def test_a_rebuild_for_nobody_leaves_every_statistic_as_it_was(table):
 def test_it_sums_damage_and_rolls_of_encounters_played_in_chronique(table):
     organiser, campaign, players, _ = table
     chapter_players = players[:2]
-    from campaigns.chapters import OutcomeInput, chapter_close, chapter_plan, chapter_start
+    from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
 
     chapter = chapter_plan(actor=organiser, campaign=campaign, title="Arène")
     chapter = chapter_start(actor=organiser, chapter=chapter)

@@ -6,13 +6,13 @@ settling again gives the same result."""
 import pytest
 from django.utils import translation
 
-from campaigns.chapters import chapter_close
-from campaigns.kolaps_chapters import UnitResultInput, chapter_unit_enter
+from campaigns.chapters.kolaps import UnitResultInput, chapter_unit_enter
+from campaigns.chapters.services import chapter_close
 from campaigns.models import CampaignEvent
-from campaigns.settlement import settlement_apply, settlement_plan, settlement_reopen
-from characters import kolaps_services as kolaps
-from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit
-from config.permissions import Refusal
+from campaigns.settlement.services import settlement_apply, settlement_plan, settlement_reopen
+from characters.kolaps import services as kolaps
+from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
+from characters.permissions import Refusal
 from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
 
 pytestmark = pytest.mark.django_db

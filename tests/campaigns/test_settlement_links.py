@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters import chapter_plan
-from campaigns.settlement import death_choice_make, settlement_apply
+from campaigns.chapters.services import chapter_plan
+from campaigns.settlement.services import death_choice_make, settlement_apply
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.models import SettlementEntry
-from campaigns.settlement import settlement_apply
+from campaigns.settlement.services import settlement_apply
 from characters.models import Profile
-from characters.profiles import profile_update
+from characters.profiles.services import profile_update
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db

@@ -24,8 +24,8 @@ from django.conf import settings
 from django.db import connection
 
 from campaigns.models import Chapter, ChapterSettlement, SettlementEntry, SettlementStatus
-from campaigns.settlement import settlement_reopen, settlement_request
-from campaigns.settlement_tasks import chapter_settle
+from campaigns.settlement.services import settlement_reopen, settlement_request
+from campaigns.settlement.tasks import chapter_settle
 from characters.models import Profile, Trauma
 from tests.conftest import BASE_DIR, OUTPUT_DIR, _database_url_for
 from tests.settlement_fixtures import closed_chapter, otd_table
@@ -36,7 +36,7 @@ SEED = 6
 CHILD_KILLS = int(os.environ.get("SETTLE_CHILD_KILLS", 20))
 WORKER_KILLS = int(os.environ.get("SETTLE_WORKER_KILLS", 3))
 VISIBILITY_TIMEOUT = 12
-TASK = "campaigns.settlement_tasks.chapter_settle"
+TASK = "campaigns.settlement.tasks.chapter_settle"
 
 
 def _wait_for(predicate, timeout=30.0, what="a condition"):

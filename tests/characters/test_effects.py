@@ -2,7 +2,11 @@
 
 import pytest
 
-from characters.effects import creation_problems, effect_problems, sheet_numbers
+from rules.engine.systems.of_the_dead.effects import (
+    creation_problems,
+    effect_problems,
+    sheet_numbers,
+)
 
 BASE = {"physique": 3, "psychique": 2, "reflexes": 2, "combat": 2}
 

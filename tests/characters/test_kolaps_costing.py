@@ -1,7 +1,7 @@
 """Every problem rules/systems/kolaps/costing.py can report reaches the user as a sentence."""
 
-from characters.kolaps_text import SENTENCES
-from rules.systems.kolaps import costing
+from characters.kolaps.text import SENTENCES
+from rules.engine.systems.kolaps import costing
 
 
 def test_every_problem_code_has_a_sentence_for_the_user():

@@ -4,8 +4,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from characters.kolaps import KolapsChange, KolapsUnit
-from characters.kolaps_cards import unit_card
+from characters.kolaps.cards import unit_card
+from characters.kolaps.models import KolapsChange, KolapsUnit
 
 pytestmark = pytest.mark.django_db
 

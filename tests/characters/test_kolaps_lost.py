@@ -5,11 +5,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters import chapter_plan
+from campaigns.chapters.services import chapter_plan
 from campaigns.services import campaign_create
-from characters import kolaps_services as kolaps
-from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit
-from config.permissions import Forbidden, Refusal
+from characters.kolaps import services as kolaps
+from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
+from characters.permissions import Forbidden, Refusal
 from tests.campaigns.test_kolaps_chapters import build_unit
 from tests.factories import PlayerFactory
 

@@ -7,8 +7,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from characters import kolaps_services as services
-from characters.kolaps import KolapsCharacter, KolapsUnit
+from characters.kolaps import services
+from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from characters import kolaps_io
-from characters import kolaps_services as services
-from characters.kolaps import KolapsChange, KolapsCharacter, KolapsUnit
-from config.permissions import Forbidden, Refusal
+from characters.kolaps import services
+from characters.kolaps import unit_file as kolaps_io
+from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
+from characters.permissions import Forbidden, Refusal
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,8 @@ import pytest
 from django.utils import translation
 
 from characters.models import ProfileEvent, ProfileStatus, Trauma
-from characters.profiles import (
+from characters.permissions import Refusal
+from characters.profiles.services import (
     profile_create,
     profile_set_status,
     profile_set_survival_points,
@@ -13,7 +14,6 @@ from characters.profiles import (
     trauma_heal,
     trauma_make_permanent,
 )
-from config.permissions import Refusal
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

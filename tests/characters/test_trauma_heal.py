@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import ProfileEvent, Trauma
-from characters.profiles import profile_create, trauma_add
+from characters.profiles.services import profile_create, trauma_add
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

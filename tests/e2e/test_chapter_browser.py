@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from campaigns.models import Chapter, ChapterStatus, VocationAssignment
-from characters.profiles import profile_create
+from characters.profiles.services import profile_create
 from tests.factories import PlayerFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -5,7 +5,7 @@ sentence and records nothing. Screenshots go to test-output/."""
 
 import pytest
 
-from campaigns.chapters import chapter_plan, chapter_start
+from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import EncounterEvent
 from tests.e2e.test_chapter_browser import _phone_for
 from tests.settlement_fixtures import otd_table

@@ -4,7 +4,7 @@ watch the PP left change as he is built, put him in a unit with a Novice Avatar,
 import pytest
 from playwright.sync_api import expect
 
-from characters.kolaps import KolapsUnit
+from characters.kolaps.models import KolapsUnit
 from tests.e2e.conftest import VIEWPORTS
 from tests.factories import PASSWORD, PlayerFactory
 

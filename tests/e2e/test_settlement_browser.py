@@ -11,7 +11,7 @@ region turns into the outcome."""
 import pytest
 
 from campaigns.models import ChapterSettlement, SettlementStatus
-from campaigns.settlement_tasks import chapter_settle
+from campaigns.settlement.tasks import chapter_settle
 from tests.e2e.test_chapter_browser import _phone_for
 from tests.settlement_fixtures import closed_chapter, otd_table
 

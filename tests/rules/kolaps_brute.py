@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from rules.dice import Dice
-from rules.systems.kolaps.steps import DiceSource
+from rules.engine.dice import Dice
+from rules.engine.systems.kolaps.steps import DiceSource
 
 
 class _Branch(Exception):

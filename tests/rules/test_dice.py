@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from rules import dice
-from rules.dice import DiceError
+from rules.engine import dice
+from rules.engine.dice import DiceError
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules.systems.kolaps.catalogue import (
+from rules.engine.systems.kolaps.catalogue import (
     CATALOGUE_PATH,
     Catalogue,
     CatalogueError,

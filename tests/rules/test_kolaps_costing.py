@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.systems.kolaps import costing
-from rules.systems.kolaps.catalogue import Cost, load_catalogue
-from rules.systems.kolaps.costing import CharacterChoices, compare, cost_character, cost_unit
+from rules.engine.systems.kolaps import costing
+from rules.engine.systems.kolaps.catalogue import Cost, load_catalogue
+from rules.engine.systems.kolaps.costing import CharacterChoices, compare, cost_character, cost_unit
 
 
 @pytest.fixture(scope="module")

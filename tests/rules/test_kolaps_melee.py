@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice import exploding_d6
-from rules.errors import RuleInputError
-from rules.systems.kolaps import melee
-from rules.systems.kolaps.attack import attack_odds, resolve
-from rules.systems.kolaps.catalogue import load_catalogue
+from rules.engine.dice import exploding_d6
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps import melee
+from rules.engine.systems.kolaps.attack import attack_odds, resolve
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 from tests.rules.kolaps_brute import every_roll, faces_of
 
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import RuleInputError
-from rules.systems.kolaps import ranged
-from rules.systems.kolaps.attack import attack_odds
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps import ranged
+from rules.engine.systems.kolaps.attack import attack_odds
 from tests.rules.kolaps_brute import every_roll
 
 KIRMANN = {

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice import all_rolls
-from rules.errors import RuleInputError
-from rules.systems.kolaps import (
+from rules.engine.dice import all_rolls
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps import (
     death,
     end_phase,
     initial_morale,

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.dice import all_rolls
-from rules.errors import RuleInputError
-from rules.systems.kolaps import talent_test as t
+from rules.engine.dice import all_rolls
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps import talent_test as t
 
 
 @pytest.mark.parametrize(

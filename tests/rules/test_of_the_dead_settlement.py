@@ -2,8 +2,8 @@
 
 import pytest
 
-from rules.systems.of_the_dead.reputation import WEIGHTS, reputation
-from rules.systems.of_the_dead.settlement import (
+from rules.engine.systems.of_the_dead.reputation import WEIGHTS, reputation
+from rules.engine.systems.of_the_dead.settlement import (
     SurvivalRule,
     TraumaFate,
     survival_points,

@@ -1,0 +1,714 @@
+"""API twins of the campaign, chapter and vote pages: the same cards, the same services,
+the same permission helper."""
+
+from dataclasses import asdict
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import api as campaigns_api
+from campaigns import services
+from campaigns.api import CampaignCardSerializer
+from campaigns.cards import campaign_card
+from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import services as chapter_services
+from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
+from campaigns.chapters.views import _managed
+from campaigns.models import (
+    Campaign,
+    Chapter,
+    ChapterResult,
+    Invitation,
+    Vote,
+    VoteKind,
+    ZombieType,
+)
+from campaigns.permissions import CAN_VIEW, campaign_role
+from characters.kolaps.models import KolapsUnit
+from characters.models import Player, Vocation
+from characters.permissions import Refusal, require
+from characters.profiles.api import UpcomingLineSerializer
+
+# --- Campaigns ------------------------------------------------------------------------------
+
+
+class CampaignWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    system = serializers.ChoiceField(choices=["of-the-dead", "kolaps"])
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    chapters_planned = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=99
+    )
+    survival_points_survive = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=10
+    )
+    survival_points_victory = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=10
+    )
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    chapters_planned = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99
+    )
+    survival_points_survive = serializers.IntegerField(required=False, min_value=0, max_value=10)
+    survival_points_victory = serializers.IntegerField(required=False, min_value=0, max_value=10)
+
+
+def _campaign(request, pk):
+    return Response(CampaignCardSerializer(asdict(campaign_card(request.user, pk))).data)
+
+
+class CampaignCreateMixin:
+    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignCardSerializer})
+    def post(self, request):
+        data = CampaignWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = services.campaign_create(organiser=request.user, **data.validated_data)
+        response = _campaign(request, campaign.pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class CampaignUpdateMixin:
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignCardSerializer)
+    def patch(self, request, pk: int):
+        campaign = _managed(request.user, pk)
+        data = CampaignUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_update(actor=request.user, campaign=campaign, **data.validated_data)
+        return _campaign(request, pk)
+
+
+class CampaignListAPI(CampaignCreateMixin, campaigns_api.CampaignListAPI):
+    """The campaigns you organise or take part in; POST creates one (Of the Dead or
+    KOLAPS)."""
+
+
+class CampaignDetailAPI(CampaignUpdateMixin, campaigns_api.CampaignDetailAPI):
+    """One campaign (organisers and participants); PATCH edits it (organisers)."""
+
+
+InvitationSerializer = inline_serializer(
+    "Invitation",
+    {
+        "id": serializers.IntegerField(),
+        "token": serializers.CharField(),
+        "url": serializers.CharField(),
+        "revoked_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+
+
+def _invitation(request, invitation: Invitation) -> dict:
+    return {
+        "id": invitation.pk,
+        "token": invitation.token,
+        "url": request.build_absolute_uri(reverse("campaign-join", args=[invitation.token])),
+        "revoked_at": invitation.revoked_at,
+    }
+
+
+class InvitationCreateAPI(APIView):
+    """Create a join link for the campaign (organisers)."""
+
+    @extend_schema(request=None, responses={201: InvitationSerializer})
+    def post(self, request, pk: int):
+        invitation = services.invitation_create(
+            actor=request.user, campaign=_managed(request.user, pk)
+        )
+        return Response(_invitation(request, invitation), status=status.HTTP_201_CREATED)
+
+
+class InvitationRevokeAPI(APIView):
+    """Revoke a join link (organisers)."""
+
+    @extend_schema(request=None, responses=InvitationSerializer)
+    def post(self, request, pk: int, invitation: int):
+        campaign = _managed(request.user, pk)
+        invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
+        invitation = services.invitation_revoke(actor=request.user, invitation=invitation)
+        return Response(_invitation(request, invitation))
+
+
+class JoinAPI(APIView):
+    """Join a campaign through an invitation token."""
+
+    @extend_schema(request=None, responses={201: CampaignCardSerializer})
+    def post(self, request, token: str):
+        membership = services.campaign_join(player=request.user, token=token)
+        response = _campaign(request, membership.campaign_id)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class LeaveAPI(APIView):
+    """Leave a campaign you play in."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
+        services.campaign_leave(player=request.user, campaign=campaign)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+UsernameSerializer = inline_serializer("Username", {"username": serializers.CharField()})
+
+
+def _player(username: str) -> Player:
+    player = Player.objects.filter(username__iexact=username).first()
+    if player is None:
+        raise Refusal(_("Nobody has this username."), field="username")
+    return player
+
+
+class CoOrganiserAPI(APIView):
+    """Name (POST) or remove (DELETE) a co-organiser (the organiser only)."""
+
+    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        username = str(request.data.get("username", ""))
+        services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
+        return _campaign(request, pk)
+
+    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
+    def delete(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        username = str(request.data.get("username", ""))
+        services.co_organiser_remove(
+            actor=request.user, campaign=campaign, player=_player(username)
+        )
+        return _campaign(request, pk)
+
+
+# --- Chapters --------------------------------------------------------------------------------
+
+
+class CheckSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    met = serializers.BooleanField()
+    reason = serializers.CharField()
+
+
+class PlayerLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    username = serializers.CharField()
+    vocation = serializers.CharField()
+    vocation_label = serializers.CharField()
+    eligible = serializers.BooleanField(allow_null=True)
+    checks = CheckSerializer(many=True)
+
+
+class OutcomeLineSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    side = serializers.CharField()
+    result = serializers.CharField()
+    died = serializers.BooleanField()
+    kills = serializers.DictField(child=serializers.IntegerField())
+    notes = serializers.CharField()
+
+
+class LossLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class UnitLineSerializer(serializers.Serializer):
+    unit_id = serializers.IntegerField(allow_null=True)
+    unit_name = serializers.CharField()
+    vu = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+    side = serializers.CharField()
+    result = serializers.CharField()
+    losses = LossLineSerializer(many=True)
+    notes = serializers.CharField()
+
+
+class MemberLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.CharField()
+    is_avatar = serializers.BooleanField()
+
+
+class EntryLineSerializer(serializers.Serializer):
+    unit_id = serializers.IntegerField()
+    unit_name = serializers.CharField()
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    side = serializers.CharField()
+    vu = serializers.IntegerField()
+    valid = serializers.BooleanField()
+    mine = serializers.BooleanField()
+    members = MemberLineSerializer(many=True)
+
+
+class SideLineSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    vu = serializers.IntegerField()
+    units = serializers.ListField(child=serializers.CharField())
+
+
+class K12LineSerializer(serializers.Serializer):
+    sides = SideLineSerializer(many=True)
+    undervalued = serializers.CharField()
+    surplus = serializers.IntegerField()
+    defectors = serializers.ListField(child=serializers.CharField())
+    beyond = serializers.IntegerField()
+
+
+class ChapterCardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign_id = serializers.IntegerField()
+    campaign_name = serializers.CharField()
+    system = serializers.CharField()
+    number = serializers.IntegerField()
+    title = serializers.CharField()
+    scenario = serializers.CharField()
+    players_min = serializers.IntegerField(allow_null=True)
+    players_max = serializers.IntegerField(allow_null=True)
+    min_survival_points = serializers.IntegerField()
+    required_cards = serializers.ListField(child=serializers.CharField())
+    required_items = serializers.ListField(child=serializers.CharField())
+    objectives = serializers.CharField()
+    weather = serializers.CharField()
+    time_of_day = serializers.CharField()
+    announced_events = serializers.ListField(child=serializers.CharField())
+    starts_at = serializers.DateTimeField(allow_null=True)
+    duration_minutes = serializers.IntegerField()
+    place = serializers.CharField()
+    status = serializers.CharField()
+    awaiting_settlement = serializers.BooleanField()
+    epilogue = serializers.CharField()
+    notable_events = serializers.ListField(child=serializers.CharField())
+    closed_at = serializers.DateTimeField(allow_null=True)
+    settled_at = serializers.DateTimeField(allow_null=True)
+    players = PlayerLineSerializer(many=True)
+    outcomes = OutcomeLineSerializer(many=True)
+    unit_results = UnitLineSerializer(many=True)
+    open_vocation_votes = serializers.ListField(child=serializers.IntegerField())
+    can_manage = serializers.BooleanField()
+    is_player = serializers.BooleanField()
+    my_vocation = serializers.CharField()
+    taken_vocations = serializers.ListField(child=serializers.CharField())
+    uses_units = serializers.BooleanField(help_text="A KOLAPS campaign: units enter it.")
+    units = EntryLineSerializer(many=True, help_text="KOLAPS units entered, as they are now.")
+    k12 = K12LineSerializer(
+        allow_null=True, help_text="K12 between the two sides, when the units make two."
+    )
+    can_enter = serializers.BooleanField()
+
+
+class ChapterWriteSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=160)
+    scenario = serializers.CharField(required=False, allow_blank=True)
+    players_min = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    players_max = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    min_survival_points = serializers.IntegerField(required=False, min_value=0)
+    required_cards = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=30
+    )
+    required_items = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=30
+    )
+    objectives = serializers.CharField(required=False, allow_blank=True)
+    weather = serializers.CharField(required=False, allow_blank=True, max_length=120)
+    time_of_day = serializers.CharField(required=False, allow_blank=True, max_length=120)
+    announced_events = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=30
+    )
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    duration_minutes = serializers.IntegerField(required=False, min_value=15, max_value=1440)
+    place = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class ChapterUpdateSerializer(ChapterWriteSerializer):
+    title = serializers.CharField(max_length=160, required=False)
+
+
+def _chapter(request, pk):
+    card = chapter_card(request.user, pk)
+    return Response(
+        ChapterCardSerializer(
+            {
+                **asdict(card),
+                "awaiting_settlement": card.awaiting_settlement,
+                "can_enter": card.can_enter,
+            }
+        ).data
+    )
+
+
+class ChapterPlanAPI(APIView):
+    """Plan a chapter of the campaign (organisers)."""
+
+    @extend_schema(request=ChapterWriteSerializer, responses={201: ChapterCardSerializer})
+    def post(self, request, pk: int):
+        campaign = _managed(request.user, pk)
+        data = ChapterWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chapter = chapter_services.chapter_plan(
+            actor=request.user, campaign=campaign, **data.validated_data
+        )
+        response = _chapter(request, chapter.pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class ChapterDetailAPI(APIView):
+    """A chapter: requirements, each player's eligibility, vocations, and once closed its
+    record ("awaiting_settlement" until the post-chapter work settles it)."""
+
+    @extend_schema(responses=ChapterCardSerializer)
+    def get(self, request, pk: int):
+        return _chapter(request, pk)
+
+    @extend_schema(request=ChapterUpdateSerializer, responses=ChapterCardSerializer)
+    def patch(self, request, pk: int):
+        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+        _managed(request.user, chapter.campaign_id)
+        data = ChapterUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chapter_services.chapter_update(actor=request.user, chapter=chapter, **data.validated_data)
+        return _chapter(request, pk)
+
+
+class VocationSerializer(serializers.Serializer):
+    vocation = serializers.ChoiceField(choices=Vocation.choices, required=False)
+    player = serializers.IntegerField(
+        required=False, help_text="Organisers give a vocation to this player id."
+    )
+
+
+class ChapterVocationAPI(APIView):
+    """Take (POST) or give back (DELETE) a vocation for the chapter."""
+
+    @staticmethod
+    def _target(request, data: VocationSerializer):
+        """Yourself, or the player named by a (validated) id."""
+        player_id = data.validated_data.get("player")
+        if player_id in (None, request.user.pk):
+            return request.user
+        return get_object_or_404(Player, pk=player_id)
+
+    @extend_schema(request=VocationSerializer, responses=ChapterCardSerializer)
+    def post(self, request, pk: int):
+        chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        data = VocationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if "vocation" not in data.validated_data:
+            raise Refusal(_("Choose a vocation."), field="vocation")
+        chapter_services.vocation_choose(
+            actor=request.user,
+            chapter=chapter,
+            player=self._target(request, data),
+            vocation=data.validated_data["vocation"],
+        )
+        return _chapter(request, pk)
+
+    @extend_schema(request=VocationSerializer, responses=ChapterCardSerializer)
+    def delete(self, request, pk: int):
+        chapter_card(request.user, pk)
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        data = VocationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chapter_services.vocation_release(
+            actor=request.user, chapter=chapter, player=self._target(request, data)
+        )
+        return _chapter(request, pk)
+
+
+class OutcomeWriteSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=ChapterResult.choices)
+    died = serializers.BooleanField(required=False, default=False)
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+    kills = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=999),
+        required=False,
+        default=dict,
+        help_text=f"By zombie type: {', '.join(ZombieType.values)}",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class UnitWriteSerializer(serializers.Serializer):
+    unit = serializers.IntegerField(min_value=1, help_text="A unit entered into this chapter.")
+    result = serializers.ChoiceField(choices=ChapterResult.choices)
+    lost = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="Ids of the unit's characters lost in the chapter.",
+    )
+    side = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=80,
+        help_text="Empty: the side it was entered on.",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CloseSerializer(serializers.Serializer):
+    epilogue = serializers.CharField()
+    notable_events = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, default=list
+    )
+    outcomes = OutcomeWriteSerializer(many=True, required=False, default=list)
+    unit_results = UnitWriteSerializer(many=True, required=False, default=list)
+
+
+class ChapterCloseAPI(APIView):
+    """Close the chapter with its epilogue and record (organisers): one operation; the
+    settlement follows."""
+
+    @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
+    def post(self, request, pk: int):
+        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+        _managed(request.user, chapter.campaign_id)
+        data = CloseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        chapter_services.chapter_close(
+            actor=request.user,
+            chapter=chapter,
+            epilogue=values["epilogue"],
+            notable_events=values["notable_events"],
+            outcomes=[
+                chapter_services.OutcomeInput(
+                    player_id=row["player"],
+                    result=row["result"],
+                    died=row["died"],
+                    side=row["side"],
+                    kills=row["kills"],
+                    notes=row["notes"],
+                )
+                for row in values["outcomes"]
+            ],
+            unit_results=[
+                kolaps_chapters.UnitResultInput(
+                    unit_id=row["unit"],
+                    result=row["result"],
+                    lost_ids=row["lost"],
+                    side=row["side"],
+                    notes=row["notes"],
+                )
+                for row in values["unit_results"]
+            ],
+        )
+        return _chapter(request, pk)
+
+
+class ChapterStartAPI(APIView):
+    """Start a planned chapter: it is the one being played (organisers). In a KOLAPS
+    campaign every unit entered must still be valid."""
+
+    @extend_schema(request=None, responses=ChapterCardSerializer)
+    def post(self, request, pk: int):
+        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+        chapter_services.chapter_start(actor=request.user, chapter=chapter)
+        return _chapter(request, pk)
+
+
+class UnitEntrySerializer(serializers.Serializer):
+    unit = serializers.IntegerField(min_value=1, help_text="One of your valid KOLAPS units.")
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class ChapterUnitsAPI(APIView):
+    """Enter one of your valid units into a planned chapter of a KOLAPS campaign (the
+    campaign's players)."""
+
+    @extend_schema(request=UnitEntrySerializer, responses={201: ChapterCardSerializer})
+    def post(self, request, pk: int):
+        chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        data = UnitEntrySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kolaps_chapters.chapter_unit_enter(
+            actor=request.user,
+            chapter=chapter,
+            unit=KolapsUnit.objects.filter(pk=data.validated_data["unit"]).first(),
+            side=data.validated_data["side"],
+        )
+        response = _chapter(request, pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class ChapterUnitAPI(APIView):
+    """Withdraw a unit from a planned chapter (its player, or an organiser)."""
+
+    @extend_schema(request=None, responses=ChapterCardSerializer)
+    def delete(self, request, pk: int, unit: int):
+        chapter_card(request.user, pk)
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+        kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
+        return _chapter(request, pk)
+
+
+# --- Votes -------------------------------------------------------------------------------------
+
+
+class OptionSerializer(serializers.Serializer):
+    value = serializers.CharField()
+    label = serializers.CharField()
+    count = serializers.IntegerField(allow_null=True)
+
+
+class VoteCardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign_id = serializers.IntegerField()
+    campaign_name = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    chapter_id = serializers.IntegerField(allow_null=True)
+    chapter_title = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    candidates = OptionSerializer(many=True)
+    vocations = OptionSerializer(many=True)
+    players = OptionSerializer(many=True)
+    my_chapter = serializers.IntegerField(allow_null=True)
+    my_nominations = serializers.DictField(child=serializers.IntegerField())
+    result = serializers.JSONField(allow_null=True)
+    winner_title = serializers.CharField()
+    assignments = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    can_manage = serializers.BooleanField()
+    can_vote = serializers.BooleanField()
+    ballots = serializers.IntegerField()
+
+
+def _vote(request, pk):
+    return Response(VoteCardSerializer(asdict(vote_card(request.user, pk))).data)
+
+
+class VoteOpenSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=VoteKind.choices)
+    candidates = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list
+    )
+    chapter = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class VoteOpenAPI(APIView):
+    """Open a vote on the next chapter or on a chapter's vocations (organisers)."""
+
+    @extend_schema(request=VoteOpenSerializer, responses={201: VoteCardSerializer})
+    def post(self, request, pk: int):
+        campaign = _managed(request.user, pk)
+        data = VoteOpenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        ids = set(values["candidates"])
+        candidates = list(campaign.chapters.filter(pk__in=ids))
+        if len(candidates) != len(ids):
+            raise Refusal(
+                _("Choose two planned chapters of this campaign or more."), field="candidates"
+            )
+        chapter = None
+        if values["chapter"] is not None:
+            chapter = campaign.chapters.filter(pk=values["chapter"]).first()
+            if chapter is None:
+                raise Refusal(_("Choose a chapter of this campaign."), field="chapter")
+        vote = chapter_services.vote_open(
+            actor=request.user,
+            campaign=campaign,
+            kind=values["kind"],
+            candidates=candidates,
+            chapter=chapter,
+        )
+        response = _vote(request, vote.pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class VoteDetailAPI(APIView):
+    """A vote: candidates, your ballot, and the counts once closed (organisers see them
+    while it is open)."""
+
+    @extend_schema(responses=VoteCardSerializer)
+    def get(self, request, pk: int):
+        return _vote(request, pk)
+
+
+class BallotSerializer(serializers.Serializer):
+    chapter = serializers.IntegerField(required=False, help_text="Next-chapter vote")
+    vocation = serializers.ChoiceField(
+        choices=Vocation.choices, required=False, help_text="Vocation vote"
+    )
+    nominee = serializers.IntegerField(required=False, help_text="Vocation vote: a player id")
+
+
+class BallotAPI(APIView):
+    """Cast or change your ballot (the campaign's players)."""
+
+    @extend_schema(request=BallotSerializer, responses=VoteCardSerializer)
+    def post(self, request, pk: int):
+        vote_card(request.user, pk)  # 404 for whoever does not see the campaign
+        vote = Vote.objects.select_related("campaign").get(pk=pk)
+        data = BallotSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        chapter_services.ballot_cast(
+            voter=request.user,
+            vote=vote,
+            chapter=vote.candidates.filter(pk=values.get("chapter")).first(),
+            vocation=values.get("vocation", ""),
+            nominee=Player.objects.filter(pk=values.get("nominee")).first(),
+        )
+        return _vote(request, pk)
+
+
+class VoteCloseAPI(APIView):
+    """Close a vote; its result is kept (organisers)."""
+
+    @extend_schema(request=None, responses=VoteCardSerializer)
+    def post(self, request, pk: int):
+        vote = get_object_or_404(Vote.objects.select_related("campaign"), pk=pk)
+        chapter_services.vote_close(actor=request.user, vote=vote)
+        return _vote(request, pk)
+
+
+# --- Upcoming chapters and the calendar ----------------------------------------------------------
+
+
+class UpcomingAPI(APIView):
+    """The chapters not yet closed of your campaigns."""
+
+    @extend_schema(responses=UpcomingLineSerializer(many=True))
+    def get(self, request):
+        return Response(
+            UpcomingLineSerializer(
+                [asdict(line) for line in upcoming_for(request.user)], many=True
+            ).data
+        )
+
+
+CalendarSerializer = inline_serializer("CalendarFeed", {"url": serializers.CharField()})
+
+
+class CalendarTokenAPI(APIView):
+    """Create or replace your iCalendar feed address (the old one stops working)."""
+
+    @extend_schema(request=None, responses=CalendarSerializer)
+    def post(self, request):
+        feed = services.calendar_feed_token(player=request.user, rotate=True)
+        return Response(
+            {"url": request.build_absolute_uri(reverse("calendar-feed", args=[feed.token]))}
+        )

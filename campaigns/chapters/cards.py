@@ -1,0 +1,603 @@
+"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.http import Http404
+
+from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
+from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
+from campaigns.models import (
+    Ballot,
+    Chapter,
+    ChapterOutcome,
+    ChapterStatus,
+    ChapterUnitEntry,
+    ChapterUnitResult,
+    Membership,
+    MembershipRole,
+    VocationAssignment,
+    Vote,
+    VoteKind,
+    VoteStatus,
+)
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters.kolaps import services as kolaps_services
+from characters.kolaps import text as kolaps_text
+from characters.kolaps.models import KolapsCharacter, KolapsUnit
+from characters.models import ProfileStatus, Vocation
+from characters.permissions import Role, require
+from rules.engine.systems.kolaps import costing
+
+KOLAPS = "kolaps"
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    id: int
+    name: str
+    username: str
+    vocation: str  # "" when none
+    vocation_label: str
+    eligible: bool | None  # None: not shown to this viewer
+    checks: list[Check]
+
+
+@dataclass(frozen=True)
+class OutcomeLine:
+    player: str
+    side: str
+    result: str
+    died: bool
+    kills: dict[str, int]
+    notes: str
+
+
+@dataclass(frozen=True)
+class LossLine:
+    id: int | None  # the character's id at the close (null: recorded before ids were kept)
+    name: str
+
+
+@dataclass(frozen=True)
+class UnitLine:
+    """A unit's line of the close record."""
+
+    unit_id: int | None  # null once the unit itself is gone; the name stays
+    unit_name: str
+    vu: int | None
+    player: str
+    side: str
+    result: str
+    losses: list[LossLine]
+    notes: str
+
+
+@dataclass(frozen=True)
+class MemberLine:
+    id: int
+    name: str
+    rank: str
+    is_avatar: bool
+
+
+@dataclass(frozen=True)
+class EntryLine:
+    """A KOLAPS unit entered into the chapter, as it is now."""
+
+    unit_id: int
+    unit_name: str
+    player_id: int
+    player: str
+    side: str
+    vu: int
+    valid: bool
+    mine: bool
+    members: list[MemberLine]
+
+
+@dataclass(frozen=True)
+class SideLine:
+    name: str
+    vu: int
+    units: list[str]
+
+
+@dataclass(frozen=True)
+class K12Line:
+    """RULES-NOTES K12 between the two sides of a chapter: the side worth more (`surplus`
+    PU more) sees one character change sides per PU, lowest ranks first (`defectors`,
+    "name (unit)"); `beyond` counts the PU nobody is left to pay for (Avatars stay)."""
+
+    sides: list[SideLine]
+    undervalued: str  # the side that pays; "" when both are worth the same
+    surplus: int
+    defectors: list[str]
+    beyond: int
+
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """One of the viewer's units, for the form that enters a unit."""
+
+    id: int
+    name: str
+    vu: int
+    valid: bool
+
+
+@dataclass(frozen=True)
+class ChapterCard:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    system: str
+    number: int
+    title: str
+    scenario: str
+    players_min: int | None
+    players_max: int | None
+    min_survival_points: int
+    required_cards: list[str]
+    required_items: list[str]
+    objectives: str
+    weather: str
+    time_of_day: str
+    announced_events: list[str]
+    starts_at: datetime | None
+    duration_minutes: int
+    place: str
+    status: str
+    epilogue: str
+    notable_events: list[str]
+    closed_at: datetime | None
+    settled_at: datetime | None
+    players: list[PlayerLine]
+    outcomes: list[OutcomeLine]
+    unit_results: list[UnitLine]
+    open_vocation_votes: list[int]
+    can_manage: bool
+    is_player: bool
+    my_vocation: str
+    taken_vocations: list[str]
+    uses_units: bool = False  # a KOLAPS campaign: units enter its chapters
+    units: list[EntryLine] = field(default_factory=list)
+    k12: K12Line | None = None
+    my_units: list[UnitChoice] = field(default_factory=list)
+
+    @property
+    def units_open(self) -> bool:
+        """Units enter and leave while the chapter is planned."""
+        return self.uses_units and self.status == ChapterStatus.PLANNED
+
+    @property
+    def can_enter(self) -> bool:
+        return self.units_open and self.is_player
+
+    @property
+    def awaiting_settlement(self) -> bool:
+        return self.status == ChapterStatus.CLOSED and self.settled_at is None
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == ChapterStatus.CLOSED
+
+
+def _facts(row) -> PlayerFacts:
+    profile_id, points, cards, equipment, status = row
+    if profile_id is None:
+        return PlayerFacts(has_profile=False)
+    return PlayerFacts(
+        has_profile=True,
+        survival_points=points,
+        cards=tuple(cards or ()),
+        equipment=tuple(equipment or ()),
+        is_dead=status == ProfileStatus.DEAD,
+    )
+
+
+def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
+    """Two queries whatever the number of units: the entries with their units and players,
+    and every character of the entered units (costed in `rules/` for K12)."""
+    rows = list(
+        ChapterUnitEntry.objects.filter(chapter=chapter)
+        .order_by("entered_at", "pk")
+        .values_list(
+            "unit_id",
+            "unit__name",
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "side",
+            "unit__vu",
+            "unit__status",
+        )
+    )
+    members: dict[int, list[KolapsCharacter]] = defaultdict(list)
+    for member in KolapsCharacter.objects.filter(unit__chapter_entries__chapter=chapter).order_by(
+        "unit_id", "position", "pk"
+    ):
+        members[member.unit_id].append(member)
+    cat = kolaps_services.catalogue()
+    lines = [
+        EntryLine(
+            unit_id=unit_id,
+            unit_name=name,
+            player_id=player_id,
+            player=display or username,
+            side=side,
+            vu=vu,
+            valid=status == KolapsUnit.Status.VALID,
+            mine=player_id == viewer_id,
+            members=[
+                MemberLine(m.pk, m.name, kolaps_text.rank_label(cat, m.rank), m.is_avatar)
+                for m in members[unit_id]
+            ],
+        )
+        for unit_id, name, player_id, display, username, side, vu, status in rows
+    ]
+    return lines, _k12(lines, members)
+
+
+def _k12(lines: list[EntryLine], members: dict[int, list[KolapsCharacter]]) -> K12Line | None:
+    """K12 when the entered units make exactly two sides (a unit with no side is a side of
+    its own): each side's characters costed from scratch, the side worth more compared
+    with the other's VU."""
+    sides: dict[tuple[str, object], list[EntryLine]] = {}
+    for line in lines:
+        key = ("side", line.side) if line.side else ("unit", line.unit_id)
+        sides.setdefault(key, []).append(line)
+    if len(sides) != 2:
+        return None
+    cat = kolaps_services.catalogue()
+    costed, labels, names = [], [], {}
+    for key, side_lines in sides.items():
+        characters = []
+        for line in side_lines:
+            unit_members = members[line.unit_id]
+            cost = costing.cost_unit(
+                cat, [kolaps_services.character_choices(m) for m in unit_members]
+            )
+            characters.extend(cost.characters)
+            names.update({str(m.pk): f"{m.name} ({line.unit_name})" for m in unit_members})
+        costed.append(costing.UnitCost(characters=tuple(characters), problems=()))
+        labels.append(key[1] if key[0] == "side" else side_lines[0].unit_name)
+    (first, second), (first_label, second_label) = costed, labels
+    payer, payer_label, other = (
+        (first, first_label, second) if first.vu >= second.vu else (second, second_label, first)
+    )
+    comparison = costing.compare(payer, other.vu)
+    return K12Line(
+        sides=[
+            SideLine(label, cost.vu, [line.unit_name for line in side_lines])
+            for label, cost, side_lines in zip(labels, costed, sides.values(), strict=True)
+        ],
+        undervalued=payer_label if comparison.surplus > 0 else "",
+        surplus=comparison.surplus,
+        defectors=[names[key] for key in comparison.defectors],
+        beyond=comparison.beyond,
+    )
+
+
+def _my_units(user) -> list[UnitChoice]:
+    """One query: the viewer's KOLAPS units, valid ones first."""
+    return [
+        UnitChoice(pk, name, vu, status == KolapsUnit.Status.VALID)
+        for pk, name, vu, status in KolapsUnit.objects.owned_by(user)
+        .order_by("-status", "name", "pk")
+        .values_list("pk", "name", "vu", "status")
+    ]
+
+
+def chapter_card(user, pk: int) -> ChapterCard:
+    """Six queries whatever the number of players: the chapter with its campaign, the
+    memberships with the players' profiles, the vocations, the outcomes, the unit results,
+    the open vocation votes. A KOLAPS chapter not closed adds two whatever the number of
+    units (the entries, their characters) and, for a player while it is planned, one for
+    their own units."""
+    chapter = (
+        Chapter.objects.select_related("campaign", "campaign__organiser").filter(pk=pk).first()
+    )
+    if chapter is None:
+        raise Http404
+    campaign = chapter.campaign
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list(
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "role",
+            "player__otd_profile__id",
+            "player__otd_profile__survival_points",
+            "player__otd_profile__cards",
+            "player__otd_profile__equipment",
+            "player__otd_profile__status",
+        )
+    )
+    players = [row for row in members if row[3] == MembershipRole.PLAYER]
+    roles = campaign_role(
+        user,
+        campaign,
+        member_ids={row[0] for row in players},
+        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
+    )
+    require(roles, CAN_VIEW, visible=CAN_VIEW)
+    can_manage = bool(roles & CAN_MANAGE)
+    vocations = dict(
+        VocationAssignment.objects.filter(chapter=chapter).values_list("player_id", "vocation")
+    )
+    uses_profiles = campaign.system in PROFILE_SYSTEMS
+    requirement = requirement_of(chapter)
+    lines = []
+    for row in players:
+        player_id, display, username = row[0], row[1], row[2]
+        shown = chapter.status != ChapterStatus.CLOSED and (
+            can_manage or player_id == getattr(user, "pk", None)
+        )
+        verdict = (
+            eligibility(
+                requirement, _facts(row[4:]), players=len(players), uses_profiles=uses_profiles
+            )
+            if shown
+            else None
+        )
+        vocation = vocations.get(player_id, "")
+        lines.append(
+            PlayerLine(
+                id=player_id,
+                name=display or username,
+                username=username,
+                vocation=vocation,
+                vocation_label=Vocation(vocation).label if vocation else "",
+                eligible=verdict.eligible if verdict else None,
+                checks=verdict.checks if verdict else [],
+            )
+        )
+    outcomes = [
+        OutcomeLine(
+            player=display or username,
+            side=side,
+            result=result,
+            died=died,
+            kills=kills,
+            notes=notes,
+        )
+        for display, username, side, result, died, kills, notes in ChapterOutcome.objects.filter(
+            chapter=chapter
+        ).values_list(
+            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
+        )
+    ]
+    units = [
+        UnitLine(
+            unit_id=unit_id,
+            unit_name=name,
+            vu=vu,
+            player=display or username or "",
+            side=side,
+            result=result,
+            losses=[LossLine(loss.get("id"), loss.get("name", "")) for loss in losses],
+            notes=notes,
+        )
+        for unit_id, name, vu, display, username, side, result, losses, notes in (
+            ChapterUnitResult.objects.filter(chapter=chapter).values_list(
+                "unit_id",
+                "unit_name",
+                "vu",
+                "player__display_name",
+                "player__username",
+                "side",
+                "result",
+                "losses",
+                "notes",
+            )
+        )
+    ]
+    open_votes = list(
+        Vote.objects.filter(
+            chapter=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
+        ).values_list("pk", flat=True)
+    )
+    uses_units = campaign.system == KOLAPS
+    entries, k12, my_units = [], None, []
+    if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows
+        entries, k12 = _entries(chapter, getattr(user, "pk", None))
+        if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
+            my_units = _my_units(user)
+    return ChapterCard(
+        id=chapter.pk,
+        campaign_id=campaign.pk,
+        campaign_name=campaign.name,
+        system=campaign.system,
+        number=chapter.number,
+        title=chapter.title,
+        scenario=chapter.scenario,
+        players_min=chapter.players_min,
+        players_max=chapter.players_max,
+        min_survival_points=chapter.min_survival_points,
+        required_cards=list(chapter.required_cards),
+        required_items=list(chapter.required_items),
+        objectives=chapter.objectives,
+        weather=chapter.weather,
+        time_of_day=chapter.time_of_day,
+        announced_events=list(chapter.announced_events),
+        starts_at=chapter.starts_at,
+        duration_minutes=chapter.duration_minutes,
+        place=chapter.place,
+        status=chapter.status,
+        epilogue=chapter.epilogue,
+        notable_events=list(chapter.notable_events),
+        closed_at=chapter.closed_at,
+        settled_at=chapter.settled_at,
+        players=lines,
+        outcomes=outcomes,
+        unit_results=units,
+        open_vocation_votes=open_votes,
+        can_manage=can_manage,
+        is_player=Role.PARTICIPANT in roles,
+        my_vocation=vocations.get(getattr(user, "pk", None), ""),
+        taken_vocations=sorted(set(vocations.values())),
+        uses_units=uses_units,
+        units=entries,
+        k12=k12,
+        my_units=my_units,
+    )
+
+
+# --- Votes ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: str
+    count: int | None  # shown once the vote is closed, or to organisers
+
+
+@dataclass(frozen=True)
+class VoteCard:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    kind: str
+    status: str
+    chapter_id: int | None
+    chapter_title: str
+    opened_at: datetime
+    closed_at: datetime | None
+    candidates: list[Option]  # next chapter: chapter ids
+    vocations: list[Option]
+    players: list[Option]  # vocation vote: nominees
+    my_chapter: int | None
+    my_nominations: dict[str, int]  # vocation -> nominee id
+    result: dict | None
+    winner_title: str
+    assignments: list[tuple[str, str]] = field(default_factory=list)  # (player, vocation)
+    can_manage: bool = False
+    can_vote: bool = False
+    ballots: int = 0
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == VoteStatus.OPEN
+
+
+def vote_card(user, pk: int) -> VoteCard:
+    """Five queries: the vote with its campaign, the memberships, the candidates, the
+    ballots, the vocation assignments it produced."""
+    vote = Vote.objects.select_related("campaign", "chapter", "winner").filter(pk=pk).first()
+    if vote is None:
+        raise Http404
+    campaign = vote.campaign
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", "player__display_name", "player__username", "role")
+    )
+    player_rows = [row for row in members if row[3] == MembershipRole.PLAYER]
+    roles = campaign_role(
+        user,
+        campaign,
+        member_ids={row[0] for row in player_rows},
+        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
+    )
+    require(roles, CAN_VIEW, visible=CAN_VIEW)
+    can_manage = bool(roles & CAN_MANAGE)
+    show_counts = can_manage or vote.status == VoteStatus.CLOSED
+    ballots = list(
+        Ballot.objects.filter(vote=vote).values_list(
+            "voter_id", "chapter_id", "vocation", "nominee_id"
+        )
+    )
+    names = {pk: display or username for pk, display, username, _role in members}
+    me = getattr(user, "pk", None)
+    candidates, vocations, players = [], [], []
+    if vote.kind == VoteKind.NEXT_CHAPTER:
+        for chapter_pk, number, title in vote.candidates.order_by("number").values_list(
+            "pk", "number", "title"
+        ):
+            count = sum(1 for b in ballots if b[1] == chapter_pk)
+            candidates.append(
+                Option(str(chapter_pk), f"{number}. {title}", count if show_counts else None)
+            )
+    else:
+        vocations = [Option(value, label, None) for value, label in Vocation.choices]
+        players = [Option(str(row[0]), names[row[0]], None) for row in player_rows]
+    assignments = []
+    if vote.kind == VoteKind.VOCATIONS and vote.chapter_id:
+        assignments = [
+            (display or username, Vocation(vocation).label)
+            for display, username, vocation in VocationAssignment.objects.filter(
+                chapter_id=vote.chapter_id
+            ).values_list("player__display_name", "player__username", "vocation")
+        ]
+    return VoteCard(
+        id=vote.pk,
+        campaign_id=campaign.pk,
+        campaign_name=campaign.name,
+        kind=vote.kind,
+        status=vote.status,
+        chapter_id=vote.chapter_id,
+        chapter_title=vote.chapter.title if vote.chapter else "",
+        opened_at=vote.opened_at,
+        closed_at=vote.closed_at,
+        candidates=candidates,
+        vocations=vocations,
+        players=players,
+        my_chapter=next((b[1] for b in ballots if b[0] == me and not b[2]), None),
+        my_nominations={b[2]: b[3] for b in ballots if b[0] == me and b[2]},
+        result=vote.result if show_counts else None,
+        winner_title=f"{vote.winner.number}. {vote.winner.title}" if vote.winner else "",
+        assignments=assignments,
+        can_manage=can_manage,
+        can_vote=Role.PARTICIPANT in roles and vote.status == VoteStatus.OPEN,
+        ballots=len({b[0] for b in ballots}),
+    )
+
+
+# --- Upcoming chapters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UpcomingLine:
+    id: int
+    campaign_id: int
+    campaign_name: str
+    number: int
+    title: str
+    status: str
+    starts_at: datetime | None
+    duration_minutes: int
+    place: str
+    objectives: str
+    weather: str
+    time_of_day: str
+
+
+def upcoming_for(user) -> list[UpcomingLine]:
+    """One query: the chapters not yet closed of the viewer's campaigns, dated ones first."""
+    rows = (
+        Chapter.objects.upcoming_for(user)
+        .select_related("campaign")
+        .order_by("starts_at", "campaign_id", "number")
+    )
+    return [
+        UpcomingLine(
+            id=row.pk,
+            campaign_id=row.campaign_id,
+            campaign_name=row.campaign.name,
+            number=row.number,
+            title=row.title,
+            status=row.status,
+            starts_at=row.starts_at,
+            duration_minutes=row.duration_minutes,
+            place=row.place,
+            objectives=row.objectives,
+            weather=row.weather,
+            time_of_day=row.time_of_day,
+        )
+        for row in rows
+    ]

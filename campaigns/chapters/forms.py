@@ -1,0 +1,423 @@
+"""Forms of the campaign, chapter and vote pages: they parse, the services decide."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaigns import services
+from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import services as chapter_services
+from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
+from characters.accounts.forms import ServiceForm
+from characters.kolaps.models import KolapsUnit
+from characters.models import Player, Vocation
+
+SYSTEM_CHOICES = [("of-the-dead", "Of the Dead"), ("kolaps", "KOLAPS : GROUND ZERO")]
+
+
+ONE_PER_LINE = _("One per line.")
+
+
+def _lines(label, help_text=ONE_PER_LINE):
+    return forms.CharField(
+        label=label, required=False, help_text=help_text, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+def _text(label, rows=3):
+    return forms.CharField(label=label, required=False, widget=forms.Textarea(attrs={"rows": rows}))
+
+
+class CampaignForm(ServiceForm):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    system = forms.ChoiceField(label=_("Game system"), choices=SYSTEM_CHOICES)
+    description = _text(_("Description"))
+    chapters_planned = forms.IntegerField(
+        label=_("Number of chapters"),
+        required=False,
+        min_value=1,
+        max_value=99,
+        help_text=_("Leave empty for as many chapters as players."),
+    )
+    survival_points_survive = forms.IntegerField(
+        label=_("Survival points for surviving a chapter"), min_value=0, max_value=10, initial=1
+    )
+    survival_points_victory = forms.IntegerField(
+        label=_("Extra survival points for a victory"), min_value=0, max_value=10, initial=1
+    )
+
+    def __init__(self, *args, campaign=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        if campaign is not None:
+            del self.fields["system"]
+
+    def save(self, actor):
+        if self.campaign is None:
+            return self.run(services.campaign_create, organiser=actor, **self.cleaned_data)
+        return self.run(
+            services.campaign_update, actor=actor, campaign=self.campaign, **self.cleaned_data
+        )
+
+
+class CoOrganiserForm(ServiceForm):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def save(self, actor, campaign, remove=False):
+        player = Player.objects.filter(username__iexact=self.cleaned_data["username"]).first()
+        if player is None:
+            self.add_error("username", _("Nobody has this username."))
+            return None
+        operation = services.co_organiser_remove if remove else services.co_organiser_add
+        result = self.run(operation, actor=actor, campaign=campaign, player=player)
+        return True if remove and not self.errors else result
+
+
+class ChapterForm(ServiceForm):
+    title = forms.CharField(label=_("Title"), max_length=160)
+    scenario = _text(_("Scenario"), rows=4)
+    players_min = forms.IntegerField(label=_("Players at least"), required=False, min_value=1)
+    players_max = forms.IntegerField(label=_("Players at most"), required=False, min_value=1)
+    min_survival_points = forms.IntegerField(
+        label=_("Minimum survival points"), required=False, min_value=0, initial=0
+    )
+    required_cards = _lines(_("Required cards"))
+    required_items = _lines(_("Required items"))
+    objectives = _text(_("Objectives"))
+    weather = forms.CharField(label=_("Weather"), required=False, max_length=120)
+    time_of_day = forms.CharField(label=_("Time of day"), required=False, max_length=120)
+    announced_events = _lines(_("Announced events (drops, NPC appearances)"))
+    starts_at = forms.DateTimeField(
+        label=_("Date and time"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    duration_minutes = forms.IntegerField(
+        label=_("Duration (minutes)"), required=False, min_value=15, max_value=1440, initial=240
+    )
+    place = forms.CharField(label=_("Place"), required=False, max_length=200)
+
+    def __init__(self, *args, chapter=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.chapter = chapter
+
+    @classmethod
+    def initial_for(cls, chapter) -> dict:
+        data = {name: getattr(chapter, name) for name in chapter_services.CHAPTER_FIELDS}
+        for name in chapter_services.LIST_FIELDS:
+            data[name] = "\n".join(data[name])
+        return data
+
+    def save(self, actor, campaign=None):
+        data = dict(self.cleaned_data)
+        if self.chapter is None:
+            return self.run(chapter_services.chapter_plan, actor=actor, campaign=campaign, **data)
+        return self.run(chapter_services.chapter_update, actor=actor, chapter=self.chapter, **data)
+
+
+class VoteOpenForm(ServiceForm):
+    kind = forms.ChoiceField(label=_("Vote on"), choices=VoteKind.choices)
+    candidates = forms.ModelMultipleChoiceField(
+        label=_("Candidate chapters (next-chapter vote)"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    chapter = forms.ModelChoiceField(
+        label=_("Chapter (vocation vote)"), queryset=None, required=False
+    )
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        open_chapters = campaign.chapters.exclude(status=ChapterStatus.CLOSED).order_by("number")
+        self.fields["candidates"].queryset = open_chapters.filter(status=ChapterStatus.PLANNED)
+        self.fields["chapter"].queryset = open_chapters
+
+    def save(self, actor):
+        data = self.cleaned_data
+        return self.run(
+            chapter_services.vote_open,
+            actor=actor,
+            campaign=self.campaign,
+            kind=data["kind"],
+            candidates=list(data.get("candidates") or []),
+            chapter=data.get("chapter"),
+        )
+
+
+class NextChapterBallotForm(ServiceForm):
+    chapter = forms.ChoiceField(label=_("Your choice"), widget=forms.RadioSelect)
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chapter"].choices = [(o.value, o.label) for o in card.candidates]
+        if card.my_chapter:
+            self.fields["chapter"].initial = str(card.my_chapter)
+
+    def save(self, voter, vote):
+        chapter = vote.candidates.filter(pk=self.cleaned_data["chapter"]).first()
+        return self.run(chapter_services.ballot_cast, voter=voter, vote=vote, chapter=chapter)
+
+
+class VocationBallotForm(ServiceForm):
+    """One select per vocation: who should hold it (or nobody)."""
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *((o.value, o.label) for o in card.players)]
+        for value, label in Vocation.choices:
+            self.fields[value] = forms.ChoiceField(label=label, choices=choices, required=False)
+            if value in card.my_nominations:
+                self.fields[value].initial = str(card.my_nominations[value])
+
+    def save(self, voter, vote):
+        players = {str(p.pk): p for p in Player.objects.filter(memberships__campaign=vote.campaign)}
+        saved = 0
+        for vocation, nominee in self.cleaned_data.items():
+            if nominee:
+                if (
+                    self.run(
+                        chapter_services.ballot_cast,
+                        voter=voter,
+                        vote=vote,
+                        vocation=vocation,
+                        nominee=players.get(nominee),
+                    )
+                    is None
+                ):
+                    return None
+                saved += 1
+        return saved
+
+
+class VocationForm(ServiceForm):
+    vocation = forms.ChoiceField(label=_("Vocation"), choices=Vocation.choices)
+    player = forms.ChoiceField(label=_("Player"), required=False)
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        if card.can_manage:
+            self.fields["player"].choices = [(str(p.id), p.name) for p in card.players]
+        else:
+            del self.fields["player"]
+
+    def save(self, actor, chapter):
+        player = actor
+        if self.cleaned_data.get("player"):
+            player = Player.objects.filter(pk=self.cleaned_data["player"]).first()
+        return self.run(
+            chapter_services.vocation_choose,
+            actor=actor,
+            chapter=chapter,
+            player=player,
+            vocation=self.cleaned_data["vocation"],
+        )
+
+
+ABSENT = "absent"
+
+
+class UnitEntryForm(ServiceForm):
+    """A player enters one of their units into a KOLAPS chapter. Drafts are listed too, so
+    that choosing one gives the reason it cannot enter."""
+
+    unit = forms.ChoiceField(label=_("Your unit"))
+    side = forms.CharField(
+        label=_("Side"),
+        required=False,
+        max_length=80,
+        help_text=_("Units with the same side play together; leave empty to play alone."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].choices = [
+            (
+                str(unit.id),
+                _("%(name)s — %(vu)s VU") % {"name": unit.name, "vu": unit.vu}
+                if unit.valid
+                else _("%(name)s — draft") % {"name": unit.name},
+            )
+            for unit in card.my_units
+        ]
+
+    def save(self, actor, chapter):
+        unit = KolapsUnit.objects.filter(pk=self.cleaned_data["unit"]).first()
+        return self.run(
+            kolaps_chapters.chapter_unit_enter,
+            actor=actor,
+            chapter=chapter,
+            unit=unit,
+            side=self.cleaned_data["side"],
+        )
+
+
+class CloseForm(ServiceForm):
+    """The epilogue, then for each player: result, death, side and kills by zombie type;
+    for KOLAPS, for each unit entered: its result, its side and the characters lost
+    (ticked among its members)."""
+
+    epilogue = forms.CharField(label=_("Epilogue"), widget=forms.Textarea(attrs={"rows": 4}))
+    notable_events = _lines(_("Notable events"))
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.card = card
+        self.player_ids = [p.id for p in card.players]
+        result_choices = [*ChapterResult.choices, (ABSENT, _("did not play"))]
+        for player in card.players:
+            prefix = f"p{player.id}_"
+            self.fields[prefix + "result"] = forms.ChoiceField(
+                label=_("%(name)s: result") % {"name": player.name},
+                choices=result_choices,
+                initial=ABSENT,
+                required=False,  # not sent: did not play
+            )
+            self.fields[prefix + "died"] = forms.BooleanField(
+                label=_("%(name)s died") % {"name": player.name}, required=False
+            )
+            self.fields[prefix + "side"] = forms.CharField(
+                label=_("%(name)s: side") % {"name": player.name}, required=False, max_length=80
+            )
+            for value, label in ZombieType.choices:
+                self.fields[f"{prefix}kills_{value}"] = forms.IntegerField(
+                    label=_("%(name)s: %(zombie)s killed") % {"name": player.name, "zombie": label},
+                    required=False,
+                    min_value=0,
+                    max_value=999,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                )
+        for unit in card.units:
+            prefix = f"u{unit.unit_id}_"
+            self.fields[prefix + "result"] = forms.ChoiceField(
+                label=_("%(name)s: result") % {"name": unit.unit_name},
+                choices=[*ChapterResult.choices, (ABSENT, _("did not play"))],
+                initial=ABSENT,
+                required=False,  # not sent: did not play
+            )
+            self.fields[prefix + "side"] = forms.CharField(
+                label=_("%(name)s: side") % {"name": unit.unit_name},
+                required=False,
+                max_length=80,
+                initial=unit.side,
+            )
+            self.fields[prefix + "lost"] = forms.MultipleChoiceField(
+                label=_("%(name)s: characters lost") % {"name": unit.unit_name},
+                choices=[(str(m.id), m.name) for m in unit.members],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+
+    def outcomes(self) -> list:
+        data, rows = self.cleaned_data, []
+        for player_id in self.player_ids:
+            prefix = f"p{player_id}_"
+            if data[prefix + "result"] in (ABSENT, ""):
+                continue
+            rows.append(
+                chapter_services.OutcomeInput(
+                    player_id=player_id,
+                    result=data[prefix + "result"],
+                    died=data[prefix + "died"],
+                    side=data[prefix + "side"],
+                    kills={
+                        value: data.get(f"{prefix}kills_{value}") or 0
+                        for value, _label in ZombieType.choices
+                    },
+                )
+            )
+        return rows
+
+    def units(self) -> list:
+        data, rows = self.cleaned_data, []
+        for unit in self.card.units:
+            prefix = f"u{unit.unit_id}_"
+            if data[prefix + "result"] in (ABSENT, ""):
+                continue
+            rows.append(
+                kolaps_chapters.UnitResultInput(
+                    unit_id=unit.unit_id,
+                    result=data[prefix + "result"],
+                    side=data[prefix + "side"],
+                    lost_ids=[int(pk) for pk in data[prefix + "lost"]],
+                )
+            )
+        return rows
+
+    def save(self, actor, chapter):
+        return self.run(
+            chapter_services.chapter_close,
+            actor=actor,
+            chapter=chapter,
+            epilogue=self.cleaned_data["epilogue"],
+            outcomes=self.outcomes(),
+            unit_results=self.units(),
+            notable_events=self.cleaned_data["notable_events"],
+        )
+
+    def unit_rows(self):
+        """Bound fields grouped by entered unit, for the template."""
+        for unit in self.card.units:
+            prefix = f"u{unit.unit_id}_"
+            yield {
+                "name": unit.unit_name,
+                "player": unit.player,
+                "vu": unit.vu,
+                "result": self[prefix + "result"],
+                "side": self[prefix + "side"],
+                "lost": self[prefix + "lost"],
+            }
+
+    def player_rows(self):
+        """Bound fields grouped by player, for the template."""
+        for player in self.card.players:
+            prefix = f"p{player.id}_"
+            yield {
+                "name": player.name,
+                "result": self[prefix + "result"],
+                "died": self[prefix + "died"],
+                "side": self[prefix + "side"],
+                "kills": [self[f"{prefix}kills_{value}"] for value, _label in ZombieType.choices],
+            }
+
+
+class EncounterRollForm(ServiceForm):
+    """One roll of the encounter being played: who rolled (yourself, or anyone for an
+    organiser), whom it hit, the damage, and which recorded server roll it was."""
+
+    player = forms.ChoiceField(label=_("Who rolled"))
+    target = forms.ChoiceField(label=_("Target"), required=False)
+    damage = forms.IntegerField(label=_("Damage"), min_value=0, max_value=100, initial=0)
+    roll = forms.ChoiceField(
+        label=_("Server roll"),
+        required=False,
+        help_text=_("One of your recorded server rolls, if the dice were rolled here."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(str(pk), name) for pk, name in card.record_for]
+        self.fields["target"].choices = [("", _("Nobody (a roll without a target)"))] + [
+            (str(pk), name) for pk, name in card.players
+        ]
+        self.fields["roll"].choices = [("", _("Rolled at the table"))] + [
+            (str(pk), label) for pk, label in card.my_rolls
+        ]
+
+    def save(self, actor, chapter):
+        from campaigns.models import RollRecord
+        from rules.table.cards import encounter_event_record
+
+        data = self.cleaned_data
+        player = Player.objects.filter(pk=data["player"]).first()
+        target = Player.objects.filter(pk=data["target"]).first() if data["target"] else None
+        roll = RollRecord.objects.filter(pk=data["roll"]).first() if data["roll"] else None
+        return self.run(
+            encounter_event_record,
+            actor=actor,
+            chapter=chapter,
+            player=player,
+            target=target,
+            damage=data["damage"],
+            roll=roll,
+        )

@@ -1,0 +1,635 @@
+"""The only writer of chapters, votes, vocations and the close of a chapter.
+
+Same rules as `campaigns.services`: validate, one transaction, append a `CampaignEvent`.
+The vote counts are pure functions (`count_next_chapter`, `count_vocations`) so that their
+tie rules are tested on their own; docs/of-the-dead.md states them.
+"""
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters.eligibility import Eligibility, PlayerFacts, Requirement, eligibility
+from campaigns.chapters.signals import chapter_closed
+from campaigns.models import (
+    Ballot,
+    Campaign,
+    Chapter,
+    ChapterOutcome,
+    ChapterResult,
+    ChapterStatus,
+    ChapterUnitResult,
+    MembershipRole,
+    VocationAssignment,
+    VocationSource,
+    Vote,
+    VoteKind,
+    VoteStatus,
+    ZombieType,
+)
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role
+from campaigns.services import _record, require_manager
+from characters.models import ProfileStatus, Vocation
+from characters.permissions import Refusal, require
+
+# KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
+UnitResultInput = kolaps_chapters.UnitResultInput
+
+MAX_LIST = 30
+MAX_NAME = 120
+PROFILE_SYSTEMS = ("of-the-dead",)
+
+
+def _names(values: Iterable[str] | str, field_name: str) -> list[str]:
+    if isinstance(values, str):
+        values = values.splitlines()
+    names = [" ".join(str(value).split()) for value in values]
+    names = [name for name in names if name]
+    if len(names) > MAX_LIST or any(len(name) > MAX_NAME for name in names):
+        raise Refusal(
+            _("At most %(n)s lines of %(m)s characters.") % {"n": MAX_LIST, "m": MAX_NAME},
+            field=field_name,
+        )
+    return names
+
+
+def _player_ids(campaign: Campaign) -> list[int]:
+    return list(
+        campaign.memberships.filter(role=MembershipRole.PLAYER)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", flat=True)
+    )
+
+
+# --- Planning ---------------------------------------------------------------------------------
+
+CHAPTER_FIELDS = (
+    "title",
+    "scenario",
+    "players_min",
+    "players_max",
+    "min_survival_points",
+    "required_cards",
+    "required_items",
+    "objectives",
+    "weather",
+    "time_of_day",
+    "announced_events",
+    "starts_at",
+    "duration_minutes",
+    "place",
+)
+TEXT_FIELDS = ("title", "scenario", "objectives", "weather", "time_of_day", "place")
+LIST_FIELDS = ("required_cards", "required_items", "announced_events")
+
+
+def _clean_chapter(values: dict) -> dict:
+    for name in TEXT_FIELDS:
+        values[name] = str(values.get(name) or "").strip()
+    for name in LIST_FIELDS:
+        values[name] = _names(values.get(name) or [], name)
+    if not values["title"]:
+        raise Refusal(_("Give the chapter a title."), field="title")
+    if len(values["title"]) > 160:
+        raise Refusal(_("Keep the title under 160 characters."), field="title")
+    low, high = values.get("players_min"), values.get("players_max")
+    for name, value in (("players_min", low), ("players_max", high)):
+        if value is not None and not 1 <= value <= 99:
+            raise Refusal(_("Between 1 and 99 players."), field=name)
+    if low is not None and high is not None and low > high:
+        raise Refusal(_("The minimum is above the maximum."), field="players_max")
+    if values.get("min_survival_points") is None:
+        values["min_survival_points"] = 0
+    if not 0 <= values["min_survival_points"] <= 999:
+        raise Refusal(_("Between 0 and 999 points."), field="min_survival_points")
+    if values.get("duration_minutes") is None:
+        values["duration_minutes"] = 240
+    if not 15 <= values["duration_minutes"] <= 24 * 60:
+        raise Refusal(_("Between 15 minutes and 24 hours."), field="duration_minutes")
+    starts_at = values.get("starts_at")
+    if starts_at is not None and (not isinstance(starts_at, datetime) or starts_at.tzinfo is None):
+        raise ValueError("starts_at must be an aware datetime")
+    for name in ("weather", "time_of_day"):
+        if len(values[name]) > 120:
+            raise Refusal(_("Keep it under 120 characters."), field=name)
+    if len(values["place"]) > 200:
+        raise Refusal(_("Keep it under 200 characters."), field="place")
+    return values
+
+
+def _require_open(chapter: Chapter, message: str, field: str | None = None) -> None:
+    """A closed chapter's record no longer changes: refuse with `message` (beside `field`)."""
+    if chapter.status == ChapterStatus.CLOSED:
+        raise Refusal(message, field=field)
+
+
+def chapter_plan(*, actor, campaign: Campaign, title: str, **fields) -> Chapter:
+    """Plan the campaign's next chapter (numbered after the last one).
+
+    When the organisers set a number of chapters, no more can be planned; by default a
+    campaign has as many chapters as players (O6), shown beside the list but not enforced,
+    since players keep joining while chapters are planned.
+    """
+    require_manager(actor, campaign)
+    unknown = set(fields) - set(CHAPTER_FIELDS)
+    if unknown:
+        raise ValueError(f"chapter_plan cannot set {sorted(unknown)}")
+    values = _clean_chapter({**fields, "title": title})
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        last = locked.chapters.aggregate(last=Max("number"))["last"] or 0
+        if locked.chapters_planned is not None and last >= locked.chapters_planned:
+            raise Refusal(
+                _(
+                    "This campaign has %(n)s chapters, all planned; raise its number of "
+                    "chapters first."
+                )
+                % {"n": locked.chapters_planned},
+                field="title",
+            )
+        chapter = Chapter.objects.create(campaign=locked, number=last + 1, **values)
+        _record(
+            campaign=locked,
+            actor=actor,
+            verb="chapter_planned",
+            chapter=chapter.pk,
+            number=chapter.number,
+            title=chapter.title,
+        )
+    return chapter
+
+
+def chapter_update(*, actor, chapter: Chapter, **changes) -> Chapter:
+    """Change a chapter not yet closed."""
+    require_manager(actor, chapter.campaign)
+    unknown = set(changes) - set(CHAPTER_FIELDS)
+    if unknown:
+        raise ValueError(f"chapter_update cannot set {sorted(unknown)}")
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        _require_open(locked, _("This chapter is closed: its record no longer changes."))
+        values = _clean_chapter(
+            {name: changes.get(name, getattr(locked, name)) for name in CHAPTER_FIELDS}
+        )
+        changed = sorted(name for name in CHAPTER_FIELDS if getattr(locked, name) != values[name])
+        if not changed:
+            return locked
+        for name, value in values.items():
+            setattr(locked, name, value)
+        locked.save()
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="chapter_updated",
+            chapter=locked.pk,
+            title=locked.title,
+            fields=changed,
+        )
+    return locked
+
+
+def chapter_start(*, actor, chapter: Chapter) -> Chapter:
+    """Mark a planned chapter as the one being played. In a KOLAPS campaign every unit
+    entered must still be valid."""
+    require_manager(actor, chapter.campaign)
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
+        if locked.status != ChapterStatus.PLANNED:
+            raise Refusal(_("Only a planned chapter can start."))
+        if locked.campaign.system == kolaps_chapters.KOLAPS:
+            kolaps_chapters.require_units_ready(locked)
+        locked.status = ChapterStatus.CURRENT
+        locked.save(update_fields=["status"])
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="chapter_started",
+            chapter=locked.pk,
+            title=locked.title,
+        )
+    return locked
+
+
+# --- Eligibility --------------------------------------------------------------------------------
+
+
+def requirement_of(chapter: Chapter) -> Requirement:
+    return Requirement(
+        players_min=chapter.players_min,
+        players_max=chapter.players_max,
+        min_survival_points=chapter.min_survival_points,
+        required_cards=tuple(chapter.required_cards),
+        required_items=tuple(chapter.required_items),
+    )
+
+
+def facts_of(profile) -> PlayerFacts:
+    """What eligibility needs from a profile (None: the player has none)."""
+    if profile is None:
+        return PlayerFacts(has_profile=False)
+    return PlayerFacts(
+        has_profile=True,
+        survival_points=profile.survival_points,
+        cards=tuple(profile.cards),
+        equipment=tuple(profile.equipment),
+        is_dead=profile.status == ProfileStatus.DEAD,
+    )
+
+
+def chapter_eligibility(*, chapter: Chapter, profile, players: int) -> Eligibility:
+    """Every requirement of the chapter for one player, with the reason when unmet."""
+    return eligibility(
+        requirement_of(chapter),
+        facts_of(profile),
+        players=players,
+        uses_profiles=chapter.campaign.system in PROFILE_SYSTEMS,
+    )
+
+
+# --- Votes ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextChapterCount:
+    counts: dict[int, int]  # chapter id -> ballots
+    winner: int | None
+    tied: list[int]  # the chapters that shared the top count, when more than one
+
+
+def count_next_chapter(ballots: Sequence[int], candidates: Sequence[tuple[int, int]]):
+    """Count ballots (chapter ids) among `candidates` [(chapter id, chapter number)].
+
+    Tie rule: among the candidates sharing the most ballots, the one planned first (the
+    lowest chapter number) wins. No ballot at all: no winner.
+    """
+    counts = {pk: 0 for pk, _number in candidates}
+    for pk in ballots:
+        if pk in counts:
+            counts[pk] += 1
+    top = max(counts.values(), default=0)
+    if top == 0:
+        return NextChapterCount(counts=counts, winner=None, tied=[])
+    leaders = sorted((number, pk) for pk, number in candidates if counts[pk] == top)
+    return NextChapterCount(
+        counts=counts,
+        winner=leaders[0][1],
+        tied=[pk for _number, pk in leaders] if len(leaders) > 1 else [],
+    )
+
+
+@dataclass(frozen=True)
+class VocationCount:
+    counts: dict[tuple[str, int], int]  # (vocation, player id) -> ballots
+    assignments: dict[int, str] = field(default_factory=dict)  # player id -> vocation
+
+
+def count_vocations(
+    ballots: Sequence[tuple[str, int]],
+    players_in_order: Sequence[int],
+    taken: dict[int, str] | None = None,
+) -> VocationCount:
+    """Give vocations from ballots (vocation, nominee id), each vocation at most once and one
+    vocation per player, keeping those already `taken` {player id: vocation}.
+
+    Pairs are settled from the most ballots down. Tie rule: between pairs with as many
+    ballots, the vocation listed first in the rule text wins, then the player who joined
+    the campaign first. A pair whose vocation or player is already settled is skipped.
+    """
+    taken = dict(taken or {})
+    order = {vocation: i for i, vocation in enumerate(Vocation.values)}
+    seniority = {pk: i for i, pk in enumerate(players_in_order)}
+    counts = Counter(
+        (vocation, nominee)
+        for vocation, nominee in ballots
+        if vocation in order and nominee in seniority
+    )
+    used = set(taken.values())
+    assignments: dict[int, str] = {}
+    ranked = sorted(
+        counts.items(), key=lambda item: (-item[1], order[item[0][0]], seniority[item[0][1]])
+    )
+    for (vocation, nominee), _count in ranked:
+        if vocation in used or nominee in taken or nominee in assignments:
+            continue
+        assignments[nominee] = vocation
+        used.add(vocation)
+    return VocationCount(counts=dict(counts), assignments=assignments)
+
+
+def vote_open(
+    *,
+    actor,
+    campaign: Campaign,
+    kind: str,
+    candidates: Sequence[Chapter] = (),
+    chapter: Chapter | None = None,
+) -> Vote:
+    """Open a vote: on the next chapter among `candidates` (two or more planned chapters),
+    or on the vocations of `chapter`. One open vote of a kind at a time (per chapter for
+    vocations)."""
+    require_manager(actor, campaign)
+    if kind not in VoteKind.values:
+        raise Refusal(_("Unknown kind of vote."), field="kind")
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        open_votes = locked.votes.filter(status=VoteStatus.OPEN, kind=kind)
+        if kind == VoteKind.NEXT_CHAPTER:
+            ids = {c.pk for c in candidates}
+            valid = set(
+                locked.chapters.filter(pk__in=ids, status=ChapterStatus.PLANNED).values_list(
+                    "pk", flat=True
+                )
+            )
+            if len(ids) < 2 or valid != ids:
+                raise Refusal(
+                    _("Choose two planned chapters of this campaign or more."),
+                    field="candidates",
+                )
+            if open_votes.exists():
+                raise Refusal(_("A vote on the next chapter is already open."), field="kind")
+            vote = Vote.objects.create(campaign=locked, kind=kind, opened_by=actor)
+            vote.candidates.set(sorted(ids))
+            data = {"candidates": sorted(ids)}
+        else:
+            if chapter is None or chapter.campaign_id != locked.pk:
+                raise Refusal(_("Choose a chapter of this campaign."), field="chapter")
+            _require_open(chapter, _("This chapter is closed."), field="chapter")
+            if open_votes.filter(chapter=chapter).exists():
+                raise Refusal(
+                    _("A vote on this chapter's vocations is already open."), field="chapter"
+                )
+            vote = Vote.objects.create(campaign=locked, kind=kind, chapter=chapter, opened_by=actor)
+            data = {"chapter": chapter.pk}
+        _record(campaign=locked, actor=actor, verb="vote_opened", vote=vote.pk, kind=kind, **data)
+    return vote
+
+
+def ballot_cast(
+    *,
+    voter,
+    vote: Vote,
+    chapter: Chapter | None = None,
+    vocation: str = "",
+    nominee=None,
+) -> Ballot:
+    """A participant votes (again: the new ballot replaces theirs) while the vote is open."""
+    campaign = vote.campaign
+    require(campaign_role(voter, campaign), CAN_VOTE, visible=CAN_VIEW)
+    with transaction.atomic():
+        locked = Vote.objects.select_for_update().get(pk=vote.pk)
+        if locked.status != VoteStatus.OPEN:
+            raise Refusal(_("This vote is closed."))
+        if locked.kind == VoteKind.NEXT_CHAPTER:
+            if chapter is None or not locked.candidates.filter(pk=chapter.pk).exists():
+                raise Refusal(_("Vote for one of the candidate chapters."), field="chapter")
+            ballot, _created = Ballot.objects.update_or_create(
+                vote=locked, voter=voter, vocation="", defaults={"chapter": chapter}
+            )
+        else:
+            if vocation not in Vocation.values:
+                raise Refusal(_("Choose a vocation."), field="vocation")
+            if nominee is None or nominee.pk not in _player_ids(campaign):
+                raise Refusal(_("Choose a player of this campaign."), field="nominee")
+            ballot, _created = Ballot.objects.update_or_create(
+                vote=locked, voter=voter, vocation=vocation, defaults={"nominee": nominee}
+            )
+        # History without the choice: ballots stay secret until the vote closes.
+        _record(campaign=campaign, actor=voter, verb="ballot_cast", vote=locked.pk)
+    return ballot
+
+
+def vote_close(*, actor, vote: Vote) -> Vote:
+    """Close a vote and keep its result; a vocation vote gives the vocations it decided."""
+    require_manager(actor, vote.campaign)
+    with transaction.atomic():
+        locked = Vote.objects.select_for_update().select_related("campaign").get(pk=vote.pk)
+        if locked.status != VoteStatus.OPEN:
+            raise Refusal(_("This vote is already closed."))
+        if locked.kind == VoteKind.NEXT_CHAPTER:
+            candidates = list(locked.candidates.values_list("pk", "number"))
+            ballots = list(locked.ballots.values_list("chapter_id", flat=True))
+            counted = count_next_chapter(ballots, candidates)
+            locked.result = {
+                "counts": {str(pk): n for pk, n in counted.counts.items()},
+                "winner": counted.winner,
+                "tied": counted.tied,
+            }
+            locked.winner_id = counted.winner
+        else:
+            chapter = Chapter.objects.select_for_update().get(pk=locked.chapter_id)
+            taken = dict(chapter.vocations.values_list("player_id", "vocation"))
+            # The counts are kept; a chapter closed meanwhile keeps its record unchanged.
+            closed = chapter.status == ChapterStatus.CLOSED
+            counted = count_vocations(
+                list(locked.ballots.values_list("vocation", "nominee_id")),
+                _player_ids(locked.campaign),
+                taken,
+            )
+            for player_id, vocation in ({} if closed else counted.assignments).items():
+                VocationAssignment.objects.create(
+                    chapter=chapter,
+                    player_id=player_id,
+                    vocation=vocation,
+                    source=VocationSource.VOTED,
+                )
+            locked.result = {
+                "counts": [
+                    [vocation, player_id, n] for (vocation, player_id), n in counted.counts.items()
+                ],
+                "assignments": {str(pk): v for pk, v in counted.assignments.items()},
+            }
+        locked.status = VoteStatus.CLOSED
+        locked.closed_at = timezone.now()
+        locked.save(update_fields=["status", "closed_at", "result", "winner"])
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="vote_closed",
+            vote=locked.pk,
+            kind=locked.kind,
+            result=locked.result,
+        )
+    return locked
+
+
+# --- Vocations -----------------------------------------------------------------------------------
+
+
+def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> VocationAssignment:
+    """A player takes a vocation for a chapter (an organiser may give one to a player).
+    Each vocation at most once per chapter; choosing again replaces the player's own."""
+    roles = campaign_role(actor, chapter.campaign)
+    if actor.pk == player.pk:
+        require(roles, CAN_VOTE, visible=CAN_VIEW)
+        source = VocationSource.CHOSEN
+    else:
+        require(roles, CAN_MANAGE, visible=CAN_VIEW)
+        source = VocationSource.ORGANISER
+    if vocation not in Vocation.values:
+        raise Refusal(_("Choose a vocation."), field="vocation")
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        _require_open(locked, _("This chapter is closed."), field="vocation")
+        if player.pk not in _player_ids(locked.campaign):
+            raise Refusal(_("Choose a player of this campaign."), field="player")
+        holder = (
+            locked.vocations.filter(vocation=vocation)
+            .exclude(player=player)
+            .select_related("player")
+            .first()
+        )
+        if holder is not None:
+            raise Refusal(
+                _("%(vocation)s is already held by %(name)s in this chapter.")
+                % {"vocation": Vocation(vocation).label, "name": holder.player.public_name},
+                field="vocation",
+            )
+        try:
+            with transaction.atomic():
+                assignment, _created = VocationAssignment.objects.update_or_create(
+                    chapter=locked,
+                    player=player,
+                    defaults={"vocation": vocation, "source": source},
+                )
+        except IntegrityError:  # a concurrent choice of the same vocation won
+            raise Refusal(
+                _("This vocation was just taken; choose another."), field="vocation"
+            ) from None
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="vocation_chosen",
+            chapter=locked.pk,
+            player=player.username,
+            vocation=vocation,
+        )
+    return assignment
+
+
+def vocation_release(*, actor, chapter: Chapter, player) -> None:
+    """Give a vocation back (the player, or an organiser for them)."""
+    roles = campaign_role(actor, chapter.campaign)
+    require(roles, CAN_VOTE if actor.pk == player.pk else CAN_MANAGE, visible=CAN_VIEW)
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        _require_open(locked, _("This chapter is closed."))
+        deleted, _rows = locked.vocations.filter(player=player).delete()
+        if deleted:
+            _record(
+                campaign=locked.campaign,
+                actor=actor,
+                verb="vocation_released",
+                chapter=locked.pk,
+                player=player.username,
+            )
+
+
+# --- Closing a chapter ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutcomeInput:
+    player_id: int
+    result: str
+    died: bool = False
+    side: str = ""
+    kills: dict[str, int] = field(default_factory=dict)
+    notes: str = ""
+
+
+def _clean_kills(kills: dict) -> dict[str, int]:
+    cleaned = {}
+    for kind, number in (kills or {}).items():
+        if kind not in ZombieType.values:
+            raise Refusal(_("Unknown zombie type."), field="outcomes")
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 999:
+            raise Refusal(_("Kills are whole numbers from 0 to 999."), field="outcomes")
+        if number:
+            cleaned[kind] = number
+    return cleaned
+
+
+def chapter_close(
+    *,
+    actor,
+    chapter: Chapter,
+    epilogue: str,
+    outcomes: Sequence[OutcomeInput] = (),
+    unit_results: Sequence[UnitResultInput] = (),
+    notable_events: Iterable[str] | str = (),
+) -> Chapter:
+    """Close a chapter: the one operation that stores its record and hands it over.
+
+    In one transaction: the epilogue, notable events, one `ChapterOutcome` per participant
+    (victory or defeat, death, kills by zombie type) and, for KOLAPS, one
+    `ChapterUnitResult` per entered unit that played (checked by
+    `kolaps_chapters.unit_result_rows`: entered units only, losses among their
+    characters); status closed, `closed_at` now; `settled_at` stays null.
+    The `chapter_closed` signal is sent inside the transaction: the post-chapter
+    settlement (traumas, survival points, statistics) defers its work to the commit.
+    """
+    require_manager(actor, chapter.campaign)
+    epilogue = epilogue.strip()
+    if not epilogue:
+        raise Refusal(_("Write the epilogue: how did the chapter end?"), field="epilogue")
+    events = _names(notable_events, "notable_events")
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
+        _require_open(locked, _("This chapter is already closed."))
+        players = set(_player_ids(locked.campaign))
+        seen: set[int] = set()
+        rows = []
+        for outcome in outcomes:
+            if outcome.player_id not in players:
+                raise Refusal(
+                    _("Record outcomes for the campaign's players only."), field="outcomes"
+                )
+            if outcome.player_id in seen:
+                raise Refusal(_("One outcome per player."), field="outcomes")
+            if outcome.result not in ChapterResult.values:
+                raise Refusal(_("Each player's result is a victory or a defeat."), field="outcomes")
+            seen.add(outcome.player_id)
+            rows.append(
+                ChapterOutcome(
+                    chapter=locked,
+                    player_id=outcome.player_id,
+                    result=outcome.result,
+                    died=bool(outcome.died),
+                    side=" ".join(outcome.side.split())[:80],
+                    kills=_clean_kills(outcome.kills),
+                    notes=outcome.notes.strip(),
+                )
+            )
+        unit_rows = kolaps_chapters.unit_result_rows(locked, unit_results)
+        if not rows and not unit_rows:
+            raise Refusal(_("Record the outcome of at least one participant."), field="outcomes")
+        ChapterOutcome.objects.bulk_create(rows)
+        ChapterUnitResult.objects.bulk_create(unit_rows)
+        locked.epilogue = epilogue
+        locked.notable_events = events
+        locked.status = ChapterStatus.CLOSED
+        locked.closed_at = timezone.now()
+        locked.closed_by = actor
+        locked.save(
+            update_fields=["epilogue", "notable_events", "status", "closed_at", "closed_by"]
+        )
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="chapter_closed",
+            chapter=locked.pk,
+            title=locked.title,
+            victories=sum(1 for row in rows if row.result == ChapterResult.VICTORY),
+            deaths=sum(1 for row in rows if row.died),
+            units=len(unit_rows),
+            characters_lost=sum(len(row.losses) for row in unit_rows),
+        )
+        chapter_closed.send(sender=Chapter, chapter=locked)
+    return locked

@@ -1,0 +1,374 @@
+"""Pages to run a campaign of chapters: create and edit, invitations, members, chapters,
+votes, vocations, the close, upcoming chapters and the iCalendar feed.
+
+Short views: parse, check with the campaign's permission helper, call one service, render.
+A `Refusal` escaping a view becomes the refusal page (config.middleware).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns import services
+from campaigns.cards import campaign_card
+from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import services as chapter_services
+from campaigns.chapters.calendar import calendar_for_token
+from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
+from campaigns.chapters.forms import (
+    CampaignForm,
+    ChapterForm,
+    CloseForm,
+    CoOrganiserForm,
+    NextChapterBallotForm,
+    UnitEntryForm,
+    VocationBallotForm,
+    VocationForm,
+    VoteOpenForm,
+)
+from campaigns.models import CalendarFeed, Campaign, Chapter, Invitation, Vote, VoteKind
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters.kolaps.models import KolapsUnit
+from characters.permissions import Forbidden, Refusal, require
+
+
+def _managed(user, pk: int) -> Campaign:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    require(campaign_role(user, campaign), CAN_MANAGE, visible=CAN_VIEW)
+    return campaign
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = form.save(request.user)
+        if campaign is not None:
+            messages.success(request, _("The campaign is created. Invite its players."))
+            return redirect("campaign-detail", campaign.pk)
+    return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    if request.method == "POST":
+        form = CampaignForm(request.POST, campaign=campaign)
+        if form.is_valid() and form.save(request.user) is not None:
+            messages.success(request, _("The campaign is saved."))
+            return redirect("campaign-detail", campaign.pk)
+    else:
+        form = CampaignForm(
+            campaign=campaign,
+            initial={name: getattr(campaign, name) for name in services.CAMPAIGN_EDITABLE},
+        )
+    return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": campaign})
+
+
+def _invitations_fragment(request, pk: int) -> HttpResponse:
+    return render(
+        request,
+        "campaigns/campaign_detail.html#campaign-invitations",
+        {"campaign": campaign_card(request.user, pk)},
+    )
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    services.invitation_create(actor=request.user, campaign=campaign)
+    if request.htmx:
+        return _invitations_fragment(request, pk)
+    return redirect("campaign-detail", pk)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, pk: int, invitation: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
+    services.invitation_revoke(actor=request.user, invitation=invitation)
+    if request.htmx:
+        return _invitations_fragment(request, pk)
+    messages.success(request, _("The link no longer works."))
+    return redirect("campaign-detail", pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = services.invitation_for_token(token)
+    if request.method == "POST":
+        services.campaign_join(player=request.user, token=token)
+        messages.success(request, _("Welcome to the campaign."))
+        return redirect("campaign-detail", invitation.campaign_id)
+    return render(request, "campaigns/campaign_join.html", {"invitation": invitation})
+
+
+@login_required
+@require_POST
+def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
+    services.campaign_leave(player=request.user, campaign=campaign)
+    messages.success(request, _("You left the campaign."))
+    return redirect("campaign-list")
+
+
+@login_required
+@require_POST
+def campaign_co_organisers(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    form = CoOrganiserForm(request.POST)
+    remove = request.POST.get("action") == "remove"
+    if form.is_valid() and form.save(request.user, campaign, remove=remove) is not None:
+        messages.success(request, _("Co-organisers are saved."))
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return redirect("campaign-detail", pk)
+
+
+# --- Chapters ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    form = ChapterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        chapter = form.save(request.user, campaign)
+        if chapter is not None:
+            messages.success(request, _("The chapter is planned."))
+            return redirect("chapter-detail", chapter.pk)
+    return render(
+        request,
+        "campaigns/chapters/chapter_form.html",
+        {"form": form, "campaign": campaign, "chapter": None},
+    )
+
+
+@login_required
+@require_GET
+def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    card = chapter_card(request.user, pk)
+    template = "campaigns/chapters/chapter_detail.html"
+    if request.htmx and request.htmx.target in ("chapter-vocations", "chapter-units"):
+        template += "#" + request.htmx.target
+    return render(
+        request,
+        template,
+        {
+            "chapter": card,
+            "vocation_form": VocationForm(card=card) if not card.is_closed else None,
+            "unit_form": UnitEntryForm(card=card) if card.can_enter else None,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chapter_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+    _managed(request.user, chapter.campaign_id)
+    if request.method == "POST":
+        form = ChapterForm(request.POST, chapter=chapter)
+        if form.is_valid() and form.save(request.user) is not None:
+            messages.success(request, _("The chapter is saved."))
+            return redirect("chapter-detail", pk)
+    else:
+        form = ChapterForm(chapter=chapter, initial=ChapterForm.initial_for(chapter))
+    return render(
+        request,
+        "campaigns/chapters/chapter_form.html",
+        {"form": form, "campaign": chapter.campaign, "chapter": chapter},
+    )
+
+
+@login_required
+@require_POST
+def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
+    card = chapter_card(request.user, pk)
+    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    if request.POST.get("action") == "release":
+        chapter_services.vocation_release(actor=request.user, chapter=chapter, player=request.user)
+        form = VocationForm(card=card)
+    else:
+        form = VocationForm(request.POST, card=card)
+        if form.is_valid():
+            form.save(request.user, chapter)
+    if request.htmx:
+        card = chapter_card(request.user, pk)
+        return render(
+            request,
+            "campaigns/chapters/chapter_detail.html#chapter-vocations",
+            {"chapter": card, "vocation_form": form if form.errors else VocationForm(card=card)},
+        )
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+    return redirect("chapter-detail", pk)
+
+
+def _units_answer(request, pk: int, form=None) -> HttpResponse:
+    """The units section again (htmx), or back to the chapter page with the form's errors
+    as messages."""
+    if request.htmx:
+        card = chapter_card(request.user, pk)
+        if form is None or not form.errors:
+            form = UnitEntryForm(card=card) if card.can_enter else None
+        return render(
+            request,
+            "campaigns/chapters/chapter_detail.html#chapter-units",
+            {"chapter": card, "unit_form": form},
+        )
+    for errors in form.errors.values() if form is not None else ():
+        for error in errors:
+            messages.error(request, error)
+    return redirect("chapter-detail", pk)
+
+
+@login_required
+@require_POST
+def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    card = chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    if not card.is_player:
+        raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
+    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    form = UnitEntryForm(request.POST, card=card)
+    if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
+        messages.success(request, _("Your unit is entered into the chapter."))
+    return _units_answer(request, pk, form)
+
+
+@login_required
+@require_POST
+def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpResponse:
+    chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+    kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
+    if not request.htmx:
+        messages.success(request, _("The unit is withdrawn from the chapter."))
+    return _units_answer(request, pk)
+
+
+@login_required
+@require_POST
+def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
+    chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+    chapter_services.chapter_start(actor=request.user, chapter=chapter)
+    messages.success(request, _("The chapter is being played."))
+    return redirect("chapter-detail", pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
+    card = chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    if not card.can_manage:
+        raise Forbidden(_("Only the campaign's organisers close a chapter."))
+    if card.is_closed:
+        return redirect("chapter-detail", pk)
+    form = CloseForm(request.POST or None, card=card)
+    if request.method == "POST" and form.is_valid():
+        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        if form.save(request.user, chapter) is not None:
+            messages.success(
+                request,
+                _("The chapter is closed. Here is every change its settlement makes: confirm it."),
+            )
+            return redirect("chapter-settlement", pk)
+    return render(request, "campaigns/chapters/chapter_close.html", {"chapter": card, "form": form})
+
+
+# --- Votes --------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vote_open(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _managed(request.user, pk)
+    form = VoteOpenForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        vote = form.save(request.user)
+        if vote is not None:
+            messages.success(request, _("The vote is open."))
+            return redirect("vote-detail", vote.pk)
+    return render(
+        request, "campaigns/chapters/vote_open.html", {"form": form, "campaign": campaign}
+    )
+
+
+def _ballot_form(card, data=None):
+    if card.kind == VoteKind.NEXT_CHAPTER:
+        return NextChapterBallotForm(data, card=card)
+    return VocationBallotForm(data, card=card)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vote_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    card = vote_card(request.user, pk)
+    form = _ballot_form(card) if card.can_vote else None
+    if request.method == "POST":
+        if not card.is_open:
+            raise Refusal(_("This vote is closed."))
+        if not card.can_vote:
+            raise Forbidden(_("Only the campaign's players vote."))
+        vote = Vote.objects.select_related("campaign").get(pk=pk)
+        form = _ballot_form(card, request.POST)
+        if form.is_valid() and form.save(request.user, vote) is not None:
+            messages.success(
+                request, _("Your ballot is saved; you may change it until the vote closes.")
+            )
+            return redirect("vote-detail", pk)
+    return render(request, "campaigns/chapters/vote_detail.html", {"vote": card, "form": form})
+
+
+@login_required
+@require_POST
+def vote_close(request: HttpRequest, pk: int) -> HttpResponse:
+    vote = get_object_or_404(Vote.objects.select_related("campaign"), pk=pk)
+    chapter_services.vote_close(actor=request.user, vote=vote)
+    messages.success(request, _("The vote is closed; its result is kept."))
+    return redirect("vote-detail", pk)
+
+
+# --- Upcoming chapters and the calendar ------------------------------------------------------
+
+
+@login_required
+@require_GET
+def upcoming(request: HttpRequest) -> HttpResponse:
+    feed = CalendarFeed.objects.filter(player=request.user).first()
+    return render(
+        request,
+        "campaigns/chapters/upcoming.html",
+        {"chapters": upcoming_for(request.user), "feed": feed},
+    )
+
+
+@login_required
+@require_POST
+def calendar_token(request: HttpRequest) -> HttpResponse:
+    services.calendar_feed_token(player=request.user, rotate=True)
+    messages.success(request, _("Your calendar address is new; the old one no longer works."))
+    return redirect("chapter-upcoming")
+
+
+@require_GET
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    body = calendar_for_token(token, host=request.get_host())
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="chronique.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response

@@ -1,0 +1,195 @@
+"""The post-chapter settlement's records (issue 6), imported by campaigns.models.
+
+- `ChapterSettlement`: one per chapter, what the organiser asked for and how far the
+  background task got (shown by the progress page).
+- `SettlementEntry`: the ledger. One row per chapter and participant, written in the
+  same transaction as the effects it records; its unique key (chapter, player), among the
+  rows not reverted, is what makes a settlement apply once. Every derived number
+  (survival points, statistics) is recomputed from these rows, never adjusted by deltas.
+  Rows are never deleted: reopening a chapter marks them `reverted_at`.
+- `EncounterEvent`: a recorded event of an encounter played in Chronique during a
+  chapter (a roll, the damage it dealt and to whom); the settlement sums them into the
+  ledger (damage dealt and taken, rolls made).
+- `CharacterStatistics`: statistics per player and campaign (overall figures are their sums),
+  rebuilt from the ledger with set-based SQL (campaigns.statistics.services), reputation included.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+ZOMBIE_KILL_FIELDS = (
+    "kills_zonard",
+    "kills_braillard",
+    "kills_vicelard",
+    "kills_soudard",
+    "kills_mastard",
+    "kills_charognard",
+)
+
+
+class SettlementStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+    REOPENED = "reopened", _("reopened")
+
+
+class ChapterSettlement(models.Model):
+    """The organiser's confirmation and the task's progress for one chapter."""
+
+    chapter = models.OneToOneField(
+        "campaigns.Chapter", on_delete=models.CASCADE, related_name="settlement"
+    )
+    status = models.CharField(max_length=12, choices=SettlementStatus.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"settlement of chapter {self.chapter_id}: {self.status}"
+
+
+class SettlementEntry(models.Model):
+    """What one chapter meant for one participant, as settled (the ledger)."""
+
+    chapter = models.ForeignKey(
+        "campaigns.Chapter", on_delete=models.CASCADE, related_name="ledger"
+    )
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="ledger"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger"
+    )
+    profile = models.ForeignKey(
+        "characters.Profile", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    result = models.CharField(max_length=8)
+    died = models.BooleanField(default=False)
+    survived = models.BooleanField(default=True)
+    won = models.BooleanField(default=False)
+    survival_points = models.IntegerField(default=0)
+    kills_total = models.PositiveIntegerField(default=0)
+    kills_zonard = models.PositiveIntegerField(default=0)
+    kills_braillard = models.PositiveIntegerField(default=0)
+    kills_vicelard = models.PositiveIntegerField(default=0)
+    kills_soudard = models.PositiveIntegerField(default=0)
+    kills_mastard = models.PositiveIntegerField(default=0)
+    kills_charognard = models.PositiveIntegerField(default=0)
+    traumas_gained = models.PositiveIntegerField(default=0)
+    traumas_healed = models.PositiveIntegerField(default=0)
+    traumas_permanent = models.PositiveIntegerField(default=0)
+    # Null when the chapter's encounters were not played in Chronique.
+    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
+    damage_taken = models.PositiveIntegerField(null=True, blank=True)
+    rolls = models.PositiveIntegerField(null=True, blank=True)
+    # What was changed, in order, so that reopening can revert it: a list of
+    # {"op": "trauma_healed" | "trauma_made_permanent" | "status", ...}.
+    effects = models.JSONField(default=list, blank=True)
+    settled_at = models.DateTimeField()
+    reverted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["settled_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["chapter", "player"],
+                condition=Q(reverted_at__isnull=True),
+                name="ledger_once_per_chapter_and_player",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["player", "settled_at"], name="ledger_player_idx"),
+            models.Index(fields=["campaign", "player"], name="ledger_campaign_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"chapter {self.chapter_id} / player {self.player_id}"
+
+
+class EncounterEvent(models.Model):
+    """A roll made in an encounter played in Chronique: who rolled, whom it hit, how hard."""
+
+    chapter = models.ForeignKey(
+        "campaigns.Chapter", on_delete=models.CASCADE, related_name="encounter_events"
+    )
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    roll = models.ForeignKey(
+        "campaigns.RollRecord", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    damage = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["chapter", "player"], name="encounter_event_idx")]
+
+    def __str__(self) -> str:
+        return f"chapter {self.chapter_id}: {self.player_id} → {self.target_id} ({self.damage})"
+
+
+class CharacterStatistics(models.Model):
+    """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
+    from the ledger by campaigns.statistics.services.statistics_recompute, never edited."""
+
+    # No index of their own: the unique index below serves every lookup, and
+    # fewer indexes make the set-based rebuild cheaper. No foreign-key constraint in the
+    # database either (db_constraint=False): these rows are derived from the ledger, whose
+    # own foreign keys are checked, and a constraint would cost two checks per rebuilt row
+    # at commit. Django still cascades deletions of a player or a campaign to them.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    chapters_played = models.PositiveIntegerField(default=0)
+    chapters_survived = models.PositiveIntegerField(default=0)
+    chapters_won = models.PositiveIntegerField(default=0)
+    deaths = models.PositiveIntegerField(default=0)
+    kills_total = models.PositiveIntegerField(default=0)
+    kills_zonard = models.PositiveIntegerField(default=0)
+    kills_braillard = models.PositiveIntegerField(default=0)
+    kills_vicelard = models.PositiveIntegerField(default=0)
+    kills_soudard = models.PositiveIntegerField(default=0)
+    kills_mastard = models.PositiveIntegerField(default=0)
+    kills_charognard = models.PositiveIntegerField(default=0)
+    traumas_gained = models.PositiveIntegerField(default=0)
+    traumas_healed = models.PositiveIntegerField(default=0)
+    traumas_permanent = models.PositiveIntegerField(default=0)
+    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
+    damage_taken = models.PositiveIntegerField(null=True, blank=True)
+    rolls = models.PositiveIntegerField(null=True, blank=True)
+    survival_points = models.IntegerField(default=0)
+    reputation = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "player"], name="stats_campaign_once"),
+        ]
+        # No ranking index: a campaign's rows are found by stats_campaign_once and sorted
+        # (a few hundred at most); the overall ranking sums and sorts its rows once per
+        # page. Every rebuilt row would otherwise pay for one more index entry.
+
+    def __str__(self) -> str:
+        return f"statistics of {self.player_id} in campaign {self.campaign_id}"

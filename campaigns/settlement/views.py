@@ -1,0 +1,130 @@
+"""Pages of the post-chapter settlement: preview and confirm, progress, reopen; the
+leaderboards; a character's history; the dead player's choice. Short views: load a card
+or call one service, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaigns.settlement import charts
+from campaigns.settlement.cards import (
+    campaign_leaderboard_card,
+    history_card,
+    overall_leaderboard_card,
+    settlement_card,
+)
+from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
+from characters.models import ProfileStatus
+from characters.permissions import Refusal
+from rules.engine.systems.of_the_dead.settlement import DeathChoice
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def chapter_settlement(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the preview of every change, or the settlement's progress. POST: confirm."""
+    if request.method == "POST":
+        card = settlement_card(request.user, pk, with_plan=False)
+        settlement_request(actor=request.user, chapter=card.chapter)
+        messages.success(request, _("The settlement is on its way."))
+        return redirect("chapter-settlement", pk=pk)
+    card = settlement_card(request.user, pk)
+    return render(request, "campaigns/settlement/settlement.html", {"card": card})
+
+
+@login_required
+@require_GET
+def chapter_settlement_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """The progress region, polled by htmx every second while the task is queued or runs."""
+    card = settlement_card(request.user, pk, with_plan=False)
+    return render(request, "campaigns/settlement/_progress.html", {"card": card})
+
+
+@login_required
+@require_POST
+def chapter_settlement_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    card = settlement_card(request.user, pk, with_plan=False)
+    settlement_reopen(actor=request.user, chapter=card.chapter)
+    messages.success(request, _("The chapter is reopened: its effects are undone."))
+    return redirect("chapter-settlement", pk=pk)
+
+
+def _leaderboard_chart(card):
+    return charts.bar_chart(
+        title=_("Reputation"), rows=[(row.name, row.reputation) for row in card.rows[:15]]
+    )
+
+
+@login_required
+@require_GET
+def campaign_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
+    card = campaign_leaderboard_card(request.user, pk)
+    return render(
+        request,
+        "campaigns/settlement/leaderboard.html",
+        {"card": card, "chart": _leaderboard_chart(card)},
+    )
+
+
+@login_required
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    card = overall_leaderboard_card(request.user)
+    return render(
+        request,
+        "campaigns/settlement/leaderboard.html",
+        {"card": card, "chart": _leaderboard_chart(card)},
+    )
+
+
+@login_required
+@require_GET
+def profile_history(request: HttpRequest, username: str) -> HttpResponse:
+    card = history_card(request.user, username)
+    labels = [str(point.chapter_number) for point in card.points]
+    over_time = charts.line_chart(
+        title=_("Survival points and kills over chapters"),
+        labels=labels,
+        series=[
+            (_("Survival points"), [p.survival_total for p in card.points]),
+            (_("Zombies killed"), [p.kills_running for p in card.points]),
+        ],
+    )
+    kills = charts.bar_chart(title=_("Kills by zombie type"), rows=card.kills_by_type)
+    return render(
+        request,
+        "campaigns/settlement/history.html",
+        {"card": card, "over_time": over_time, "kills_chart": kills},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_death_choice(request: HttpRequest) -> HttpResponse:
+    """RULES-NOTES O6: the dead player's choice, zombie or reincarnation."""
+    refusal = None
+    if request.method == "POST":
+        try:
+            death_choice_make(actor=request.user, choice=request.POST.get("choice", ""))
+        except Refusal as exc:
+            refusal = exc.message
+        else:
+            messages.success(request, _("Your choice is made."))
+            return redirect("profile-death-choice")
+    profile = getattr(request.user, "otd_profile", None)
+    return render(
+        request,
+        "campaigns/settlement/death_choice.html",
+        {
+            "profile": profile,
+            "pending": profile is not None and profile.status == ProfileStatus.DEAD,
+            "choices": [
+                (DeathChoice.ZOMBIE, _("Come back as a zombie")),
+                (DeathChoice.REINCARNATED, _("Take the reincarnation rule")),
+            ],
+            "refusal": refusal,
+        },
+    )

@@ -1,0 +1,307 @@
+"""Statistics, reputation and leaderboards, computed from the ledger with set-based SQL.
+
+`statistics_recompute` rebuilds `CharacterStatistics` rows (one per player and campaign)
+with one `INSERT ... SELECT ... GROUP BY` over `SettlementEntry`: never a loop or a task
+per character, never a delta. Overall figures are sums of a player's campaign rows, taken
+when a leaderboard reads them. The SELECT is written with the ORM (aggregates with
+FILTER, the reputation as an expression built from `rules.engine.systems.of_the_dead.reputation.
+WEIGHTS`) and compiled, so the same statement runs on PostgreSQL and on SQLite.
+
+Readers (`leaderboard`, `character_history`) are single queries too; ranks come from a
+window function at read time, so a settlement never rewrites anyone else's rank.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import Count, F, IntegerField, Q, Sum, Value, Window
+from django.db.models.functions import Coalesce, Greatest, Rank
+
+from campaigns.models import CharacterStatistics, SettlementEntry
+from campaigns.settlement.models import ZOMBIE_KILL_FIELDS
+from rules.engine.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
+
+SUMMED = (
+    "kills_total",
+    *ZOMBIE_KILL_FIELDS,
+    "traumas_gained",
+    "traumas_healed",
+    "traumas_permanent",
+    "survival_points",
+)
+NULLABLE = ("damage_dealt", "damage_taken", "rolls")  # null: never played in Chronique
+COUNTERS = ("chapters_played", "chapters_survived", "chapters_won", "deaths", *SUMMED, *NULLABLE)
+STATS_LOCK = 0x5E771E  # advisory lock: one statistics rebuild at a time (PostgreSQL)
+
+
+def _aggregates() -> dict:
+    """Statistic name -> its aggregate over ledger rows."""
+    zero = Value(0)
+    return {
+        "chapters_played": Count("pk"),
+        "chapters_survived": Count("pk", filter=Q(survived=True)),
+        "chapters_won": Count("pk", filter=Q(won=True)),
+        "deaths": Count("pk", filter=Q(died=True)),
+        **{name: Coalesce(Sum(name), zero) for name in SUMMED},
+        **{name: Sum(name) for name in NULLABLE},
+    }
+
+
+def _annotations(scope, aggregates: dict) -> dict:
+    # Aliases are prefixed: several statistics share their name with a ledger column.
+    return {
+        "s_scope": scope,
+        **{f"s_{name}": expression for name, expression in aggregates.items()},
+        "s_reputation": _reputation_expression(aggregates),
+    }
+
+
+def _reputation_expression(aggregates: dict):
+    total = Value(0)
+    for weight in WEIGHTS:
+        total = total + Value(weight.points) * aggregates[weight.statistic]
+    return Greatest(Value(FLOOR), total, output_field=IntegerField())
+
+
+def _rollup() -> dict:
+    """Statistic name -> its sum over a player's per-campaign rows (all are additive)."""
+    zero = Value(0)
+    return {
+        **{name: Coalesce(Sum(name), zero) for name in COUNTERS if name not in NULLABLE},
+        **{name: Sum(name) for name in NULLABLE},
+    }
+
+
+COLUMNS = ("player_id", "campaign_id", *COUNTERS, "reputation")
+
+
+def _select_sql(queryset) -> tuple[str, tuple]:
+    selected = ["player_id", "s_scope", *(f"s_{name}" for name in COLUMNS[2:])]
+    return queryset.values_list(*selected).query.sql_with_params()
+
+
+def _insert_select(queryset) -> None:
+    sql, params = _select_sql(queryset)
+    table = connection.ops.quote_name(CharacterStatistics._meta.db_table)
+    quoted = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} ({quoted}) {sql}", params)
+
+
+def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> None:
+    """Rebuild the statistics of `player_ids` (all players when None) in `campaign_id` (in
+    every campaign when None): one row per (player, campaign) played, from the ledger.
+    Overall figures are not stored: `leaderboard()` sums a player's campaign rows when it
+    reads them, so a settlement writes one row per participant and a full rebuild writes
+    each (player, campaign) once.
+
+    Call it inside the transaction that changed the ledger. An empty `player_ids` means
+    nobody (a KOLAPS chapter records unit results only): nothing to rebuild.
+    """
+    if player_ids is not None and not player_ids:
+        return
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [STATS_LOCK])
+    ledger = SettlementEntry.objects.filter(reverted_at__isnull=True)
+    stats = CharacterStatistics.objects.all()
+    if player_ids is not None:
+        player_ids = sorted(set(player_ids))
+        ledger = ledger.filter(player_id__in=player_ids)
+        stats = stats.filter(player_id__in=player_ids)
+    if campaign_id is not None:
+        ledger = ledger.filter(campaign_id=campaign_id)
+        stats = stats.filter(campaign_id=campaign_id)
+    # One aggregate over the ledger rows, inserted as it is computed.
+    by_campaign = (
+        ledger.order_by()
+        .values("player_id", "campaign_id")
+        .annotate(**_annotations(F("campaign_id"), _aggregates()))
+    )
+    if player_ids is None and campaign_id is None and connection.vendor == "postgresql":
+        # A full rebuild replaces every row: TRUNCATE leaves no dead row versions behind
+        # for the unique index to step over while the new rows go in (DELETE did, and
+        # they cost more than the aggregate itself). It locks the table until commit,
+        # which a rebuild of everything may do.
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {connection.ops.quote_name(stats.model._meta.db_table)}")
+    else:
+        stats.delete()
+    _insert_select(by_campaign)
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player_id: int
+    name: str
+    username: str
+    chapters_played: int
+    chapters_survived: int
+    chapters_won: int
+    deaths: int
+    kills_total: int
+    kills: dict[str, int]
+    traumas_gained: int
+    traumas_healed: int
+    traumas_permanent: int
+    damage_dealt: int | None
+    damage_taken: int | None
+    rolls: int | None
+    survival_points: int
+    reputation: int
+
+    @property
+    def breakdown(self):
+        return reputation(
+            {
+                "chapters_played": self.chapters_played,
+                "chapters_survived": self.chapters_survived,
+                "chapters_won": self.chapters_won,
+                "kills_total": self.kills_total,
+                "traumas_permanent": self.traumas_permanent,
+                "deaths": self.deaths,
+            }
+        )
+
+
+LEADERBOARD_SIZE = 100
+
+
+def leaderboard(*, campaign_id: int | None = None, player_filter: Q | None = None):
+    """One query: the rows of a campaign, or overall (each player's campaign rows summed,
+    reputation recomputed from the sums), ranked by reputation, ties sharing a rank (SQL
+    `RANK()`), at most LEADERBOARD_SIZE."""
+    rows = CharacterStatistics.objects.all()
+    if campaign_id is not None:
+        rows = rows.filter(campaign_id=campaign_id)
+    if player_filter is not None:
+        rows = rows.filter(player_filter)
+    if campaign_id is None:
+        return _overall(rows)
+    rows = rows.annotate(
+        rank=Window(Rank(), order_by=F("reputation").desc()),
+        display=F("player__display_name"),
+        username=F("player__username"),
+    ).order_by("-reputation", "-chapters_won", "username")[:LEADERBOARD_SIZE]
+    return [_standing(row) for row in rows.values()]
+
+
+def _overall(rows) -> list["StandingRow"]:
+    """Each player's campaign rows summed (the aggregate, compiled by the ORM so filters on
+    the player apply), ranked, cut to the first LEADERBOARD_SIZE by (reputation, wins)
+    with their ties, and only then joined to the players for names: the sums of every
+    player are computed once, the names read for about a hundred."""
+    sums = _rollup()
+    # Aliases are prefixed: the sums share their names with the model's columns.
+    named = {f"o_{name}": expression for name, expression in sums.items()}
+    named["o_reputation"] = _reputation_expression(sums)
+    totals_sql, params = (
+        rows.order_by().values("player_id").annotate(**named).query.sql_with_params()
+    )
+    q = connection.ops.quote_name
+    player = q(CharacterStatistics._meta.get_field("player").related_model._meta.db_table)
+    # SQLite has no WITH TIES: it joins every total (small tables there).
+    cut = (
+        f"ORDER BY o_reputation DESC, o_chapters_won DESC "
+        f"FETCH FIRST {LEADERBOARD_SIZE} ROWS WITH TIES"
+        if connection.vendor == "postgresql"
+        else ""
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH totals AS ({totals_sql}), "
+            "ranked AS (SELECT totals.*, RANK() OVER (ORDER BY o_reputation DESC) AS rank "
+            f"FROM totals {cut}) "
+            f"SELECT ranked.*, p.{q('display_name')} AS display, p.{q('username')} AS username "
+            f"FROM ranked JOIN {player} p ON p.{q('id')} = ranked.player_id "
+            f"ORDER BY o_reputation DESC, o_chapters_won DESC, p.{q('username')} "
+            f"LIMIT {LEADERBOARD_SIZE}",
+            params,
+        )
+        names = [column[0] for column in cursor.description]
+        found = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
+    return [
+        _standing({key.removeprefix("o_"): value for key, value in row.items()}) for row in found
+    ]
+
+
+def _standing(row: dict) -> StandingRow:
+    return StandingRow(
+        rank=row["rank"],
+        player_id=row["player_id"],
+        name=row["display"] or row["username"],
+        username=row["username"],
+        kills={f.removeprefix("kills_"): row[f] for f in ZOMBIE_KILL_FIELDS},
+        **{name: row[name] for name in (*COUNTERS, "reputation") if not name.startswith("kills_")},
+        kills_total=row["kills_total"],
+    )
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """One settled chapter of a character, with running totals up to it."""
+
+    chapter_id: int
+    chapter_title: str
+    chapter_number: int
+    campaign_name: str
+    settled_at: datetime
+    result: str
+    died: bool
+    survival_points: int
+    survival_total: int
+    kills_total: int
+    kills_running: int
+    kills: dict[str, int]
+    traumas_gained: int
+    traumas_healed: int
+    traumas_permanent: int
+    damage_dealt: int | None
+    damage_taken: int | None
+    rolls: int | None
+
+
+def character_history(*, player_id: int) -> list[HistoryPoint]:
+    """One query: the player's settled chapters in order, with running totals computed by
+    window functions (survival points and kills over chapters)."""
+    order = [F("settled_at").asc(), F("pk").asc()]
+    rows = (
+        SettlementEntry.objects.filter(player_id=player_id, reverted_at__isnull=True)
+        .annotate(
+            survival_total=Window(Sum("survival_points"), order_by=order),
+            kills_running=Window(Sum("kills_total"), order_by=order),
+            chapter_title=F("chapter__title"),
+            chapter_number=F("chapter__number"),
+            campaign_name=F("campaign__name"),
+        )
+        .order_by("settled_at", "pk")
+        .values()
+    )
+    return [
+        HistoryPoint(
+            chapter_id=row["chapter_id"],
+            chapter_title=row["chapter_title"],
+            chapter_number=row["chapter_number"],
+            campaign_name=row["campaign_name"],
+            settled_at=row["settled_at"],
+            result=row["result"],
+            died=row["died"],
+            survival_points=row["survival_points"],
+            survival_total=row["survival_total"],
+            kills_total=row["kills_total"],
+            kills_running=row["kills_running"],
+            kills={f.removeprefix("kills_"): row[f] for f in ZOMBIE_KILL_FIELDS},
+            traumas_gained=row["traumas_gained"],
+            traumas_healed=row["traumas_healed"],
+            traumas_permanent=row["traumas_permanent"],
+            damage_dealt=row["damage_dealt"],
+            damage_taken=row["damage_taken"],
+            rolls=row["rolls"],
+        )
+        for row in rows
+    ]

@@ -1,0 +1,84 @@
+"""Account pages: short views, one service call each."""
+
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from characters.accounts import services
+from characters.accounts.forms import AccountForm, PasswordChangeForm, SignupForm
+from characters.accounts.permissions import player_role
+from characters.permissions import Role, require
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("account")
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        player = form.save()
+        if player is not None:
+            login(request, player, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome to Chronique, %(name)s!") % {"name": player})
+            return redirect("account")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def _account_context(request: HttpRequest, form: AccountForm | None = None) -> dict:
+    player = request.user
+    require(player_role(request.user, player), {Role.OWNER})
+    from rest_framework.authtoken.models import Token
+
+    return {
+        "player": player,
+        "form": form
+        or AccountForm(initial={"email": player.email, "display_name": player.display_name}),
+        "token": Token.objects.filter(user=player).first(),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    form = None
+    if request.method == "POST":
+        form = AccountForm(request.POST)
+        if form.is_valid() and form.save(request.user) is not None:
+            messages.success(request, _("Your account is saved."))
+            return redirect("account")
+    else:
+        form = AccountForm(
+            initial={"email": request.user.email, "display_name": request.user.display_name}
+        )
+    return render(request, "characters/accounts/account.html", _account_context(request, form))
+
+
+@login_required
+@require_POST
+def account_token(request: HttpRequest) -> HttpResponse:
+    if request.POST.get("action") == "revoke":
+        services.player_token_revoke(player=request.user)
+    else:
+        services.player_token(player=request.user, rotate=True)
+    if request.htmx:
+        return render(
+            request, "characters/accounts/account.html#api-token", _account_context(request)
+        )
+    return redirect("account")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        player = form.save(request.user)
+        if player is not None:
+            update_session_auth_hash(request, player)
+            messages.success(request, _("Your password is changed."))
+            return redirect("account")
+    return render(request, "registration/password_change_form.html", {"form": form})

@@ -1,0 +1,535 @@
+"""Load what the KOLAPS pages show, in a fixed number of queries, as plain data.
+
+`unit_card` reads the unit and its members (two queries whatever the size), costs them
+with `rules.engine.systems.kolaps.costing` and returns dataclasses the templates, the API and the
+print views share. Nothing here writes.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from characters.kolaps import services, text
+from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
+from characters.permissions import Role, require
+from rules.engine.dice import BANDS
+from rules.engine.systems.kolaps import costing
+from rules.engine.systems.kolaps.catalogue import Armour, Catalogue, Weapon
+
+CAN_EDIT = {Role.OWNER}
+HISTORY_SHOWN = 100
+
+BAND_LABELS = {
+    "point_blank": gettext_lazy("point blank"),
+    "short": gettext_lazy("short"),
+    "effective": gettext_lazy("effective"),
+    "long": gettext_lazy("long"),
+    "extreme": gettext_lazy("extreme"),
+}
+DAMAGE_LABELS = {
+    "piercing": gettext_lazy("piercing"),
+    "slashing": gettext_lazy("slashing"),
+    "blunt": gettext_lazy("blunt"),
+}
+KIND_LABELS = {
+    "talent": gettext_lazy("Talent"),
+    "specialisation": gettext_lazy("Specialisation"),
+    "option": gettext_lazy("Option"),
+}
+# The numbers a talent level may carry, as the sheet labels them.
+NUMBER_LABELS = {
+    "base_db": gettext_lazy("base DB"),
+    "db_modifier": gettext_lazy("DB"),
+    "melee_attacker_bonus": gettext_lazy("melee bonus"),
+    "breath_cost": gettext_lazy("Souffle cost"),
+    "walk_cm": gettext_lazy("walk (cm)"),
+    "sustained_walk_cm": gettext_lazy("sustained walk (cm)"),
+    "run_cm": gettext_lazy("run (cm)"),
+    "run_breath_cost": gettext_lazy("run, Souffle cost"),
+    "jump_cm": gettext_lazy("jump (cm)"),
+    "move_divisor": gettext_lazy("move divided by"),
+    "cover_type_bonus": gettext_lazy("cover type"),
+    "dice": gettext_lazy("dice"),
+    "target_moral_loss": gettext_lazy("target Moral"),
+    "moral_regained": gettext_lazy("Moral regained"),
+    "radius_cm": gettext_lazy("radius (cm)"),
+    "groups": gettext_lazy("groups"),
+    "chain_spacing_cm": gettext_lazy("chain spacing (cm)"),
+    "dice_ignored_or_rerolled": gettext_lazy("dice ignored or rerolled"),
+    "power_bonus": gettext_lazy("power bonus"),
+    "shots": gettext_lazy("shots"),
+    "melee_expertise": gettext_lazy("melee expertise"),
+    "sante_regenerated": gettext_lazy("Santé regenerated"),
+    "power_divisor": gettext_lazy("power divided by"),
+    "death_threshold_modifier": gettext_lazy("death roll threshold"),
+    "escape_move_cm": gettext_lazy("escape move (cm)"),
+    "min_distance_cm": gettext_lazy("minimum distance (cm)"),
+    "weapon": gettext_lazy("weapon"),
+}
+
+
+# --- Permissions -----------------------------------------------------------------------------
+
+
+def owned_role(viewer, obj) -> set[Role]:
+    """A unit or a character is its owner's; nobody else sees it here (a shared unit is
+    read through its link, not through its id)."""
+    roles = {Role.ANYONE}
+    if viewer.is_authenticated and obj.owner_id == viewer.pk:
+        roles.add(Role.OWNER)
+    return roles
+
+
+def unit_for_owner(user, pk: int) -> KolapsUnit:
+    unit = KolapsUnit.objects.filter(pk=pk).first()
+    if unit is None:
+        raise Http404
+    require(owned_role(user, unit), CAN_EDIT, visible=CAN_EDIT)
+    return unit
+
+
+def character_for_owner(user, pk: int) -> KolapsCharacter:
+    character = KolapsCharacter.objects.filter(pk=pk).first()
+    if character is None:
+        raise Http404
+    require(owned_role(user, character), CAN_EDIT, visible=CAN_EDIT)
+    return character
+
+
+def unit_for_token(token: str) -> KolapsUnit:
+    unit = KolapsUnit.objects.filter(share_token=token).first() if token else None
+    if unit is None:
+        raise Http404
+    return unit
+
+
+# --- Plain data ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TalentLine:
+    slug: str
+    label: str
+    kind: str
+    kind_label: str
+    level: int | None
+    next_level: int | None
+    next_pp: int
+    next_pu: int
+    can_lower: bool
+    missing: str  # the prerequisite sentence when the next level cannot be bought
+    summary: str
+    numbers: list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class ItemLine:
+    group: int
+    slug: str
+    label: str
+    kind: str  # "ranged", "melee" or "armour"
+    damage: str
+    bands: list[tuple[str, str, str]]  # (band label, range in cm, power)
+    power: str
+    protection: list[tuple[str, int]]
+    specials: list[str]
+    choices: list[tuple[str, str]]  # the group's alternatives (slug, label) when several
+
+
+@dataclass(frozen=True)
+class CharacterCard:
+    id: int
+    name: str
+    version: int
+    unit_id: int | None
+    affiliation: str
+    affiliation_label: str
+    archetype: str
+    archetype_label: str
+    rank: str
+    rank_label: str
+    rank_choices: list[tuple[str, str]]
+    is_avatar: bool
+    sante: int
+    souffle: int
+    moral: int
+    pp_budget: int
+    pp_spent: int
+    pp_left: int
+    rank_pu: int
+    pu_bought: int
+    value: int
+    success_threshold: int
+    talents: list[TalentLine]
+    offers: list[TalentLine]
+    talent_choices: list[tuple[int, str, list[tuple[str, str]]]]  # (group, chosen, options)
+    equipment: list[ItemLine]
+    problems: list[str]
+    catalogue_version: str
+
+    @property
+    def gauges(self) -> list[tuple[str, str, int]]:
+        return [
+            ("sante", _("Santé"), self.sante),
+            ("souffle", _("Souffle"), self.souffle),
+            ("moral", _("Moral"), self.moral),
+        ]
+
+
+@dataclass(frozen=True)
+class ComparisonCard:
+    opponent_vu: int
+    surplus: int
+    defectors: list[str]
+    beyond: int
+
+
+@dataclass(frozen=True)
+class UnitCard:
+    id: int
+    name: str
+    version: int
+    vu: int
+    valid: bool
+    share_token: str | None
+    owner: str
+    characters: list[CharacterCard]
+    problems: list[str]
+    catalogue_version: str
+    comparison: ComparisonCard | None = None
+    cost: costing.UnitCost | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    id: int
+    at: datetime
+    actor: str
+    verb: str
+    sentence: str
+    undone: bool
+    is_undo: bool
+
+
+# --- Building the cards ----------------------------------------------------------------------
+
+
+def _numbers(cat: Catalogue, slug: str, level: int | None) -> list[tuple[str, str]]:
+    if level is None or slug not in cat.talents:
+        return []
+    try:
+        entry = cat.talent(slug).level(level)
+    except Exception:  # a level the catalogue lost: the problem list says so
+        return []
+    numbers = []
+    for name, label in NUMBER_LABELS.items():
+        value = getattr(entry, name, None)
+        if value is None:
+            continue
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if name == "weapon":
+            value = text.item_label(cat, value)
+        numbers.append((str(label), str(value)))
+    return numbers
+
+
+def _talent_line(cat: Catalogue, step: costing.Step) -> TalentLine:
+    talent = cat.talent(step.slug)
+    missing = ""
+    if step.missing:
+        missing = _("Requires %(requires)s.") % {
+            "requires": text.requirement_text(cat, step.missing)
+        }
+    return TalentLine(
+        slug=step.slug,
+        label=talent.label,
+        kind=talent.kind,
+        kind_label=str(KIND_LABELS.get(talent.kind, talent.kind)),
+        level=step.level,
+        next_level=step.next_level,
+        next_pp=step.next_pp,
+        next_pu=step.next_pu,
+        can_lower=step.can_lower,
+        missing=missing,
+        summary=talent.summary,
+        numbers=_numbers(cat, step.slug, step.level),
+    )
+
+
+def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
+    item = cat.weapons.get(slug) or cat.armours.get(slug)
+    choices = [(s, text.item_label(cat, s)) for s in alternatives] if len(alternatives) > 1 else []
+    if isinstance(item, Weapon):
+        powers = item.power.split("/")
+        bands = []
+        if item.range_cm:
+            for position, band in enumerate(BANDS):
+                span = item.range_cm.get(band)
+                shown = "—"
+                if span is not None:
+                    top = "+" if span.max_cm is None else f"-{span.max_cm:g}"
+                    shown = f"{span.min_cm:g}{top}"
+                power = powers[position] if len(powers) == len(BANDS) else item.power
+                bands.append((str(BAND_LABELS[band]), shown, power))
+        return ItemLine(
+            group=group,
+            slug=slug,
+            label=item.label,
+            kind=item.kind,
+            damage=str(DAMAGE_LABELS.get(item.damage_type, item.damage_type)),
+            bands=bands,
+            power=item.power,
+            protection=[],
+            specials=list(item.specials),
+            choices=choices,
+        )
+    if isinstance(item, Armour):
+        return ItemLine(
+            group=group,
+            slug=slug,
+            label=item.label,
+            kind="armour",
+            damage="",
+            bands=[],
+            power="",
+            protection=[
+                (str(DAMAGE_LABELS.get(kind, kind)), value)
+                for kind, value in item.protection.items()
+            ],
+            specials=list(item.specials),
+            choices=choices,
+        )
+    return ItemLine(group, slug, slug, "unknown", "", [], "", [], [], choices)
+
+
+def _held_line(cat: Catalogue, slug: str, level: int) -> TalentLine:
+    """A held talent as lists show it: its name and level, no numbers (cheap for 30)."""
+    talent = cat.talents.get(slug)
+    kind = talent.kind if talent else ""
+    return TalentLine(
+        slug, talent.label if talent else slug, kind, "", level, None, 0, 0, False, "", "", [],
+    )  # fmt: skip
+
+
+def character_card(
+    character: KolapsCharacter,
+    cost: costing.CharacterCost,
+    names: dict[str, str],
+    *,
+    full: bool = True,
+) -> CharacterCard:
+    """The card of one character; `full` adds what the builder and the sheet need (offers,
+    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show."""
+    cat = services.catalogue()
+    archetype = cat.archetypes.get(character.archetype)
+    talent_choices = []
+    equipment = []
+    if not full:
+        held = [_held_line(cat, slug, level) for slug, level in character.talents.items()]
+        offers = []
+    else:
+        steps = costing.steps(cat, services.character_choices(character))
+        held = [_talent_line(cat, s) for s in steps if s.level is not None]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None]
+    if archetype is not None and full:
+        for number, group in enumerate(archetype.talents, start=1):
+            if len(group) > 1:
+                chosen = next((slug for slug in group if slug in character.talents), "")
+                talent_choices.append(
+                    (number, chosen, [(slug, text.talent_label(cat, slug)) for slug in group])
+                )
+        for number, group in enumerate(archetype.equipment, start=1):
+            slug = (
+                character.equipment[number - 1] if number <= len(character.equipment) else group[0]
+            )
+            equipment.append(_item_line(cat, number, slug, group))
+    rank = cat.ranks.get(character.rank)
+    return CharacterCard(
+        id=character.pk,
+        name=character.name,
+        version=character.version,
+        unit_id=character.unit_id,
+        affiliation=character.affiliation,
+        affiliation_label=text.affiliation_label(cat, character.affiliation),
+        archetype=character.archetype,
+        archetype_label=text.archetype_label(cat, character.archetype),
+        rank=character.rank,
+        rank_label=text.rank_label(cat, character.rank),
+        rank_choices=[(r, text.rank_label(cat, r)) for r in (archetype.ranks if archetype else ())],
+        is_avatar=character.is_avatar,
+        sante=character.sante,
+        souffle=character.souffle,
+        moral=character.moral,
+        pp_budget=cost.pp_budget,
+        pp_spent=cost.pp_spent,
+        pp_left=cost.pp_left,
+        rank_pu=cost.rank_pu,
+        pu_bought=cost.pu_bought,
+        value=cost.value,
+        success_threshold=rank.success_threshold if rank else 0,
+        talents=held,
+        offers=offers,
+        talent_choices=talent_choices,
+        equipment=equipment,
+        problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
+        catalogue_version=character.catalogue_version,
+    )
+
+
+def character_card_for(character: KolapsCharacter) -> CharacterCard:
+    cost = costing.cost_character(services.catalogue(), services.character_choices(character))
+    return character_card(character, cost, {str(character.pk): character.name})
+
+
+def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
+    """One query for the members (the unit is already loaded), whatever their number;
+    `full` gives each character its whole sheet (the print view)."""
+    cat = services.catalogue()
+    members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
+    cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
+    names = {str(m.pk): m.name for m in members}
+    comparison = None
+    if opponent_vu is not None:
+        result = costing.compare(cost, opponent_vu)
+        comparison = ComparisonCard(
+            opponent_vu=opponent_vu,
+            surplus=result.surplus,
+            defectors=[names[key] for key in result.defectors],
+            beyond=result.beyond,
+        )
+    return UnitCard(
+        id=unit.pk,
+        name=unit.name,
+        version=unit.version,
+        vu=cost.vu,
+        valid=cost.valid,
+        share_token=unit.share_token,
+        owner="",
+        characters=[
+            character_card(m, c, names, full=full)
+            for m, c in zip(members, cost.characters, strict=True)
+        ],
+        problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
+        catalogue_version=unit.catalogue_version,
+        comparison=comparison,
+        cost=cost,
+    )
+
+
+@dataclass(frozen=True)
+class UnitSummary:
+    id: int
+    name: str
+    vu: int
+    valid: bool
+    shared: bool
+    size: int
+
+
+@dataclass(frozen=True)
+class CharacterSummary:
+    id: int
+    name: str
+    archetype_label: str
+    rank_label: str
+    value: int
+    pp_left: int
+    unit_id: int | None
+
+
+def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:
+    """The owner's units and characters: two queries whatever their number."""
+    from django.db.models import Count
+
+    cat = services.catalogue()
+    units = [
+        UnitSummary(u.pk, u.name, u.vu, u.is_valid, bool(u.share_token), u.size)
+        for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
+    ]
+    characters = []
+    for c in KolapsCharacter.objects.owned_by(user).order_by("name", "pk"):
+        cost = costing.cost_character(cat, services.character_choices(c))
+        characters.append(
+            CharacterSummary(
+                c.pk,
+                c.name,
+                text.archetype_label(cat, c.archetype),
+                text.rank_label(cat, c.rank),
+                cost.value,
+                cost.pp_left,
+                c.unit_id,
+            )
+        )
+    return units, characters
+
+
+VERB_SENTENCES = {
+    "created": gettext_lazy("created %(name)s"),
+    "duplicated": gettext_lazy("created %(name)s as a copy of %(source)s"),
+    "imported": gettext_lazy("imported %(name)s"),
+    "level": gettext_lazy("set %(talent)s of %(name)s to %(level)s"),
+    "level_dropped": gettext_lazy("dropped %(talent)s from %(name)s"),
+    "talent_choice": gettext_lazy("chose %(talent)s for %(name)s"),
+    "equipment": gettext_lazy("gave %(item)s to %(name)s"),
+    "gauges": gettext_lazy("set the gauges of %(name)s to %(sante)s/%(souffle)s/%(moral)s"),
+    "renamed": gettext_lazy("renamed it %(name)s"),
+    "rank": gettext_lazy("made %(name)s %(rank)s"),
+    "added": gettext_lazy("added %(name)s"),
+    "removed": gettext_lazy("removed %(name)s"),
+    "avatar": gettext_lazy("made %(name)s the Avatar"),
+    "shared": gettext_lazy("shared the unit by link"),
+    "unshared": gettext_lazy("revoked the unit's link"),
+    "undo": gettext_lazy("undid: %(undone)s"),
+    "lost": gettext_lazy("lost %(name)s in the chapter %(chapter_title)s"),
+    "restored": gettext_lazy(
+        "got %(name)s back: the settlement of the chapter %(chapter_title)s was reopened"
+    ),
+}
+
+
+def change_sentence(change: KolapsChange, cat: Catalogue) -> str:
+    return _sentence(change.verb, change.data, cat)
+
+
+def _sentence(verb: str, given: dict, cat: Catalogue) -> str:
+    data = {"name": "", "source": "", "talent": "", "item": "", "level": "", "rank": "",
+            "sante": "", "souffle": "", "moral": "", "undone": "", "chapter_title": ""}  # fmt: skip
+    data.update(given)
+    if verb == "level" and data["level"] is None:
+        verb = "level_dropped"
+    if data["talent"]:
+        data["talent"] = text.talent_label(cat, data["talent"])
+    if data["item"]:
+        data["item"] = text.item_label(cat, data["item"])
+    if data["rank"]:
+        data["rank"] = text.rank_label(cat, data["rank"])
+    if verb == "undo":
+        data["undone"] = _sentence(data["undone"], data.get("undone_data") or {}, cat)
+    template = VERB_SENTENCES.get(verb)
+    return str(template) % data if template else verb
+
+
+def history_for(*, unit: KolapsUnit | None = None, character: KolapsCharacter | None = None):
+    """The latest changes, newest first: one query."""
+    cat = services.catalogue()
+    changes = KolapsChange.objects.filter(**({"unit": unit} if unit else {"character": character}))
+    rows = changes.select_related("actor", "undone_by").order_by("-at", "-pk")[:HISTORY_SHOWN]
+    lines = []
+    for row in rows:
+        undone = getattr(row, "undone_by", None) is not None
+        lines.append(
+            ChangeLine(
+                id=row.pk,
+                at=row.at,
+                actor=row.actor.public_name if row.actor else "",
+                verb=row.verb,
+                sentence=change_sentence(row, cat),
+                undone=undone,
+                is_undo=row.undoes_id is not None,
+            )
+        )
+    return lines

@@ -1,0 +1,427 @@
+"""KOLAPS pages: my units and characters, the builder, the unit page, shared and print views,
+history with undo, export and import.
+
+Short views: parse with a form, authorise through `kolaps_cards` (owner only; a shared unit
+through its link), call one service, render. Without JavaScript a POST redirects back to
+the page (or shows the refusal); with htmx it returns the page's region to swap.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from characters.kolaps import cards, services
+from characters.kolaps import unit_file as kolaps_io
+from characters.kolaps.forms import (
+    CharacterChangeForm,
+    CharacterCreateForm,
+    CompareForm,
+    ImportForm,
+    UndoForm,
+    UnitChangeForm,
+    UnitCreateForm,
+    archetype_choices,
+    rank_choices,
+)
+from characters.kolaps.models import KolapsCharacter
+from characters.permissions import Refusal
+
+
+def _first_error(form) -> str:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        return f"{label}: {errors[0]}" if label else str(errors[0])
+    return ""
+
+
+def _opponent_vu(request) -> int | None:
+    if "opponent_vu" not in request.GET:
+        return None
+    form = CompareForm(request.GET)
+    return form.cleaned_data["opponent_vu"] if form.is_valid() else None
+
+
+# --- Lists -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def kolaps_list(request: HttpRequest) -> HttpResponse:
+    units, characters = cards.lists_for(request.user)
+    return render(
+        request,
+        "characters/kolaps/list.html",
+        {
+            "units": units,
+            "characters": characters,
+            "unit_form": UnitCreateForm(),
+            "character_form": CharacterCreateForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def unit_create(request: HttpRequest) -> HttpResponse:
+    form = UnitCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            unit = services.unit_create(owner=request.user, name=form.cleaned_data["name"])
+        except Refusal as refusal:
+            form.add_error("name", str(refusal.message))
+        else:
+            return redirect("kolaps-unit", pk=unit.pk)
+    units, characters = cards.lists_for(request.user)
+    return render(
+        request,
+        "characters/kolaps/list.html",
+        {
+            "units": units,
+            "characters": characters,
+            "unit_form": form,
+            "character_form": CharacterCreateForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def character_create(request: HttpRequest) -> HttpResponse:
+    form = CharacterCreateForm(request.POST)
+    unit = None
+    if form.is_valid():
+        if form.cleaned_data.get("unit"):
+            unit = cards.unit_for_owner(request.user, form.cleaned_data["unit"])
+        try:
+            character = services.character_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                archetype=form.cleaned_data["archetype"],
+                rank=form.cleaned_data["rank"],
+                unit=unit,
+            )
+        except Refusal as refusal:
+            form.add_error(
+                refusal.field if refusal.field in form.fields else None, str(refusal.message)
+            )
+        else:
+            return redirect("kolaps-character", pk=character.pk)
+    if unit is not None:
+        return _unit_page(request, unit, message=_first_error(form))
+    units, characters = cards.lists_for(request.user)
+    return render(
+        request,
+        "characters/kolaps/list.html",
+        {
+            "units": units,
+            "characters": characters,
+            "unit_form": UnitCreateForm(),
+            "character_form": form,
+        },
+    )
+
+
+# --- The character builder -------------------------------------------------------------------
+
+
+def _character_page(request, character, *, message="", status=200) -> HttpResponse:
+    template = "characters/kolaps/character.html"
+    if request.htmx and request.htmx.target == "character-builder":
+        template += "#character-builder"
+    return render(
+        request,
+        template,
+        {"character": cards.character_card_for(character), "message": message},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_page(request: HttpRequest, pk: int) -> HttpResponse:
+    character = cards.character_for_owner(request.user, pk)
+    if request.method == "GET":
+        return _character_page(request, character)
+    form = CharacterChangeForm(request.POST)
+    if not form.is_valid():
+        return _character_page(request, character, message=_first_error(form))
+    data = form.cleaned_data
+    if data["op"] == "duplicate":
+        return _answer_change(
+            request,
+            character,
+            lambda: services.character_duplicate(actor=request.user, character=character),
+            _character_page,
+            "kolaps-character",
+            always_redirect=True,
+        )
+    return _answer_change(
+        request,
+        character,
+        lambda: services.character_change(
+            actor=request.user,
+            character=character,
+            op=data["op"],
+            version=data["version"],
+            **form.fields_for_service(),
+        ),
+        _character_page,
+        "kolaps-character",
+    )
+
+
+def _answer_change(request, obj, change, page, url_name, *, always_redirect=False):
+    """Run one service change of a unit or character and answer the page: the changed
+    object (a fragment for htmx, else a redirect), or the current state with the sentence
+    when the change is refused or the version is stale."""
+    try:
+        changed = change()
+    except services.StaleVersion as stale:
+        return page(request, stale.current, message=str(stale.message))
+    except Refusal as refusal:
+        obj.refresh_from_db()
+        return page(request, obj, message=str(refusal.message))
+    if request.htmx and not always_redirect:
+        return page(request, changed)
+    return redirect(url_name, pk=changed.pk)
+
+
+@login_required
+@require_GET
+def character_print(request: HttpRequest, pk: int) -> HttpResponse:
+    character = cards.character_for_owner(request.user, pk)
+    return render(
+        request,
+        "characters/kolaps/print.html",
+        {
+            "characters": [cards.character_card_for(character)],
+            "unit": None,
+            "back": reverse("kolaps-character", args=[pk]),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_history(request: HttpRequest, pk: int) -> HttpResponse:
+    character = cards.character_for_owner(request.user, pk)
+    message = ""
+    if request.method == "POST":
+        form = UndoForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise Refusal(_first_error(form))
+            services.character_undo(
+                actor=request.user, character=character, version=form.cleaned_data["version"]
+            )
+        except Refusal as refusal:
+            message = str(refusal.message)
+        else:
+            return redirect("kolaps-character-history", pk=pk)
+        character.refresh_from_db()
+    return render(
+        request,
+        "characters/kolaps/history.html",
+        {
+            "object": character,
+            "back": reverse("kolaps-character", args=[pk]),
+            "undo_url": reverse("kolaps-character-history", args=[pk]),
+            "changes": cards.history_for(character=character),
+            "message": message,
+        },
+    )
+
+
+# --- The unit page ---------------------------------------------------------------------------
+
+
+def _unit_page(request, unit, *, message="") -> HttpResponse:
+    opponent_vu = _opponent_vu(request)
+    card = cards.unit_card(unit, opponent_vu=opponent_vu)
+    template = "characters/kolaps/unit.html"
+    target = request.htmx.target if request.htmx else None
+    if target in ("unit-compare", "unit-body"):
+        template += f"#{target}"
+    free = [
+        (c.pk, c.name)
+        for c in KolapsCharacter.objects.owned_by(request.user)
+        .filter(unit__isnull=True)
+        .order_by("name", "pk")
+        .only("pk", "name")
+    ]
+    return render(
+        request,
+        template,
+        {
+            "unit": card,
+            "free_characters": free,
+            "message": message,
+            "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
+            # Resolved once for the list of members, however long.
+            "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
+            "avatar_label": _("Avatar"),
+            "make_avatar_label": _("Make Avatar"),
+            "remove_label": _("Remove"),
+            "archetypes": archetype_choices(),
+            "ranks": rank_choices(),
+            # Plain strings for the list of members: it is the bulk of the page at 30.
+            "members": [
+                {
+                    "id": str(c.id),
+                    "name": c.name,
+                    "avatar": c.is_avatar,
+                    "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
+                    f" · {c.pp_left}/{c.pp_budget} PP",
+                }
+                for c in card.characters
+            ],
+            "share_url": request.build_absolute_uri(
+                reverse("kolaps-shared", args=[card.share_token])
+            )
+            if card.share_token
+            else "",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = cards.unit_for_owner(request.user, pk)
+    if request.method == "GET":
+        return _unit_page(request, unit)
+    form = UnitChangeForm(request.POST)
+    if not form.is_valid():
+        return _unit_page(request, unit, message=_first_error(form))
+    data = form.cleaned_data
+    character = None
+    if data.get("character"):
+        character = (
+            KolapsCharacter.objects.owned_by(request.user).filter(pk=data["character"]).first()
+        )
+        if character is None:
+            return _unit_page(request, unit, message=_("Choose one of your characters."))
+    if data["op"] == "duplicate":
+        return _answer_change(
+            request,
+            unit,
+            lambda: services.unit_duplicate(actor=request.user, unit=unit),
+            _unit_page,
+            "kolaps-unit",
+            always_redirect=True,
+        )
+    return _answer_change(
+        request,
+        unit,
+        lambda: services.unit_change(
+            actor=request.user,
+            unit=unit,
+            op=data["op"],
+            version=data["version"],
+            character=character,
+            name=data.get("name") or "",
+        ),
+        _unit_page,
+        "kolaps-unit",
+    )
+
+
+@login_required
+@require_GET
+def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = cards.unit_for_owner(request.user, pk)
+    card = cards.unit_card(unit, full=True)
+    return render(
+        request,
+        "characters/kolaps/print.html",
+        {"unit": card, "characters": card.characters, "back": reverse("kolaps-unit", args=[pk])},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = cards.unit_for_owner(request.user, pk)
+    message = ""
+    if request.method == "POST":
+        form = UndoForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise Refusal(_first_error(form))
+            services.unit_undo(actor=request.user, unit=unit, version=form.cleaned_data["version"])
+        except Refusal as refusal:
+            message = str(refusal.message)
+        else:
+            return redirect("kolaps-unit-history", pk=pk)
+        unit.refresh_from_db()
+    return render(
+        request,
+        "characters/kolaps/history.html",
+        {
+            "object": unit,
+            "back": reverse("kolaps-unit", args=[pk]),
+            "undo_url": reverse("kolaps-unit-history", args=[pk]),
+            "changes": cards.history_for(unit=unit),
+            "message": message,
+        },
+    )
+
+
+@login_required
+@require_GET
+def unit_export(request: HttpRequest, pk: int) -> HttpResponse:
+    unit = cards.unit_for_owner(request.user, pk)
+    members = list(unit.members.order_by("position", "pk"))
+    response = HttpResponse(
+        kolaps_io.unit_export_text(unit, members), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="kolaps-unit-{unit.pk}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            unit = kolaps_io.unit_import(owner=request.user, text=form.content())
+        except Refusal as refusal:
+            form.add_error(None, str(refusal.message))
+        else:
+            return redirect("kolaps-unit", pk=unit.pk)
+    return render(request, "characters/kolaps/import.html", {"form": form})
+
+
+# --- Shared by link (read-only, anyone with the link) ----------------------------------------
+
+
+@require_GET
+def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
+    unit = cards.unit_for_token(token)
+    card = cards.unit_card(unit, opponent_vu=_opponent_vu(request))
+    template = "characters/kolaps/shared.html"
+    if request.htmx and request.htmx.target == "unit-compare":
+        template += "#unit-compare"
+    return render(
+        request,
+        template,
+        {"unit": card, "token": token, "compare_form": CompareForm(request.GET or None)},
+    )
+
+
+@require_GET
+def shared_print(request: HttpRequest, token: str) -> HttpResponse:
+    card = cards.unit_card(cards.unit_for_token(token), full=True)
+    return render(
+        request,
+        "characters/kolaps/print.html",
+        {
+            "unit": card,
+            "characters": card.characters,
+            "back": reverse("kolaps-shared", args=[token]),
+        },
+    )

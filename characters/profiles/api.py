@@ -1,0 +1,233 @@
+"""API twins of the profile pages: the same cards, services and permission checks."""
+
+from dataclasses import asdict
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from characters.models import Profile, Trauma, TraumaKind, TraumaPermanence
+from characters.profiles import services as profiles
+from characters.profiles.cards import my_profile_card, public_profile_card, sheet_card
+
+
+class TraumaLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    permanence = serializers.CharField()
+    effect = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    chapter = serializers.CharField()
+    active = serializers.BooleanField()
+    healed_at = serializers.DateTimeField(allow_null=True)
+    notes = serializers.CharField()
+
+
+class VocationLineSerializer(serializers.Serializer):
+    vocation = serializers.CharField()
+    label = serializers.CharField()
+    chapter_id = serializers.IntegerField()
+    chapter = serializers.CharField()
+    campaign = serializers.CharField()
+
+
+class CampaignPlayedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    system = serializers.CharField()
+    chapters_played = serializers.IntegerField()
+
+
+class ProfileEventSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    actor = serializers.CharField()
+    verb = serializers.CharField()
+    data = serializers.DictField()
+    version = serializers.IntegerField()
+
+
+class ProfileCardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    physique = serializers.IntegerField()
+    psychique = serializers.IntegerField()
+    reflexes = serializers.IntegerField()
+    combat = serializers.IntegerField()
+    effective = serializers.DictField(child=serializers.IntegerField())
+    life_markers = serializers.IntegerField()
+    moral = serializers.IntegerField()
+    portrait_url = serializers.CharField()
+    description = serializers.CharField()
+    equipment = serializers.ListField(child=serializers.CharField())
+    cards = serializers.ListField(child=serializers.CharField())
+    survival_points = serializers.IntegerField()
+    version = serializers.IntegerField()
+    visibility = serializers.DictField(child=serializers.BooleanField())
+    traumas = TraumaLineSerializer(many=True)
+    vocations = VocationLineSerializer(many=True)
+    campaigns = CampaignPlayedSerializer(many=True)
+    history = ProfileEventSerializer(many=True)
+    settled_chapters = serializers.IntegerField(
+        help_text="Chapters settled by the post-chapter work; 0 means no statistics yet."
+    )
+    is_owner = serializers.BooleanField()
+
+
+class ProfileCreateSerializer(serializers.Serializer):
+    physique = serializers.IntegerField(min_value=0, max_value=9)
+    psychique = serializers.IntegerField(min_value=0, max_value=9)
+    reflexes = serializers.IntegerField(min_value=0, max_value=9)
+    combat = serializers.IntegerField(min_value=0, max_value=9)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    portrait_url = serializers.URLField(required=False, allow_blank=True, default="")
+    equipment = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, default=list, max_length=40
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, default=list, max_length=40
+    )
+
+
+class ProfileUpdateSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        required=False, help_text="The version you read; a stale one is refused with 409."
+    )
+    physique = serializers.IntegerField(required=False, min_value=0, max_value=9)
+    psychique = serializers.IntegerField(required=False, min_value=0, max_value=9)
+    reflexes = serializers.IntegerField(required=False, min_value=0, max_value=9)
+    combat = serializers.IntegerField(required=False, min_value=0, max_value=9)
+    description = serializers.CharField(required=False, allow_blank=True)
+    portrait_url = serializers.URLField(required=False, allow_blank=True)
+    equipment = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, max_length=40
+    )
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=80), required=False, max_length=40
+    )
+    is_public = serializers.BooleanField(required=False)
+    show_attributes = serializers.BooleanField(required=False)
+    show_description = serializers.BooleanField(required=False)
+    show_traumas = serializers.BooleanField(required=False)
+    show_equipment = serializers.BooleanField(required=False)
+    show_statistics = serializers.BooleanField(required=False)
+    show_campaigns = serializers.BooleanField(required=False)
+
+
+class TraumaCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    kind = serializers.ChoiceField(choices=TraumaKind.choices)
+    permanence = serializers.ChoiceField(
+        choices=TraumaPermanence.choices, default=TraumaPermanence.TEMPORARY
+    )
+    effect = serializers.DictField(
+        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+def _mine(request) -> dict:
+    card = my_profile_card(request.user)
+    if card is None:
+        raise NotFound(_("You have no Of the Dead profile yet."))
+    return ProfileCardSerializer(asdict(card)).data
+
+
+class ProfileMineAPI(APIView):
+    """Your Of the Dead profile (the twin of the "My profile" page)."""
+
+    @extend_schema(responses=ProfileCardSerializer)
+    def get(self, request):
+        return Response(_mine(request))
+
+    @extend_schema(request=ProfileCreateSerializer, responses={201: ProfileCardSerializer})
+    def post(self, request):
+        data = ProfileCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        profiles.profile_create(actor=request.user, player=request.user, **data.validated_data)
+        return Response(_mine(request), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ProfileUpdateSerializer, responses=ProfileCardSerializer)
+    def patch(self, request):
+        profile = Profile.objects.filter(player=request.user).first()
+        if profile is None:
+            raise NotFound(_("You have no Of the Dead profile yet."))
+        data = ProfileUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        profiles.profile_update(actor=request.user, profile=profile, **data.validated_data)
+        return Response(_mine(request))
+
+
+class ProfileTraumaAPI(APIView):
+    """Note a trauma on your profile."""
+
+    @extend_schema(request=TraumaCreateSerializer, responses={201: ProfileCardSerializer})
+    def post(self, request):
+        profile = Profile.objects.filter(player=request.user).first()
+        if profile is None:
+            raise NotFound(_("You have no Of the Dead profile yet."))
+        data = TraumaCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        profiles.trauma_add(actor=request.user, profile=profile, **data.validated_data)
+        return Response(_mine(request), status=status.HTTP_201_CREATED)
+
+
+class ProfileTraumaHealAPI(APIView):
+    """Heal one of your temporary traumas by hand (a permanent one never heals: 400)."""
+
+    @extend_schema(request=None, responses=ProfileCardSerializer)
+    def post(self, request, trauma: int):
+        found = Trauma.objects.filter(pk=trauma, profile__player=request.user).first()
+        if found is None:
+            raise NotFound(_("You have no such trauma."))
+        profiles.trauma_heal(actor=request.user, trauma=found)
+        return Response(_mine(request))
+
+
+class UpcomingLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign_id = serializers.IntegerField()
+    campaign_name = serializers.CharField()
+    number = serializers.IntegerField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    duration_minutes = serializers.IntegerField()
+    place = serializers.CharField()
+    objectives = serializers.CharField()
+    weather = serializers.CharField()
+    time_of_day = serializers.CharField()
+
+
+class SheetSerializer(serializers.Serializer):
+    profile = ProfileCardSerializer()
+    next_chapter = UpcomingLineSerializer(allow_null=True)
+    next_vocation = serializers.CharField()
+
+
+class ProfileSheetAPI(APIView):
+    """Your sheet to print again, with the next chapter's starting conditions."""
+
+    @extend_schema(responses=SheetSerializer)
+    def get(self, request):
+        sheet = sheet_card(request.user)
+        if sheet is None:
+            raise NotFound(_("You have no Of the Dead profile yet."))
+        return Response(SheetSerializer(asdict(sheet)).data)
+
+
+class ProfilePublicAPI(APIView):
+    """A player's public profile: only what they chose to show (404 when private)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ProfileCardSerializer)
+    def get(self, request, username: str):
+        return Response(
+            ProfileCardSerializer(asdict(public_profile_card(request.user, username))).data
+        )

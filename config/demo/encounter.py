@@ -1,0 +1,34 @@
+"""A KOLAPS chapter being played, with its encounter log: alice's recorded server shot
+(Kirmann's, RULES-NOTES K11) hits bruno, bruno answers with dice rolled at the table."""
+
+from campaigns.chapters.services import chapter_plan, chapter_start
+from campaigns.models import Campaign, RollRecord
+from config.demo.kolaps_campaign import DEMO_KOLAPS_CAMPAIGN
+from rules.table.cards import encounter_event_record
+
+DEMO_ENCOUNTER_CHAPTER = "La rue Mercière"
+
+
+def load_encounter_demo(players) -> None:
+    """Idempotent: once the chapter exists, whatever the demo users recorded stays."""
+    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
+    campaign = Campaign.objects.filter(name=DEMO_KOLAPS_CAMPAIGN, organiser=orga).first()
+    if campaign is None or campaign.chapters.filter(title=DEMO_ENCOUNTER_CHAPTER).exists():
+        return
+    chapter = chapter_start(
+        actor=orga,
+        chapter=chapter_plan(
+            actor=orga,
+            campaign=campaign,
+            title=DEMO_ENCOUNTER_CHAPTER,
+            objectives="Traverser la rue sous le feu.",
+            place="Chez Morgane, Lyon 7e",
+        ),
+    )
+    shot = RollRecord.objects.filter(player=alice, resolver="ranged").first()
+    test = RollRecord.objects.filter(player=alice, resolver="test").first()
+    encounter_event_record(
+        actor=alice, chapter=chapter, player=alice, target=bruno, damage=2, roll=shot
+    )
+    encounter_event_record(actor=bruno, chapter=chapter, player=bruno, target=alice, damage=1)
+    encounter_event_record(actor=alice, chapter=chapter, player=alice, roll=test)

@@ -1,0 +1,442 @@
+"""The registry of resolvers: what the rules API lists and runs.
+
+A resolver answers three verbs over plain JSON-like data: `odds` (exact probabilities
+before a roll), `evaluate` (dice the players rolled by hand), `roll` (dice rolled with the
+caller's random source). Each declares the JSON schema of its input, so the API can
+document it and a client can build its form.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from rules.engine.systems.kolaps import (
+    death,
+    end_phase,
+    initial_morale,
+    melee,
+    next_attacker,
+    ranged,
+    six_six_six,
+    talent_test,
+    vigilance,
+)
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+
+VERBS = ("odds", "evaluate", "roll")
+
+
+@dataclass(frozen=True)
+class Resolver:
+    system: str
+    name: str
+    summary: str
+    reference: str
+    input_schema: Mapping[str, Any]
+    odds: Callable[[Mapping[str, Any]], dict[str, Any]]
+    evaluate: Callable[[Mapping[str, Any]], dict[str, Any]]
+    roll: Callable[[Mapping[str, Any], random.Random], dict[str, Any]]
+    # The fields that carry dice typed in by hand: evaluate reads them, a roll ignores them.
+    dice_fields: tuple[str, ...] = ("dice",)
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+# --- kolaps/test ------------------------------------------------------------------------
+
+_KOLAPS_TEST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["db", "rank"],
+    "properties": {
+        "db": {"type": "integer", "minimum": -20, "maximum": 30, "description": "difficulty"},
+        "rank": {"type": "string", "enum": list(talent_test.RANKS)},
+        "sante": {"type": "integer", "minimum": 1, "maximum": 6, "default": 6},
+        "dice": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            "description": "evaluate only: db dice, or 2/3/4 when db is 0/-1/-2 or less",
+        },
+    },
+}
+
+
+def _kolaps_setup(data: Mapping[str, Any]) -> talent_test.TestSetup:
+    return talent_test.setup(data.get("db"), data.get("rank"), data.get("sante", 6))
+
+
+def _kolaps_result(test: talent_test.TestSetup, result: talent_test.TestResult) -> dict[str, Any]:
+    out = asdict(result)
+    out["dice"] = list(result.dice)
+    out["keep_best"] = test.keep_best
+    return out
+
+
+def _kolaps_test_odds(data: Mapping[str, Any]) -> dict[str, Any]:
+    # A fresh outer dict per call; the nested ones are shared by every caller of the
+    # same setup and must not be changed (the API only renders them).
+    return dict(_kolaps_test_odds_answer(_kolaps_setup(data)))
+
+
+@lru_cache(maxsize=4096)
+def _kolaps_test_odds_answer(test: talent_test.TestSetup) -> dict[str, Any]:
+    """The odds of one setup as the API answers them, built once per setup (a few hundred
+    setups exist): the calculator's most frequent request is a table lookup."""
+    odds = talent_test.odds(test)
+    return {
+        "dice": test.dice_count,
+        "keep_best": test.keep_best,
+        "threshold": test.threshold,
+        "effective_rank": talent_test.RANKS[test.effective_rank - 1],
+        "outcomes": {k: float(v) for k, v in odds.outcomes.items()},
+        "outcomes_exact": {k: _exact(v) for k, v in odds.outcomes.items()},
+        "six_six_six": float(odds.six_six_six),
+        "referent": {str(k): float(v) for k, v in odds.referent.items()},
+    }
+
+
+def _kolaps_test_evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
+    test = _kolaps_setup(data)
+    return _kolaps_result(test, talent_test.evaluate(test, data.get("dice")))
+
+
+def _kolaps_test_roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    test = _kolaps_setup(data)
+    return _kolaps_result(test, talent_test.roll(test, rng))
+
+
+# --- The other KOLAPS resolvers ---------------------------------------------------------------
+
+_CATALOGUE = load_catalogue()
+_RANKS = {"type": "string", "enum": list(talent_test.RANKS)}
+_SANTE = {"type": "integer", "minimum": 1, "maximum": 6, "default": 6}
+_GAUGE = {"type": "integer", "minimum": 1, "maximum": 6}
+_AFFILIATION = {"type": "string", "enum": list(ranged.AFFILIATIONS)}
+_TALENTS = {
+    "type": "object",
+    "description": "talent slug -> expertise level, as in the catalogue",
+    "propertyNames": {"enum": sorted(_CATALOGUE.talents)},
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3},
+}
+_ARMOUR = {"type": ["string", "null"], "enum": [*sorted(_CATALOGUE.armours), None]}
+_TRAITS = {"type": "array", "items": {"enum": sorted(_CATALOGUE.veteran_traits)}}
+_FACES = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}}
+_FOLLOW_UPS = (
+    "power_dice",
+    "power_bonus_dice",
+    "death_die",
+    "incident_die",
+    "attacker_death_die",
+    "stray_die",
+    "temper_die",
+)
+
+
+def _faces(description: str) -> dict[str, Any]:
+    return {**_FACES, "description": f"evaluate only: {description}"}
+
+
+_FOLLOW_UP_SCHEMA = {
+    "dice": _faces("the attack dice (db dice, or 2/3/4 kept best at db 0/-1/-2)"),
+    "power_dice": _faces("the weapon's power at the range band, on a success"),
+    "power_bonus_dice": _faces("a talent's power bonus (Précision, Frénésie), on a success"),
+    "death_die": _faces("the target's death roll, after a wound that calls for one"),
+    "incident_die": _faces("the major incident's fresh D6 (K9)"),
+    "attacker_death_die": _faces("the attacker's death roll after a major incident 1"),
+    "stray_die": _faces("the stray shot's D6 after a miss into a melee"),
+    "temper_die": _faces("the miss's D6 at threshold 3 (1 Moral lost below)"),
+}
+
+_RANGED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["attacker", "weapon", "distance_cm"],
+    "properties": {
+        "attacker": {
+            "type": "object",
+            "required": ["rank"],
+            "properties": {
+                "rank": _RANKS,
+                "sante": _SANTE,
+                "affiliation": _AFFILIATION,
+                "talents": _TALENTS,
+                "armour": _ARMOUR,
+                "traits": _TRAITS,
+            },
+        },
+        "weapon": {
+            "type": "string",
+            "enum": sorted(w.slug for w in _CATALOGUE.weapons.values() if w.kind == "ranged"),
+        },
+        "mode": {"type": ["string", "null"], "description": "a firing mode of the weapon"},
+        "use": {"type": "array", "items": {"type": "string"}, "description": "talents used"},
+        "equipment_db": {"type": "integer", "minimum": -10, "maximum": 10, "default": 0},
+        "distance_cm": {"type": "number", "minimum": 0, "maximum": 1000},
+        "melee_figures": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0},
+        "target": {
+            "type": "object",
+            "properties": {
+                "sante": _SANTE,
+                "order": {"type": "string", "enum": list(ranged.ORDERS), "default": "movement"},
+                "cover": {"type": "integer", "minimum": 0, "maximum": 4, "default": 0},
+                "against_cover": {"type": "boolean", "default": False},
+                "unconscious": {"type": "boolean", "default": False},
+                "moved_cm": {"type": "number", "minimum": 0, "default": 0},
+                "closing_in": {"type": "boolean", "default": False},
+                "armour": _ARMOUR,
+                "extra_protection": {"type": "integer", "minimum": 0, "maximum": 10},
+                "talents": _TALENTS,
+                "traits": _TRAITS,
+            },
+        },
+        **_FOLLOW_UP_SCHEMA,
+    },
+}
+
+_FIGHTER = {
+    "type": "object",
+    "required": ["rank", "weapon"],
+    "properties": {
+        "rank": _RANKS,
+        "sante": _SANTE,
+        "affiliation": _AFFILIATION,
+        "talents": _TALENTS,
+        "charged": {"type": "boolean", "default": False},
+        "weapon": {
+            "type": "string",
+            "enum": sorted(w.slug for w in _CATALOGUE.weapons.values() if w.kind == "melee"),
+        },
+        "armour": _ARMOUR,
+        "use": {"type": "array", "items": {"type": "string"}},
+        "traits": _TRAITS,
+        "ablaze": {"type": "boolean", "default": False},
+        "supports": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+                "type": "object",
+                "properties": {"charged": {"type": "boolean"}, "talents": _TALENTS},
+            },
+        },
+    },
+}
+
+_MELEE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["a", "b"],
+    "properties": {
+        "a": _FIGHTER,
+        "b": _FIGHTER,
+        "a_dice": _faces("a's exploding D6 as rolled: sixes, then a die that is not a six"),
+        "b_dice": _faces("b's exploding D6 as rolled"),
+        **_FOLLOW_UP_SCHEMA,
+    },
+}
+
+_DEATH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["wound"],
+    "properties": {
+        "sante": {**_SANTE, "description": "Santé before the wound"},
+        "wound": {"type": "string", "enum": list(_CATALOGUE.tables.wounds.rows)},
+        "talents": _TALENTS,
+        "death_die": _faces("the death roll"),
+    },
+}
+
+_INITIAL_MORALE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["rank"],
+    "properties": {
+        "rank": _RANKS,
+        "avatar": {"type": "boolean", "default": False},
+        "dice": _faces("one die"),
+    },
+}
+
+_END_PHASE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["characters"],
+    "properties": {
+        "characters": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 50,
+            "items": {
+                "type": "object",
+                "required": ["rank", "sante", "souffle", "moral"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "rank": _RANKS,
+                    "avatar": {"type": "boolean"},
+                    "sante": _GAUGE,
+                    "souffle": _GAUGE,
+                    "moral": _GAUGE,
+                    "healing": {"type": "integer", "minimum": 0, "maximum": 6},
+                    "sante_lost": {"type": "integer", "minimum": 0, "maximum": 6},
+                    "moral_changes": {"type": "integer", "minimum": -10, "maximum": 10},
+                    "breath_spent": {"type": "boolean"},
+                    "engaged": {"type": "boolean"},
+                    "recovery": {"type": "boolean"},
+                    "unconscious": {"type": "boolean"},
+                    "frightened": {"type": "boolean"},
+                },
+            },
+        }
+    },
+}
+
+_NEXT_ATTACKER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["sides", "previous"],
+    "properties": {
+        "sides": {
+            "type": "object",
+            "minProperties": 2,
+            "additionalProperties": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["rank", "moral"],
+                    "properties": {
+                        "rank": _RANKS,
+                        "moral": _GAUGE,
+                        "revealed": {"type": "boolean", "default": True},
+                    },
+                },
+            },
+        },
+        "previous": {"type": "string", "description": "the side that attacked this turn"},
+    },
+}
+
+_VIGILANCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["rank", "target_rank"],
+    "properties": {
+        "rank": _RANKS,
+        "level": {"type": "integer", "minimum": 0, "maximum": 3, "default": 0},
+        "target_rank": _RANKS,
+        "sante": _SANTE,
+        "dice": _faces("the dice of the table's cell"),
+    },
+}
+
+_SIX_SIX_SIX_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["affiliation"],
+    "properties": {
+        "affiliation": _AFFILIATION,
+        "in_combat": {"type": "boolean", "default": False},
+        "dice": _faces("three dice"),
+    },
+}
+
+
+def _kolaps(
+    name: str,
+    summary: str,
+    reference: str,
+    schema: dict[str, Any],
+    module: Any,
+    dice_fields: tuple[str, ...] = ("dice",),
+) -> Resolver:
+    return Resolver(
+        system="kolaps",
+        name=name,
+        summary=summary,
+        reference=reference,
+        input_schema=schema,
+        odds=module.odds,
+        evaluate=module.evaluate,
+        roll=module.roll,
+        dice_fields=dice_fields,
+    )
+
+
+RESOLVERS: tuple[Resolver, ...] = (
+    Resolver(
+        system="kolaps",
+        name="test",
+        summary="A talent test: db dice against the threshold of the effective rank.",
+        reference="RULES-NOTES K4, K5, K6",
+        input_schema=_KOLAPS_TEST_SCHEMA,
+        odds=_kolaps_test_odds,
+        evaluate=_kolaps_test_evaluate,
+        roll=_kolaps_test_roll,
+    ),
+    _kolaps(
+        "ranged",
+        "A shot: DB from every modifier, dice, damage table row, wound, death roll, incidents.",
+        "RULES-NOTES K4-K9, K11; Tir dans une mêlée",
+        _RANGED_SCHEMA,
+        ranged,
+        ("dice", *_FOLLOW_UPS),
+    ),
+    _kolaps(
+        "melee",
+        "A melee: opposed exploding scores, then the attacker's roll and the melee table.",
+        "RULES-NOTES K4-K10, K16",
+        _MELEE_SCHEMA,
+        melee,
+        ("dice", "a_dice", "b_dice", *_FOLLOW_UPS),
+    ),
+    _kolaps(
+        "death",
+        "A wound's Santé loss and death roll.",
+        "RULES-NOTES K8",
+        _DEATH_SCHEMA,
+        death,
+        ("death_die",),
+    ),
+    _kolaps(
+        "initial_morale",
+        "Starting Moral: 1D6 + rank number.",
+        "RULES-NOTES K13",
+        _INITIAL_MORALE_SCHEMA,
+        initial_morale,
+    ),
+    _kolaps(
+        "end_phase",
+        "The end phase of a set of characters: breath, Moral, unconsciousness.",
+        "RULES-NOTES K14",
+        _END_PHASE_SCHEMA,
+        end_phase,
+    ),
+    _kolaps(
+        "next_attacker",
+        "Which side attacks next turn.",
+        "RULES-NOTES K15",
+        _NEXT_ATTACKER_SCHEMA,
+        next_attacker,
+    ),
+    _kolaps(
+        "vigilance",
+        "May a character intervene, by rank and Vigilance level.",
+        "Intervention; Annexe 1, Vigilance",
+        _VIGILANCE_SCHEMA,
+        vigilance,
+    ),
+    _kolaps(
+        "six_six_six",
+        "The 666 of each affiliation.",
+        "RULES-NOTES K5; annexes, 666",
+        _SIX_SIX_SIX_SCHEMA,
+        six_six_six,
+    ),
+)
+
+_BY_KEY = {(r.system, r.name): r for r in RESOLVERS}
+
+
+def resolver_get(system: str, name: str) -> Resolver | None:
+    return _BY_KEY.get((system, name))
+
+
+def resolvers_of(system: str) -> list[Resolver]:
+    return [r for r in RESOLVERS if r.system == system]

@@ -1,0 +1,266 @@
+"""KOLAPS talent tests: a roll of dice against the threshold of the effective rank.
+
+Readings (RULES-NOTES): K4 (effective rank and thresholds), K5 (outcomes of nD6, 666),
+K6 (DB of 0, -1, -2 and below: 2, 3 or 4 dice, keep the best). Three verbs share one
+judge: `evaluate` reads dice typed in by players, `roll` rolls them with the caller's
+random source, `odds` gives the exact probability of every outcome by counting faces,
+which a test checks against judging every possible roll one by one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+
+from rules.engine.dice import SIDES, DiceError, check_dice, roll_d6
+from rules.engine.errors import RuleInputError
+
+RANKS = ("novice", "aguerri", "veteran", "expert")
+RANK_NUMBER = {"novice": 1, "aguerri": 2, "veteran": 3, "expert": 4}
+# K4: success threshold by effective rank.
+THRESHOLD = {1: 4, 2: 4, 3: 3, 4: 2}
+# K4: rank lowered by 1, 2 or 3 at Santé 3, 2 or 1.
+SANTE_PENALTY = {6: 0, 5: 0, 4: 0, 3: 1, 2: 2, 1: 3}
+
+OUTCOMES = (
+    "critical_failure",
+    "failure_with_one",
+    "failure",
+    "mitigated_success",
+    "success",
+    "critical_success",
+)
+SUCCESSES = frozenset({"mitigated_success", "success", "critical_success"})
+
+
+@dataclass(frozen=True)
+class TestSetup:
+    db: int
+    rank: str
+    sante: int = 6
+
+    @property
+    def effective_rank(self) -> int:
+        """K4: never below Novice."""
+        return max(1, RANK_NUMBER[self.rank] - SANTE_PENALTY[self.sante])
+
+    @property
+    def threshold(self) -> int:
+        return THRESHOLD[self.effective_rank]
+
+    @property
+    def keep_best(self) -> bool:
+        """K6: a DB of 0 or less rolls several dice and keeps the best."""
+        return self.db <= 0
+
+    @property
+    def dice_count(self) -> int:
+        """K6: DB 0, -1, -2 or less roll 2, 3 or 4 dice; otherwise DB dice (K5)."""
+        if self.db >= 1:
+            return self.db
+        return {0: 2, -1: 3}.get(self.db, 4)
+
+
+@dataclass(frozen=True)
+class TestResult:
+    outcome: str
+    referent: int | None
+    six_six_six: bool
+    dice: tuple[int, ...]
+    successes: int
+    failures: int
+    threshold: int
+    effective_rank: str
+
+    @property
+    def succeeded(self) -> bool:
+        return self.outcome in SUCCESSES
+
+
+def setup(db: object, rank: object, sante: object = 6) -> TestSetup:
+    """Check the inputs of a test; a refusal names its field."""
+    if isinstance(db, bool) or not isinstance(db, int):
+        raise RuleInputError("db", "db is a whole number")
+    if not -20 <= db <= 30:
+        raise RuleInputError("db", "db lies between -20 and 30")
+    if rank not in RANK_NUMBER:
+        raise RuleInputError("rank", f"rank is one of {', '.join(RANKS)}")
+    if isinstance(sante, bool) or not isinstance(sante, int) or not 1 <= sante <= 6:
+        raise RuleInputError("sante", "sante is a whole number from 1 to 6")
+    return TestSetup(db=db, rank=str(rank), sante=sante)
+
+
+def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
+    """Judge rolled dice (K5, K6). `dice` has `test.dice_count` values from 1 to 6."""
+    threshold = test.threshold
+    not_novice = test.effective_rank > 1
+    all_six = all(d == SIDES for d in dice)
+    # K5: any roll of exactly three dice all showing 6, whatever the rank.
+    six_six_six = len(dice) == 3 and all_six
+    if test.keep_best:
+        # K6: the kept die alone is judged as a one-die roll; it is the referent die.
+        kept = max(dice)
+        s = 1 if kept >= threshold else 0
+        if all_six and not_novice:
+            outcome = "critical_success"
+        elif s:
+            outcome = "success"
+        else:
+            # K6: critical failure and failure with a 1 count as plain failures.
+            outcome = "failure"
+        referent = kept if outcome in {"success", "critical_success"} else None
+        return TestResult(
+            outcome,
+            referent,
+            six_six_six,
+            dice,
+            s,
+            1 - s,
+            threshold,
+            RANKS[test.effective_rank - 1],
+        )
+    s = sum(1 for d in dice if d >= threshold)
+    f = len(dice) - s
+    ones = sum(1 for d in dice if d == 1)
+    rank = test.effective_rank
+    outcome = plain_outcome(rank, s, f, ones, all_six)
+    # K5: on a success the referent die is the lowest die.
+    referent = min(dice) if outcome in {"success", "critical_success"} else None
+    return TestResult(outcome, referent, six_six_six, dice, s, f, threshold, RANKS[rank - 1])
+
+
+def plain_outcome(rank: int, s: int, f: int, ones: int, all_six: bool) -> str:
+    """K5 for a roll of n >= 1 dice, from its counts: `s` dice at the threshold or above,
+    `f` below, `ones` showing 1, `all_six` every die a 6; `rank` the effective rank."""
+    if all_six and rank > 1:
+        return "critical_success"
+    if f == 0:
+        return "success"
+    if s > f:
+        return "mitigated_success"
+    if s == 0 and ones >= 2 and rank <= 2:
+        return "critical_failure"
+    if ones == 1 and rank < 4:
+        return "failure_with_one"
+    return "failure"
+
+
+def evaluate(test: TestSetup, dice: object) -> TestResult:
+    """Judge dice the players rolled by hand."""
+    if not isinstance(dice, list | tuple):
+        raise RuleInputError(
+            "dice", f"dice is a list of {test.dice_count} values", count=test.dice_count
+        )
+    try:
+        values = check_dice(dice, test.dice_count)
+    except DiceError as exc:
+        raise RuleInputError("dice", str(exc), count=test.dice_count) from exc
+    return judge(test, values)
+
+
+def roll(test: TestSetup, rng: random.Random) -> TestResult:
+    """Roll the test's dice with the caller's random source and judge them."""
+    return judge(test, roll_d6(test.dice_count, rng))
+
+
+@dataclass(frozen=True)
+class TestOdds:
+    outcomes: dict[str, Fraction]
+    six_six_six: Fraction
+    referent: dict[int, Fraction]  # P(success with this referent die), by die value
+
+
+@lru_cache(maxsize=4096)
+def odds(test: TestSetup) -> TestOdds:
+    """Exact odds of every outcome, by counting faces rather than listing rolls.
+
+    Pure and cached by setup (a few hundred setups exist): callers must not change the
+    dictionaries of the answer.
+
+    Plain rolls: a die is a 1, another failing face, a succeeding face below 6, or a 6;
+    the outcome depends only on how many of each. Keep-best rolls: the kept die is the
+    maximum, whose distribution is (k^n - (k-1)^n) / 6^n.
+    """
+    n = test.dice_count
+    threshold = test.threshold
+    total = Fraction(1, SIDES**n)
+    outcomes: dict[str, Fraction] = {}
+    referent: dict[int, Fraction] = {}
+
+    def add(outcome: str, p: Fraction) -> None:
+        outcomes[outcome] = outcomes.get(outcome, Fraction(0)) + p
+
+    if test.keep_best:
+        for kept in range(1, SIDES + 1):
+            ways = kept**n - (kept - 1) ** n
+            if kept == SIDES:
+                # All six (one way) is critical unless Novice; the rest are successes.
+                all_six = 1
+                if test.effective_rank > 1:
+                    add("critical_success", all_six * total)
+                    referent[SIDES] = referent.get(SIDES, Fraction(0)) + all_six * total
+                    ways -= all_six
+            if kept >= threshold:
+                add("success", ways * total)
+                referent[kept] = referent.get(kept, Fraction(0)) + ways * total
+            else:
+                add("failure", ways * total)
+        six = total if n == 3 else Fraction(0)
+        return TestOdds(outcomes, six, dict(sorted(referent.items())))
+
+    # Count ways in whole numbers and divide once: a die is a 1, another failing face
+    # (2 .. threshold-1), a succeeding face below 6, or a 6; the outcome depends only on
+    # how many of each, and `plain_outcome` (which `judge` uses too) decides it.
+    other_fail = threshold - 2
+    other_success = SIDES - threshold
+    rank = test.effective_rank
+    ways_by_outcome: dict[str, int] = {}
+    referent_ways: dict[int, int] = {}
+    fact = _FACTORIALS
+    for ones in range(n + 1):
+        for fails in range(n - ones + 1):
+            if fails and not other_fail:
+                break
+            fail_ways = other_fail**fails
+            rest = n - ones - fails
+            for succ in range(rest + 1):
+                sixes = rest - succ
+                ways = (
+                    fact[n]
+                    // (fact[ones] * fact[fails] * fact[succ] * fact[sixes])
+                    * fail_ways
+                    * other_success**succ
+                )
+                if not ways:
+                    continue
+                s_count = succ + sixes  # thresholds are 2 to 4: a 1 always fails
+                outcome = plain_outcome(rank, s_count, n - s_count, ones, sixes == n)
+                ways_by_outcome[outcome] = ways_by_outcome.get(outcome, 0) + ways
+                if outcome in ("success", "critical_success"):
+                    # The lowest die of a success: spread over the faces it may show.
+                    _add_referent(referent_ways, n, threshold, succ, sixes)
+    for outcome, ways in ways_by_outcome.items():
+        outcomes[outcome] = ways * total
+    for face, ways in referent_ways.items():
+        referent[face] = ways * total
+    six = total if n == 3 else Fraction(0)
+    return TestOdds({k: v for k, v in outcomes.items() if v}, six, dict(sorted(referent.items())))
+
+
+_FACTORIALS = [factorial(k) for k in range(64)]
+
+
+def _add_referent(referent: dict[int, int], n: int, threshold: int, succ: int, sixes: int) -> None:
+    """Count the successes of `succ` dice in threshold..5 and `sixes` sixes by lowest die."""
+    positions = comb(n, sixes)
+    if succ == 0:
+        referent[SIDES] = referent.get(SIDES, 0) + positions
+        return
+    # The `succ` dice take values in threshold..5; the lowest of them is the referent.
+    for low in range(threshold, SIDES):
+        at_least = SIDES - low  # values low..5
+        above = at_least - 1  # values low+1..5
+        referent[low] = referent.get(low, 0) + positions * (at_least**succ - above**succ)

@@ -1,0 +1,105 @@
+"""KOLAPS interventions and the APC's Vigilance talent.
+
+The core rule ("Intervention"): "A tout moment des personnages adverses d'un rang
+supérieur peuvent s'activer contre le personnage voulant initialement s'activer". Annexe 1,
+Vigilance: "les niveaux d'expertise supérieurs permettent d'intervenir sur des personnages
+dont le rang n'autorise pas ce type d'actions. Pour cela il faut se référer aux tableaux
+ci-dessous pour connaître le jet de dé à effectuer." The tables are the catalogue's
+`intervention_dice` (rows: the vigilant character's rank; columns: the rank of the one
+it intervenes on; "-" automatic, "X" impossible). The roll is a talent test (K4-K6) at the
+vigilant character's threshold: `D6`, `2D6`, `3D6` roll 1, 2, 3 dice; `2C6` is DB 0.
+Reading: any success (mitigated included) lets the character intervene.
+
+Input: `{"rank": "aguerri", "level": 2, "target_rank": "veteran", "sante": 6}` plus
+`"dice"` for evaluate.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from rules.engine.dice import parse
+from rules.engine.systems.kolaps import inputs
+from rules.engine.systems.kolaps import talent_test as t
+from rules.engine.systems.kolaps.catalogue import (
+    INTERVENTION_AUTOMATIC,
+    INTERVENTION_IMPOSSIBLE,
+    load_catalogue,
+)
+
+VIGILANCE = "vigilance"
+
+
+def intervention_cell(rank: str, level: int, target_rank: str) -> str:
+    """The cell of the table: "-", "X" or the dice; level 0 has no table (core rule)."""
+    numbers = load_catalogue().talent(VIGILANCE).level(level).intervention_dice
+    if numbers is None:
+        higher = t.RANK_NUMBER[rank] > t.RANK_NUMBER[target_rank]
+        return INTERVENTION_AUTOMATIC if higher else INTERVENTION_IMPOSSIBLE
+    return numbers[rank][target_rank]
+
+
+def db_of(cell: str) -> int:
+    """`nD6` rolls n dice (DB n); `nC6` keeps the best of n (DB 2 - n, K6)."""
+    dice = parse(cell)
+    return 2 - dice.count if dice.keep_best else dice.count
+
+
+def _setup(data: Mapping[str, Any]) -> tuple[str, t.TestSetup | None]:
+    rank = inputs.choice(data, "rank", t.RANKS)
+    level = inputs.integer(data, "level", 0, 3, 0)
+    target_rank = inputs.choice(data, "target_rank", t.RANKS)
+    sante = inputs.integer(data, "sante", 1, 6, 6)
+    cell = intervention_cell(rank, level, target_rank)
+    if cell in (INTERVENTION_AUTOMATIC, INTERVENTION_IMPOSSIBLE):
+        return cell, None
+    return cell, t.TestSetup(db=db_of(cell), rank=rank, sante=sante)
+
+
+def _kind(cell: str) -> str:
+    return {INTERVENTION_AUTOMATIC: "automatic", INTERVENTION_IMPOSSIBLE: "impossible"}.get(
+        cell, "roll"
+    )
+
+
+def _answer(cell: str, test: t.TestSetup | None, result: t.TestResult | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"intervention": _kind(cell), "cell": cell, "dice": []}
+    if result is None:
+        out["intervenes"] = cell == INTERVENTION_AUTOMATIC
+        return out
+    assert test is not None
+    out.update(asdict(result))
+    out.update(dice=list(result.dice), intervenes=result.succeeded, db=test.db)
+    return out
+
+
+def odds(data: Mapping[str, Any]) -> dict[str, Any]:
+    cell, test = _setup(data)
+    if test is None:
+        p = 1.0 if cell == INTERVENTION_AUTOMATIC else 0.0
+        return {"intervention": _kind(cell), "cell": cell, "intervenes": p}
+    result = t.odds(test)
+    p = sum(v for k, v in result.outcomes.items() if k in t.SUCCESSES)
+    return {
+        "intervention": "roll",
+        "cell": cell,
+        "db": test.db,
+        "dice_count": test.dice_count,
+        "keep_best": test.keep_best,
+        "threshold": test.threshold,
+        "intervenes": float(p),
+        "outcomes": {k: float(v) for k, v in result.outcomes.items()},
+    }
+
+
+def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
+    cell, test = _setup(data)
+    return _answer(cell, test, None if test is None else t.evaluate(test, data.get("dice")))
+
+
+def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    cell, test = _setup(data)
+    return _answer(cell, test, None if test is None else t.roll(test, rng))

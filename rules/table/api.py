@@ -1,0 +1,93 @@
+"""API twin of the encounter log page: the same card, service and permission checks."""
+
+from dataclasses import asdict
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.models import RollRecord
+from characters.models import Player
+from rules.table.cards import MAX_DAMAGE, encounter_card, encounter_event_record
+
+
+class EncounterRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    target_id = serializers.IntegerField(allow_null=True)
+    target = serializers.CharField(allow_null=True)
+    damage = serializers.IntegerField()
+    roll_id = serializers.IntegerField(allow_null=True)
+    roll = serializers.CharField(allow_null=True)
+
+
+class EncounterLogSerializer(serializers.Serializer):
+    chapter_id = serializers.IntegerField()
+    status = serializers.CharField()
+    can_record = serializers.BooleanField()
+    rows = EncounterRowSerializer(many=True)
+
+
+class EncounterRollSerializer(serializers.Serializer):
+    """Ids; a refusal of the service names the same fields."""
+
+    player = serializers.IntegerField(required=False, help_text="Who rolled; yourself if absent.")
+    target = serializers.IntegerField(required=False, allow_null=True)
+    damage = serializers.IntegerField(min_value=0, max_value=MAX_DAMAGE, default=0)
+    roll = serializers.IntegerField(
+        required=False, allow_null=True, help_text="One of the rolling player's server rolls."
+    )
+
+
+def _log(card) -> dict:
+    return {
+        "chapter_id": card.chapter.pk,
+        "status": card.chapter.status,
+        "can_record": bool(card.record_for),
+        "rows": [asdict(row) for row in card.rows],
+    }
+
+
+def _found(model, pk, field: str, sentence: str):
+    if pk is None:
+        return None
+    found = model.objects.filter(pk=pk).first()
+    if found is None:
+        raise serializers.ValidationError({field: [sentence]})
+    return found
+
+
+class ChapterEncounterAPI(APIView):
+    """A chapter's encounter log (organisers and participants); POST records a roll while
+    the chapter is being played (an organiser for any player, a player for themself)."""
+
+    @extend_schema(responses=EncounterLogSerializer)
+    def get(self, request, pk: int):
+        return Response(_log(encounter_card(request.user, pk)))
+
+    @extend_schema(request=EncounterRollSerializer, responses={201: EncounterRowSerializer})
+    def post(self, request, pk: int):
+        card = encounter_card(request.user, pk)
+        serializer = EncounterRollSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        unknown_player = _("Choose a player of this campaign.")
+        event = encounter_event_record(
+            actor=request.user,
+            chapter=card.chapter,
+            player=_found(Player, data.get("player"), "player", unknown_player) or request.user,
+            target=_found(Player, data.get("target"), "target", unknown_player),
+            damage=data["damage"],
+            roll=_found(
+                RollRecord,
+                data.get("roll"),
+                "roll",
+                _("Choose one of the rolling player's own server rolls."),
+            ),
+        )
+        row = next(row for row in encounter_card(request.user, pk).rows if row.id == event.pk)
+        return Response(asdict(row), status=status.HTTP_201_CREATED)

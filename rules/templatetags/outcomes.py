@@ -1,0 +1,24 @@
+"""`{{ result.outcome|outcome_label }}`: the translated name of a roll's outcome."""
+
+from django import template
+
+from rules.calculators.views import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
+
+register = template.Library()
+
+
+@register.filter
+def outcome_label(outcome: str | None) -> str:
+    return str(OUTCOME_LABELS.get(outcome or "", outcome or ""))
+
+
+@register.filter
+def row_label(row: str | None) -> str:
+    """The translated row of a damage table (K7)."""
+    return str(ROW_LABELS.get(row or "", row or ""))
+
+
+@register.filter
+def dice_label(field: str) -> str:
+    """What a follow-up roll is for: "death_die" -> "Target's death roll"."""
+    return str(FOLLOW_UP_LABELS.get(field, field))
