@@ -1,4 +1,7 @@
-"""Campaigns, who takes part in them, and their append-only history.
+"""Campaigns, who takes part in them (memberships, invitations), and their append-only
+history; and, imported here so that Django finds them, the models of the feature folders:
+`chapters/` (chapters, votes, vocations, close records, encounter log, calendar feeds),
+`settlement/` (the post-chapter ledger) and `statistics/`.
 
 Writes go through `campaigns.services`; `CampaignEvent` rows are never updated or deleted.
 """
@@ -8,8 +11,56 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from characters.models import Vocation
+from campaigns.chapters.models import (
+    Ballot,
+    CalendarFeed,
+    Chapter,
+    ChapterOutcome,
+    ChapterQuerySet,
+    ChapterResult,
+    ChapterStatus,
+    ChapterUnitEntry,
+    ChapterUnitResult,
+    EncounterEvent,
+    VocationAssignment,
+    VocationSource,
+    Vote,
+    VoteKind,
+    VoteStatus,
+    ZombieType,
+)
+from campaigns.settlement.models import ChapterSettlement, SettlementEntry, SettlementStatus
+from campaigns.statistics.models import CharacterStatistics
 from rules.engine.systems import system_choices
+
+__all__ = [
+    "Ballot",
+    "CalendarFeed",
+    "Campaign",
+    "CampaignEvent",
+    "CampaignQuerySet",
+    "Chapter",
+    "ChapterOutcome",
+    "ChapterQuerySet",
+    "ChapterResult",
+    "ChapterSettlement",
+    "ChapterStatus",
+    "ChapterUnitEntry",
+    "ChapterUnitResult",
+    "CharacterStatistics",
+    "EncounterEvent",
+    "Invitation",
+    "Membership",
+    "MembershipRole",
+    "SettlementEntry",
+    "SettlementStatus",
+    "VocationAssignment",
+    "VocationSource",
+    "Vote",
+    "VoteKind",
+    "VoteStatus",
+    "ZombieType",
+]
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -104,122 +155,6 @@ class CampaignEvent(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M} {self.verb}"
 
 
-class RollQuerySet(models.QuerySet):
-    def for_user(self, user) -> "RollQuerySet":
-        """A player sees their own server rolls."""
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(player=user)
-
-
-class RollRecord(models.Model):
-    """A roll made by the server: who, when, which resolver, the inputs, the seed, the dice.
-
-    Replaying `seed` through the same resolver and inputs gives the same dice and outcome.
-    Records are never changed.
-    """
-
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rolls"
-    )
-    at = models.DateTimeField(auto_now_add=True)
-    system = models.CharField(max_length=40)
-    resolver = models.CharField(max_length=40)
-    inputs = models.JSONField()
-    seed = models.BigIntegerField()
-    dice = models.JSONField()
-    outcome = models.JSONField()
-
-    objects = RollQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-        indexes = [models.Index(fields=["player", "-at"])]
-
-    def __str__(self) -> str:
-        return f"{self.system}/{self.resolver} {self.dice}"
-
-
-# --- Chapters, invitations, votes and the close record ---------------------------------------
-
-
-class ChapterStatus(models.TextChoices):
-    PLANNED = "planned", _("planned")
-    CURRENT = "current", _("current")
-    CLOSED = "closed", _("closed")
-
-
-class ChapterQuerySet(models.QuerySet):
-    def upcoming_for(self, user) -> "ChapterQuerySet":
-        """Chapters not yet closed of the campaigns `user` organises or plays in."""
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(
-            Q(campaign__organiser=user) | Q(campaign__memberships__player=user),
-            status__in=[ChapterStatus.PLANNED, ChapterStatus.CURRENT],
-        ).distinct()
-
-
-class Chapter(models.Model):
-    """One game of a campaign, planned ahead by its organisers (rule text, "Chapitre").
-
-    `closed_at` is set by `chapter_close`; `settled_at` stays null until the post-chapter
-    settlement (traumas, survival points, statistics) has run for this chapter.
-    """
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="chapters")
-    number = models.PositiveSmallIntegerField(_("number"))
-    title = models.CharField(_("title"), max_length=160)
-    scenario = models.TextField(_("scenario"), blank=True)
-    # Requirements ("conditions, comme le nombre de joueur, le nombre de point de survie
-    # minimum, la possession de cartes spéciales").
-    players_min = models.PositiveSmallIntegerField(_("players at least"), null=True, blank=True)
-    players_max = models.PositiveSmallIntegerField(_("players at most"), null=True, blank=True)
-    min_survival_points = models.PositiveIntegerField(_("minimum survival points"), default=0)
-    required_cards = models.JSONField(_("required cards"), default=list, blank=True)
-    required_items = models.JSONField(_("required items"), default=list, blank=True)
-    objectives = models.TextField(_("objectives"), blank=True)
-    weather = models.CharField(_("weather"), max_length=120, blank=True)
-    time_of_day = models.CharField(_("time of day"), max_length=120, blank=True)
-    announced_events = models.JSONField(_("announced events"), default=list, blank=True)
-    starts_at = models.DateTimeField(_("date and time"), null=True, blank=True)
-    duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), default=240)
-    place = models.CharField(_("place"), max_length=200, blank=True)
-    status = models.CharField(
-        _("status"), max_length=16, choices=ChapterStatus.choices, default=ChapterStatus.PLANNED
-    )
-    # The close record (see ChapterOutcome and ChapterUnitResult for the rows).
-    epilogue = models.TextField(_("epilogue"), blank=True)
-    notable_events = models.JSONField(_("notable events"), default=list, blank=True)
-    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
-    closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-
-    objects = ChapterQuerySet.as_manager()
-
-    class Meta:
-        verbose_name = _("chapter")
-        verbose_name_plural = _("chapters")
-        ordering = ["campaign", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "number"], name="chapter_number_unique")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.number}. {self.title}"
-
-    @property
-    def awaiting_settlement(self) -> bool:
-        return self.status == ChapterStatus.CLOSED and self.settled_at is None
-
-
 class Invitation(models.Model):
     """A link that lets whoever holds it join the campaign as a player, until revoked."""
 
@@ -236,234 +171,3 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} ({'revoked' if self.revoked_at else 'active'})"
-
-
-class VoteKind(models.TextChoices):
-    NEXT_CHAPTER = "next_chapter", _("next chapter")
-    VOCATIONS = "vocations", _("vocations")
-
-
-class VoteStatus(models.TextChoices):
-    OPEN = "open", _("open")
-    CLOSED = "closed", _("closed")
-
-
-class Vote(models.Model):
-    """A vote of the participants: which candidate chapter comes next, or who takes which
-    vocation in `chapter`. Closing it stores `result` for good (see campaigns.votes)."""
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="votes")
-    kind = models.CharField(max_length=16, choices=VoteKind.choices)
-    # For a vocation vote: the chapter the vocations are for.
-    chapter = models.ForeignKey(
-        Chapter, on_delete=models.CASCADE, null=True, blank=True, related_name="vocation_votes"
-    )
-    candidates = models.ManyToManyField(Chapter, blank=True, related_name="candidacies")
-    status = models.CharField(max_length=8, choices=VoteStatus.choices, default=VoteStatus.OPEN)
-    opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    opened_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-    # Kept once closed: {"counts": {...}, "winner": chapter id or null, "tie": bool} for a
-    # next-chapter vote; {"assignments": {player id: vocation}, "counts": {...}} for vocations.
-    result = models.JSONField(null=True, blank=True)
-    winner = models.ForeignKey(
-        Chapter, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["-opened_at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} ({self.get_status_display()})"
-
-
-class Ballot(models.Model):
-    """One voter's choice. In a next-chapter vote: `chapter`, one ballot per voter. In a
-    vocation vote: for one `vocation`, the `nominee` the voter wants in it, one ballot per
-    voter and vocation. A voter may change their ballot while the vote is open."""
-
-    vote = models.ForeignKey(Vote, on_delete=models.CASCADE, related_name="ballots")
-    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    chapter = models.ForeignKey(
-        Chapter, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    vocation = models.CharField(max_length=20, blank=True, default="")
-    nominee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    cast_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["vote", "voter", "vocation"], name="ballot_unique")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.voter} → {self.chapter_id or self.vocation}"
-
-
-class VocationSource(models.TextChoices):
-    CHOSEN = "chosen", _("chosen by the player")
-    VOTED = "voted", _("voted")
-    ORGANISER = "organiser", _("given by an organiser")
-
-
-class VocationAssignment(models.Model):
-    """Who holds which vocation in a chapter: each vocation at most once per chapter, and
-    one vocation per player per chapter."""
-
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="vocations")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vocation_assignments"
-    )
-    vocation = models.CharField(max_length=20, choices=Vocation.choices)
-    source = models.CharField(max_length=12, choices=VocationSource.choices)
-    assigned_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["chapter", "assigned_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["chapter", "vocation"], name="vocation_once_per_chapter"
-            ),
-            models.UniqueConstraint(fields=["chapter", "player"], name="one_vocation_per_player"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.get_vocation_display()}"
-
-
-class ZombieType(models.TextChoices):
-    """Types de Zombies, as the rule text lists them."""
-
-    ZONARD = "zonard", "Zonard"
-    BRAILLARD = "braillard", "Braillard"
-    VICELARD = "vicelard", "Vicelard"
-    SOUDARD = "soudard", "Soudard"
-    MASTARD = "mastard", "Mastard"
-    CHAROGNARD = "charognard", "Charognard"
-
-
-class ChapterResult(models.TextChoices):
-    VICTORY = "victory", _("victory")
-    DEFEAT = "defeat", _("defeat")
-
-
-class ChapterOutcome(models.Model):
-    """What a chapter meant for one participant: the epilogue's verdict (for them or their
-    side), whether they died, their kills by zombie type ({"zonard": 3, ...})."""
-
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="outcomes")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chapter_outcomes"
-    )
-    side = models.CharField(_("side"), max_length=80, blank=True)
-    result = models.CharField(_("result"), max_length=8, choices=ChapterResult.choices)
-    died = models.BooleanField(_("died"), default=False)
-    kills = models.JSONField(_("kills by zombie type"), default=dict, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
-
-    class Meta:
-        ordering = ["chapter", "pk"]
-        constraints = [models.UniqueConstraint(fields=["chapter", "player"], name="outcome_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.result}"
-
-
-class ChapterUnitEntry(models.Model):
-    """A KOLAPS unit a participant entered into a planned chapter of a KOLAPS campaign.
-
-    Written only by `campaigns.chapters.kolaps` (which checks the unit is valid, the
-    player's own, and the chapter still planned). An entry is a plan, not a record: it
-    goes with its unit or chapter (CASCADE); the close copies what happened into
-    `ChapterUnitResult`.
-    """
-
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_entries")
-    unit = models.ForeignKey(
-        "characters.KolapsUnit", on_delete=models.CASCADE, related_name="chapter_entries"
-    )
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    side = models.CharField(_("side"), max_length=80, blank=True)
-    entered_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("unit entered")
-        verbose_name_plural = _("units entered")
-        ordering = ["chapter", "entered_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["chapter", "unit"], name="unit_entry_unique"),
-            models.UniqueConstraint(fields=["chapter", "player"], name="one_unit_per_player"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.unit_id} @ {self.chapter_id}"
-
-
-class ChapterUnitResult(models.Model):
-    """A KOLAPS unit that took part in a chapter, and its losses: part of the close record.
-
-    `unit` is the unit entered (SET_NULL: the record outlives the unit, and deleting a
-    player account is never blocked by a chapter it once played); `unit_name` and `vu`
-    keep the name and value it had at the close. `losses` lists the characters lost as
-    `[{"id": 12, "name": "Agent Roux"}, ...]`: ids as they were, names as they were, so
-    the record reads the same after a rename or a deletion. The post-chapter settlement
-    takes them out of the unit with `characters.kolaps.services.unit_remove_lost`.
-    """
-
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_results")
-    unit = models.ForeignKey(
-        "characters.KolapsUnit",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="chapter_results",
-    )
-    unit_name = models.CharField(max_length=120)
-    vu = models.PositiveIntegerField(_("unit value (VU)"), null=True, blank=True)
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    side = models.CharField(max_length=80, blank=True)
-    result = models.CharField(max_length=8, choices=ChapterResult.choices)
-    losses = models.JSONField(default=list, blank=True)
-    notes = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["chapter", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["chapter", "unit"], name="unit_result_unique")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.unit_name}: {self.result}"
-
-    @property
-    def lost_ids(self) -> list[int]:
-        return [loss["id"] for loss in self.losses if loss.get("id") is not None]
-
-
-class CalendarFeed(models.Model):
-    """The secret token of a player's iCalendar feed of upcoming chapters."""
-
-    player = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
-    )
-    token = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"calendar of {self.player}"
-
-
-# The post-chapter settlement (issue 6) keeps its models in their own module.
-from campaigns.settlement.models import (  # noqa: E402, F401
-    ChapterSettlement,
-    CharacterStatistics,
-    EncounterEvent,
-    SettlementEntry,
-    SettlementStatus,
-)

@@ -14,8 +14,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
-from campaigns.models import Campaign, CampaignEvent, Membership, RollRecord
+from campaigns.models import Campaign, CampaignEvent, Membership
 from characters.models import Player
+from rules.rolls.models import RollRecord
 
 SAMPLE_PATH_VALUES = {"system": "kolaps", "resolver": "test", "verb": "odds"}
 ROLES = ("anonymous", "owner", "other_player", "organiser", "participant")

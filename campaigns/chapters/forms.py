@@ -405,7 +405,7 @@ class EncounterRollForm(ServiceForm):
         ]
 
     def save(self, actor, chapter):
-        from campaigns.models import RollRecord
+        from rules.rolls.models import RollRecord
         from rules.table.cards import encounter_event_record
 
         data = self.cleaned_data

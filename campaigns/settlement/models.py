@@ -1,4 +1,4 @@
-"""The post-chapter settlement's records (issue 6), imported by campaigns.models.
+"""The post-chapter settlement's records, imported by campaigns.models.
 
 - `ChapterSettlement`: one per chapter, what the organiser asked for and how far the
   background task got (shown by the progress page).
@@ -7,11 +7,10 @@
   rows not reverted, is what makes a settlement apply once. Every derived number
   (survival points, statistics) is recomputed from these rows, never adjusted by deltas.
   Rows are never deleted: reopening a chapter marks them `reverted_at`.
-- `EncounterEvent`: a recorded event of an encounter played in Chronique during a
-  chapter (a roll, the damage it dealt and to whom); the settlement sums them into the
-  ledger (damage dealt and taken, rolls made).
-- `CharacterStatistics`: statistics per player and campaign (overall figures are their sums),
-  rebuilt from the ledger with set-based SQL (campaigns.statistics.services), reputation included.
+
+The settlement also reads `campaigns.chapters.models.EncounterEvent` (the encounter log of
+the chapter, summed into the ledger as damage dealt and taken and rolls made) and rebuilds
+`campaigns.statistics.models.CharacterStatistics` from the ledger.
 """
 
 from django.conf import settings
@@ -114,82 +113,3 @@ class SettlementEntry(models.Model):
 
     def __str__(self) -> str:
         return f"chapter {self.chapter_id} / player {self.player_id}"
-
-
-class EncounterEvent(models.Model):
-    """A roll made in an encounter played in Chronique: who rolled, whom it hit, how hard."""
-
-    chapter = models.ForeignKey(
-        "campaigns.Chapter", on_delete=models.CASCADE, related_name="encounter_events"
-    )
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    target = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    roll = models.ForeignKey(
-        "campaigns.RollRecord", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    damage = models.PositiveIntegerField(default=0)
-    at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["at", "pk"]
-        indexes = [models.Index(fields=["chapter", "player"], name="encounter_event_idx")]
-
-    def __str__(self) -> str:
-        return f"chapter {self.chapter_id}: {self.player_id} → {self.target_id} ({self.damage})"
-
-
-class CharacterStatistics(models.Model):
-    """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
-    from the ledger by campaigns.statistics.services.statistics_recompute, never edited."""
-
-    # No index of their own: the unique index below serves every lookup, and
-    # fewer indexes make the set-based rebuild cheaper. No foreign-key constraint in the
-    # database either (db_constraint=False): these rows are derived from the ledger, whose
-    # own foreign keys are checked, and a constraint would cost two checks per rebuilt row
-    # at commit. Django still cascades deletions of a player or a campaign to them.
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    campaign = models.ForeignKey(
-        "campaigns.Campaign",
-        on_delete=models.CASCADE,
-        related_name="+",
-        db_index=False,
-        db_constraint=False,
-    )
-    chapters_played = models.PositiveIntegerField(default=0)
-    chapters_survived = models.PositiveIntegerField(default=0)
-    chapters_won = models.PositiveIntegerField(default=0)
-    deaths = models.PositiveIntegerField(default=0)
-    kills_total = models.PositiveIntegerField(default=0)
-    kills_zonard = models.PositiveIntegerField(default=0)
-    kills_braillard = models.PositiveIntegerField(default=0)
-    kills_vicelard = models.PositiveIntegerField(default=0)
-    kills_soudard = models.PositiveIntegerField(default=0)
-    kills_mastard = models.PositiveIntegerField(default=0)
-    kills_charognard = models.PositiveIntegerField(default=0)
-    traumas_gained = models.PositiveIntegerField(default=0)
-    traumas_healed = models.PositiveIntegerField(default=0)
-    traumas_permanent = models.PositiveIntegerField(default=0)
-    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
-    damage_taken = models.PositiveIntegerField(null=True, blank=True)
-    rolls = models.PositiveIntegerField(null=True, blank=True)
-    survival_points = models.IntegerField(default=0)
-    reputation = models.IntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "player"], name="stats_campaign_once"),
-        ]
-        # No ranking index: a campaign's rows are found by stats_campaign_once and sorted
-        # (a few hundred at most); the overall ranking sums and sorts its rows once per
-        # page. Every rebuilt row would otherwise pay for one more index entry.
-
-    def __str__(self) -> str:
-        return f"statistics of {self.player_id} in campaign {self.campaign_id}"

@@ -1,8 +1,8 @@
 """The only writer of Of the Dead profiles and their traumas.
 
 Each service locks the profile row, validates, writes, bumps `version`, recomputes the
-derived numbers from scratch (`rules.engine.systems.of_the_dead.effects.sheet_numbers`) and appends one
-`ProfileEvent` (who, when, what). `actor` is the user acting, or None for system work
+derived numbers from scratch (`rules.engine.systems.of_the_dead.effects.sheet_numbers`) and
+appends one `ProfileEvent` (who, when, what). `actor` is the user acting, or None for system work
 (the post-chapter settlement, and undoing it when its chapter is reopened). Pages, the
 API and tasks call these; none saves a model.
 """

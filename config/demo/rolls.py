@@ -1,6 +1,6 @@
 """Server rolls of alice, so "My server rolls" and its replay check show something."""
 
-from campaigns.models import RollRecord
+from rules.rolls.models import RollRecord
 from rules.rolls.services import roll_on_server
 
 

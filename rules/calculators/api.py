@@ -16,9 +16,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.models import RollRecord
 from rules.engine.registry import RESOLVERS, VERBS, resolvers_of
 from rules.engine.systems import SYSTEMS
+from rules.rolls.models import RollRecord
 from rules.rolls.services import resolve, roll_on_server, roll_replay
 from rules.table.cards import chapters_being_played
 

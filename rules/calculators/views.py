@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.models import RollRecord
 from characters.permissions import Refusal
 from rules.engine.systems.kolaps.talent_test import RANKS
+from rules.rolls.models import RollRecord
 from rules.rolls.services import resolve, roll_on_server, roll_replay
 from rules.table.cards import chapters_being_played
 

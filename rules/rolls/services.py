@@ -13,10 +13,10 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaigns.models import RollRecord
 from characters.permissions import Refusal
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import VERBS, Resolver, resolver_get
+from rules.rolls.models import RollRecord
 
 FIELD_SENTENCES = {
     "db": gettext_lazy("The difficulty (db) is a whole number from -20 to 30."),

@@ -13,17 +13,11 @@ from django.db import transaction
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from campaigns.models import (
-    Chapter,
-    ChapterStatus,
-    EncounterEvent,
-    Membership,
-    MembershipRole,
-    RollRecord,
-)
+from campaigns.models import Chapter, ChapterStatus, EncounterEvent, Membership, MembershipRole
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.services import _record
 from characters.permissions import Refusal, require
+from rules.rolls.models import RollRecord
 
 MAX_DAMAGE = 100
 RECENT_ROLLS = 20

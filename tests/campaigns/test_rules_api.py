@@ -6,8 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from campaigns.models import RollRecord
 from rules.engine.registry import resolver_get
+from rules.rolls.models import RollRecord
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from campaigns.models import RollRecord
+from rules.rolls.models import RollRecord
 
 pytestmark = pytest.mark.django_db
 

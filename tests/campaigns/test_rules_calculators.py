@@ -4,8 +4,8 @@ rolls recorded; htmx gets the panel alone."""
 import pytest
 from django.urls import reverse
 
-from campaigns.models import RollRecord
 from rules.calculators.views import ROW_LABELS
+from rules.rolls.models import RollRecord
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from campaigns.models import RollRecord
+from rules.rolls.models import RollRecord
 from tests.factories import PASSWORD, PlayerFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -5,7 +5,7 @@ labels are translated yet or not; the numbers are the rules'."""
 
 import pytest
 
-from campaigns.models import RollRecord
+from rules.rolls.models import RollRecord
 from tests.factories import PASSWORD, PlayerFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -1,0 +1,60 @@
+"""Statistics per player and campaign (overall figures are their sums), rebuilt from the
+settlement ledger by `campaigns.statistics.services`, never edited."""
+
+from django.conf import settings
+from django.db import models
+
+
+class CharacterStatistics(models.Model):
+    """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
+    from the ledger by campaigns.statistics.services.statistics_recompute, never edited."""
+
+    # No index of their own: the unique index below serves every lookup, and
+    # fewer indexes make the set-based rebuild cheaper. No foreign-key constraint in the
+    # database either (db_constraint=False): these rows are derived from the ledger, whose
+    # own foreign keys are checked, and a constraint would cost two checks per rebuilt row
+    # at commit. Django still cascades deletions of a player or a campaign to them.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    chapters_played = models.PositiveIntegerField(default=0)
+    chapters_survived = models.PositiveIntegerField(default=0)
+    chapters_won = models.PositiveIntegerField(default=0)
+    deaths = models.PositiveIntegerField(default=0)
+    kills_total = models.PositiveIntegerField(default=0)
+    kills_zonard = models.PositiveIntegerField(default=0)
+    kills_braillard = models.PositiveIntegerField(default=0)
+    kills_vicelard = models.PositiveIntegerField(default=0)
+    kills_soudard = models.PositiveIntegerField(default=0)
+    kills_mastard = models.PositiveIntegerField(default=0)
+    kills_charognard = models.PositiveIntegerField(default=0)
+    traumas_gained = models.PositiveIntegerField(default=0)
+    traumas_healed = models.PositiveIntegerField(default=0)
+    traumas_permanent = models.PositiveIntegerField(default=0)
+    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
+    damage_taken = models.PositiveIntegerField(null=True, blank=True)
+    rolls = models.PositiveIntegerField(null=True, blank=True)
+    survival_points = models.IntegerField(default=0)
+    reputation = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "player"], name="stats_campaign_once"),
+        ]
+        # No ranking index: a campaign's rows are found by stats_campaign_once and sorted
+        # (a few hundred at most); the overall ranking sums and sorts its rows once per
+        # page. Every rebuilt row would otherwise pay for one more index entry.
+
+    def __str__(self) -> str:
+        return f"statistics of {self.player_id} in campaign {self.campaign_id}"
