@@ -1,13 +1,23 @@
-"""API twins of the campaign pages: the same cards, the same permission helper."""
+"""API twins of the campaign pages: the same cards, the same services, the same permission
+helper."""
 
 from dataclasses import asdict
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns import services
 from campaigns.cards import campaign_card, campaign_list_for
+from campaigns.models import Campaign, Invitation
+from campaigns.permissions import CAN_VIEW, campaign_role
+from campaigns.selectors import campaign_get_for_user
+from characters.models import Player
+from characters.permissions import Refusal, require
 
 
 class CampaignSummarySerializer(serializers.Serializer):
@@ -72,8 +82,153 @@ class CampaignCardSerializer(serializers.Serializer):
     survival_points_victory = serializers.IntegerField()
 
 
-class CampaignListAPI(APIView):
-    """The campaigns you organise or take part in."""
+class CampaignWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    system = serializers.ChoiceField(choices=["of-the-dead", "kolaps"])
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    chapters_planned = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=99
+    )
+    survival_points_survive = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=10
+    )
+    survival_points_victory = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=10
+    )
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    chapters_planned = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99
+    )
+    survival_points_survive = serializers.IntegerField(required=False, min_value=0, max_value=10)
+    survival_points_victory = serializers.IntegerField(required=False, min_value=0, max_value=10)
+
+
+def _campaign(request, pk):
+    return Response(CampaignCardSerializer(asdict(campaign_card(request.user, pk))).data)
+
+
+class CampaignCreateMixin:
+    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignCardSerializer})
+    def post(self, request):
+        data = CampaignWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = services.campaign_create(organiser=request.user, **data.validated_data)
+        response = _campaign(request, campaign.pk)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class CampaignUpdateMixin:
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignCardSerializer)
+    def patch(self, request, pk: int):
+        campaign = campaign_get_for_user(request.user, pk, need="manage")
+        data = CampaignUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_update(actor=request.user, campaign=campaign, **data.validated_data)
+        return _campaign(request, pk)
+
+
+InvitationSerializer = inline_serializer(
+    "Invitation",
+    {
+        "id": serializers.IntegerField(),
+        "token": serializers.CharField(),
+        "url": serializers.CharField(),
+        "revoked_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+
+
+def _invitation(request, invitation: Invitation) -> dict:
+    return {
+        "id": invitation.pk,
+        "token": invitation.token,
+        "url": request.build_absolute_uri(reverse("campaign-join", args=[invitation.token])),
+        "revoked_at": invitation.revoked_at,
+    }
+
+
+class InvitationCreateAPI(APIView):
+    """Create a join link for the campaign (organisers)."""
+
+    @extend_schema(request=None, responses={201: InvitationSerializer})
+    def post(self, request, pk: int):
+        invitation = services.invitation_create(
+            actor=request.user, campaign=campaign_get_for_user(request.user, pk, need="manage")
+        )
+        return Response(_invitation(request, invitation), status=status.HTTP_201_CREATED)
+
+
+class InvitationRevokeAPI(APIView):
+    """Revoke a join link (organisers)."""
+
+    @extend_schema(request=None, responses=InvitationSerializer)
+    def post(self, request, pk: int, invitation: int):
+        campaign = campaign_get_for_user(request.user, pk, need="manage")
+        invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
+        invitation = services.invitation_revoke(actor=request.user, invitation=invitation)
+        return Response(_invitation(request, invitation))
+
+
+class JoinAPI(APIView):
+    """Join a campaign through an invitation token."""
+
+    @extend_schema(request=None, responses={201: CampaignCardSerializer})
+    def post(self, request, token: str):
+        membership = services.campaign_join(player=request.user, token=token)
+        response = _campaign(request, membership.campaign_id)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class LeaveAPI(APIView):
+    """Leave a campaign you play in."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
+        services.campaign_leave(player=request.user, campaign=campaign)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+UsernameSerializer = inline_serializer("Username", {"username": serializers.CharField()})
+
+
+def _player(username: str) -> Player:
+    player = Player.objects.filter(username__iexact=username).first()
+    if player is None:
+        raise Refusal(_("Nobody has this username."), field="username")
+    return player
+
+
+class CoOrganiserAPI(APIView):
+    """Name (POST) or remove (DELETE) a co-organiser (the organiser only)."""
+
+    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
+    def post(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        username = str(request.data.get("username", ""))
+        services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
+        return _campaign(request, pk)
+
+    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
+    def delete(self, request, pk: int):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        username = str(request.data.get("username", ""))
+        services.co_organiser_remove(
+            actor=request.user, campaign=campaign, player=_player(username)
+        )
+        return _campaign(request, pk)
+
+
+class CampaignListAPI(CampaignCreateMixin, APIView):
+    """The campaigns you organise or take part in; POST creates one (Of the Dead or
+    KOLAPS)."""
 
     @extend_schema(responses=CampaignSummarySerializer(many=True))
     def get(self, request):
@@ -81,8 +236,8 @@ class CampaignListAPI(APIView):
         return Response(CampaignSummarySerializer([asdict(r) for r in rows], many=True).data)
 
 
-class CampaignDetailAPI(APIView):
-    """One campaign: participants and latest history (organiser and participants only)."""
+class CampaignDetailAPI(CampaignUpdateMixin, APIView):
+    """One campaign (organisers and participants); PATCH edits it (organisers)."""
 
     @extend_schema(responses=CampaignCardSerializer)
     def get(self, request, pk: int):

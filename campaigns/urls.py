@@ -7,7 +7,7 @@ config/urls.py). Every route has its rows in tests/test_authorization_matrix.py.
 
 from django.urls import path
 
-from campaigns import views
+from campaigns import api, views
 from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
 from campaigns.settlement import api as settlement_api
@@ -15,24 +15,24 @@ from campaigns.settlement import views as settlement_views
 
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign-list"),
-    path("campaigns/new/", chapters_views.campaign_create, name="campaign-create"),
+    path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
-    path("campaigns/<int:pk>/edit/", chapters_views.campaign_edit, name="campaign-edit"),
+    path("campaigns/<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
     path(
         "campaigns/<int:pk>/invitations/",
-        chapters_views.invitation_create,
+        views.invitation_create,
         name="invitation-create",
     ),
     path(
         "campaigns/<int:pk>/invitations/<int:invitation>/revoke/",
-        chapters_views.invitation_revoke,
+        views.invitation_revoke,
         name="invitation-revoke",
     ),
-    path("join/<str:token>/", chapters_views.campaign_join, name="campaign-join"),
-    path("campaigns/<int:pk>/leave/", chapters_views.campaign_leave, name="campaign-leave"),
+    path("join/<str:token>/", views.campaign_join, name="campaign-join"),
+    path("campaigns/<int:pk>/leave/", views.campaign_leave, name="campaign-leave"),
     path(
         "campaigns/<int:pk>/co-organisers/",
-        chapters_views.campaign_co_organisers,
+        views.campaign_co_organisers,
         name="campaign-co-organisers",
     ),
     path("campaigns/<int:pk>/chapters/new/", chapters_views.chapter_create, name="chapter-create"),
@@ -85,27 +85,27 @@ urlpatterns = [
 ]
 
 api_urlpatterns = [
-    path("campaigns/", chapters_api.CampaignListAPI.as_view(), name="api-campaign-list"),
+    path("campaigns/", api.CampaignListAPI.as_view(), name="api-campaign-list"),
     path(
         "campaigns/<int:pk>/",
-        chapters_api.CampaignDetailAPI.as_view(),
+        api.CampaignDetailAPI.as_view(),
         name="api-campaign-detail",
     ),
     path(
         "campaigns/<int:pk>/invitations/",
-        chapters_api.InvitationCreateAPI.as_view(),
+        api.InvitationCreateAPI.as_view(),
         name="api-invitation-create",
     ),
     path(
         "campaigns/<int:pk>/invitations/<int:invitation>/revoke/",
-        chapters_api.InvitationRevokeAPI.as_view(),
+        api.InvitationRevokeAPI.as_view(),
         name="api-invitation-revoke",
     ),
-    path("join/<str:token>/", chapters_api.JoinAPI.as_view(), name="api-campaign-join"),
-    path("campaigns/<int:pk>/leave/", chapters_api.LeaveAPI.as_view(), name="api-campaign-leave"),
+    path("join/<str:token>/", api.JoinAPI.as_view(), name="api-campaign-join"),
+    path("campaigns/<int:pk>/leave/", api.LeaveAPI.as_view(), name="api-campaign-leave"),
     path(
         "campaigns/<int:pk>/co-organisers/",
-        chapters_api.CoOrganiserAPI.as_view(),
+        api.CoOrganiserAPI.as_view(),
         name="api-campaign-co-organisers",
     ),
     path(

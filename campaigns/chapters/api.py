@@ -11,183 +11,24 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns import api as campaigns_api
 from campaigns import services
-from campaigns.api import CampaignCardSerializer
-from campaigns.cards import campaign_card
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
-from campaigns.chapters.views import _managed
 from campaigns.models import (
-    Campaign,
     Chapter,
     ChapterResult,
-    Invitation,
     Vote,
     VoteKind,
     ZombieType,
 )
-from campaigns.permissions import CAN_VIEW, campaign_role
+from campaigns.selectors import campaign_get_for_user
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
-from characters.permissions import Refusal, require
+from characters.permissions import Refusal
 from characters.profiles.api import UpcomingLineSerializer
 
 # --- Campaigns ------------------------------------------------------------------------------
-
-
-class CampaignWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    system = serializers.ChoiceField(choices=["of-the-dead", "kolaps"])
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    chapters_planned = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=1, max_value=99
-    )
-    survival_points_survive = serializers.IntegerField(
-        required=False, default=1, min_value=0, max_value=10
-    )
-    survival_points_victory = serializers.IntegerField(
-        required=False, default=1, min_value=0, max_value=10
-    )
-
-
-class CampaignUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
-    chapters_planned = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=99
-    )
-    survival_points_survive = serializers.IntegerField(required=False, min_value=0, max_value=10)
-    survival_points_victory = serializers.IntegerField(required=False, min_value=0, max_value=10)
-
-
-def _campaign(request, pk):
-    return Response(CampaignCardSerializer(asdict(campaign_card(request.user, pk))).data)
-
-
-class CampaignCreateMixin:
-    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignCardSerializer})
-    def post(self, request):
-        data = CampaignWriteSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign = services.campaign_create(organiser=request.user, **data.validated_data)
-        response = _campaign(request, campaign.pk)
-        response.status_code = status.HTTP_201_CREATED
-        return response
-
-
-class CampaignUpdateMixin:
-    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignCardSerializer)
-    def patch(self, request, pk: int):
-        campaign = _managed(request.user, pk)
-        data = CampaignUpdateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.campaign_update(actor=request.user, campaign=campaign, **data.validated_data)
-        return _campaign(request, pk)
-
-
-class CampaignListAPI(CampaignCreateMixin, campaigns_api.CampaignListAPI):
-    """The campaigns you organise or take part in; POST creates one (Of the Dead or
-    KOLAPS)."""
-
-
-class CampaignDetailAPI(CampaignUpdateMixin, campaigns_api.CampaignDetailAPI):
-    """One campaign (organisers and participants); PATCH edits it (organisers)."""
-
-
-InvitationSerializer = inline_serializer(
-    "Invitation",
-    {
-        "id": serializers.IntegerField(),
-        "token": serializers.CharField(),
-        "url": serializers.CharField(),
-        "revoked_at": serializers.DateTimeField(allow_null=True),
-    },
-)
-
-
-def _invitation(request, invitation: Invitation) -> dict:
-    return {
-        "id": invitation.pk,
-        "token": invitation.token,
-        "url": request.build_absolute_uri(reverse("campaign-join", args=[invitation.token])),
-        "revoked_at": invitation.revoked_at,
-    }
-
-
-class InvitationCreateAPI(APIView):
-    """Create a join link for the campaign (organisers)."""
-
-    @extend_schema(request=None, responses={201: InvitationSerializer})
-    def post(self, request, pk: int):
-        invitation = services.invitation_create(
-            actor=request.user, campaign=_managed(request.user, pk)
-        )
-        return Response(_invitation(request, invitation), status=status.HTTP_201_CREATED)
-
-
-class InvitationRevokeAPI(APIView):
-    """Revoke a join link (organisers)."""
-
-    @extend_schema(request=None, responses=InvitationSerializer)
-    def post(self, request, pk: int, invitation: int):
-        campaign = _managed(request.user, pk)
-        invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
-        invitation = services.invitation_revoke(actor=request.user, invitation=invitation)
-        return Response(_invitation(request, invitation))
-
-
-class JoinAPI(APIView):
-    """Join a campaign through an invitation token."""
-
-    @extend_schema(request=None, responses={201: CampaignCardSerializer})
-    def post(self, request, token: str):
-        membership = services.campaign_join(player=request.user, token=token)
-        response = _campaign(request, membership.campaign_id)
-        response.status_code = status.HTTP_201_CREATED
-        return response
-
-
-class LeaveAPI(APIView):
-    """Leave a campaign you play in."""
-
-    @extend_schema(request=None, responses={204: None})
-    def post(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
-        require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
-        services.campaign_leave(player=request.user, campaign=campaign)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-UsernameSerializer = inline_serializer("Username", {"username": serializers.CharField()})
-
-
-def _player(username: str) -> Player:
-    player = Player.objects.filter(username__iexact=username).first()
-    if player is None:
-        raise Refusal(_("Nobody has this username."), field="username")
-    return player
-
-
-class CoOrganiserAPI(APIView):
-    """Name (POST) or remove (DELETE) a co-organiser (the organiser only)."""
-
-    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
-    def post(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
-        username = str(request.data.get("username", ""))
-        services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
-        return _campaign(request, pk)
-
-    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
-    def delete(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
-        username = str(request.data.get("username", ""))
-        services.co_organiser_remove(
-            actor=request.user, campaign=campaign, player=_player(username)
-        )
-        return _campaign(request, pk)
 
 
 # --- Chapters --------------------------------------------------------------------------------
@@ -354,7 +195,7 @@ class ChapterPlanAPI(APIView):
 
     @extend_schema(request=ChapterWriteSerializer, responses={201: ChapterCardSerializer})
     def post(self, request, pk: int):
-        campaign = _managed(request.user, pk)
+        campaign = campaign_get_for_user(request.user, pk, need="manage")
         data = ChapterWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         chapter = chapter_services.chapter_plan(
@@ -376,7 +217,7 @@ class ChapterDetailAPI(APIView):
     @extend_schema(request=ChapterUpdateSerializer, responses=ChapterCardSerializer)
     def patch(self, request, pk: int):
         chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-        _managed(request.user, chapter.campaign_id)
+        campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
         data = ChapterUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         chapter_services.chapter_update(actor=request.user, chapter=chapter, **data.validated_data)
@@ -479,7 +320,7 @@ class ChapterCloseAPI(APIView):
     @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
         chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-        _managed(request.user, chapter.campaign_id)
+        campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
         data = CloseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -611,7 +452,7 @@ class VoteOpenAPI(APIView):
 
     @extend_schema(request=VoteOpenSerializer, responses={201: VoteCardSerializer})
     def post(self, request, pk: int):
-        campaign = _managed(request.user, pk)
+        campaign = campaign_get_for_user(request.user, pk, need="manage")
         data = VoteOpenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

@@ -3,16 +3,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
+from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
-
-SYSTEM_CHOICES = [("of-the-dead", "Of the Dead"), ("kolaps", "KOLAPS : GROUND ZERO")]
-
 
 ONE_PER_LINE = _("One per line.")
 
@@ -21,55 +18,6 @@ def _lines(label, help_text=ONE_PER_LINE):
     return forms.CharField(
         label=label, required=False, help_text=help_text, widget=forms.Textarea(attrs={"rows": 2})
     )
-
-
-def _text(label, rows=3):
-    return forms.CharField(label=label, required=False, widget=forms.Textarea(attrs={"rows": rows}))
-
-
-class CampaignForm(ServiceForm):
-    name = forms.CharField(label=_("Name"), max_length=120)
-    system = forms.ChoiceField(label=_("Game system"), choices=SYSTEM_CHOICES)
-    description = _text(_("Description"))
-    chapters_planned = forms.IntegerField(
-        label=_("Number of chapters"),
-        required=False,
-        min_value=1,
-        max_value=99,
-        help_text=_("Leave empty for as many chapters as players."),
-    )
-    survival_points_survive = forms.IntegerField(
-        label=_("Survival points for surviving a chapter"), min_value=0, max_value=10, initial=1
-    )
-    survival_points_victory = forms.IntegerField(
-        label=_("Extra survival points for a victory"), min_value=0, max_value=10, initial=1
-    )
-
-    def __init__(self, *args, campaign=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.campaign = campaign
-        if campaign is not None:
-            del self.fields["system"]
-
-    def save(self, actor):
-        if self.campaign is None:
-            return self.run(services.campaign_create, organiser=actor, **self.cleaned_data)
-        return self.run(
-            services.campaign_update, actor=actor, campaign=self.campaign, **self.cleaned_data
-        )
-
-
-class CoOrganiserForm(ServiceForm):
-    username = forms.CharField(label=_("Username"), max_length=150)
-
-    def save(self, actor, campaign, remove=False):
-        player = Player.objects.filter(username__iexact=self.cleaned_data["username"]).first()
-        if player is None:
-            self.add_error("username", _("Nobody has this username."))
-            return None
-        operation = services.co_organiser_remove if remove else services.co_organiser_add
-        result = self.run(operation, actor=actor, campaign=campaign, player=player)
-        return True if remove and not self.errors else result
 
 
 class ChapterForm(ServiceForm):

@@ -13,128 +13,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.cards import campaign_card
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
 from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
 from campaigns.chapters.forms import (
-    CampaignForm,
     ChapterForm,
     CloseForm,
-    CoOrganiserForm,
     NextChapterBallotForm,
     UnitEntryForm,
     VocationBallotForm,
     VocationForm,
     VoteOpenForm,
 )
-from campaigns.models import CalendarFeed, Campaign, Chapter, Invitation, Vote, VoteKind
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.models import CalendarFeed, Chapter, Vote, VoteKind
+from campaigns.selectors import campaign_get_for_user
 from characters.kolaps.models import KolapsUnit
-from characters.permissions import Forbidden, Refusal, require
-
-
-def _managed(user, pk: int) -> Campaign:
-    campaign = get_object_or_404(Campaign, pk=pk)
-    require(campaign_role(user, campaign), CAN_MANAGE, visible=CAN_VIEW)
-    return campaign
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        campaign = form.save(request.user)
-        if campaign is not None:
-            messages.success(request, _("The campaign is created. Invite its players."))
-            return redirect("campaign-detail", campaign.pk)
-    return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": None})
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
-    if request.method == "POST":
-        form = CampaignForm(request.POST, campaign=campaign)
-        if form.is_valid() and form.save(request.user) is not None:
-            messages.success(request, _("The campaign is saved."))
-            return redirect("campaign-detail", campaign.pk)
-    else:
-        form = CampaignForm(
-            campaign=campaign,
-            initial={name: getattr(campaign, name) for name in services.CAMPAIGN_EDITABLE},
-        )
-    return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": campaign})
-
-
-def _invitations_fragment(request, pk: int) -> HttpResponse:
-    return render(
-        request,
-        "campaigns/campaign_detail.html#campaign-invitations",
-        {"campaign": campaign_card(request.user, pk)},
-    )
-
-
-@login_required
-@require_POST
-def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
-    services.invitation_create(actor=request.user, campaign=campaign)
-    if request.htmx:
-        return _invitations_fragment(request, pk)
-    return redirect("campaign-detail", pk)
-
-
-@login_required
-@require_POST
-def invitation_revoke(request: HttpRequest, pk: int, invitation: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
-    invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
-    services.invitation_revoke(actor=request.user, invitation=invitation)
-    if request.htmx:
-        return _invitations_fragment(request, pk)
-    messages.success(request, _("The link no longer works."))
-    return redirect("campaign-detail", pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = services.invitation_for_token(token)
-    if request.method == "POST":
-        services.campaign_join(player=request.user, token=token)
-        messages.success(request, _("Welcome to the campaign."))
-        return redirect("campaign-detail", invitation.campaign_id)
-    return render(request, "campaigns/campaign_join.html", {"invitation": invitation})
-
-
-@login_required
-@require_POST
-def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = get_object_or_404(Campaign, pk=pk)
-    require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
-    services.campaign_leave(player=request.user, campaign=campaign)
-    messages.success(request, _("You left the campaign."))
-    return redirect("campaign-list")
-
-
-@login_required
-@require_POST
-def campaign_co_organisers(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
-    form = CoOrganiserForm(request.POST)
-    remove = request.POST.get("action") == "remove"
-    if form.is_valid() and form.save(request.user, campaign, remove=remove) is not None:
-        messages.success(request, _("Co-organisers are saved."))
-    else:
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
-    return redirect("campaign-detail", pk)
-
+from characters.permissions import Forbidden, Refusal
 
 # --- Chapters ---------------------------------------------------------------------------------
 
@@ -142,7 +37,7 @@ def campaign_co_organisers(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
+    campaign = campaign_get_for_user(request.user, pk, need="manage")
     form = ChapterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         chapter = form.save(request.user, campaign)
@@ -178,7 +73,7 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def chapter_edit(request: HttpRequest, pk: int) -> HttpResponse:
     chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-    _managed(request.user, chapter.campaign_id)
+    campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
     if request.method == "POST":
         form = ChapterForm(request.POST, chapter=chapter)
         if form.is_valid() and form.save(request.user) is not None:
@@ -296,7 +191,7 @@ def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vote_open(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _managed(request.user, pk)
+    campaign = campaign_get_for_user(request.user, pk, need="manage")
     form = VoteOpenForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         vote = form.save(request.user)
