@@ -280,9 +280,6 @@ if _visibility_timeout <= SETTLEMENT_TIME_LIMIT + SETTLEMENT_RETRY_MAX_COUNTDOWN
         "CELERY_VISIBILITY_TIMEOUT must exceed SETTLEMENT_TIME_LIMIT plus "
         "SETTLEMENT_RETRY_MAX_COUNTDOWN"
     )
-# Test-only: a directory through which the worker tests pause the settlement at named
-# points to kill it there (campaigns/settlement_checkpoints.py). Empty in production.
-SETTLEMENT_CHECKPOINT_DIR = env.str("SETTLEMENT_CHECKPOINT_DIR", default="")
 
 # --- Logging ------------------------------------------------------------------------------
 LOGGING = {

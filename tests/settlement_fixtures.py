@@ -55,7 +55,7 @@ def settlement_roles(*, organiser, participant, campaign) -> dict:
     """For the authorization matrix: a chapter settled (the participant died in it; they
     have no profile, so no choice waits for them) and a closed chapter awaiting its
     settlement. The owner's public profile (tests/otd_fixtures) is alive."""
-    from campaigns.settlement.services import settlement_apply
+    from campaigns.settlement.apply import settlement_apply
 
     settled = chapter_plan(actor=organiser, campaign=campaign, title="Settled")
     chapter_close(

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, Chapter, ChapterSettlement, ChapterStatus, SettlementStatus
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from campaigns.settlement.services import SettlementPlan, settlement_plan
+from campaigns.settlement.plan import SettlementPlan, settlement_plan
 from campaigns.statistics.services import HistoryPoint, StandingRow, character_history, leaderboard
 from characters.models import Player, Profile, Trauma
 from characters.permissions import require

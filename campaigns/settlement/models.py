@@ -18,15 +18,6 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-ZOMBIE_KILL_FIELDS = (
-    "kills_zonard",
-    "kills_braillard",
-    "kills_vicelard",
-    "kills_soudard",
-    "kills_mastard",
-    "kills_charognard",
-)
-
 
 class SettlementStatus(models.TextChoices):
     QUEUED = "queued", _("queued")

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
+from campaigns.settlement import apply
+
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError)
 
 
@@ -29,12 +31,10 @@ TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError)
     time_limit=settings.SETTLEMENT_TIME_LIMIT,
 )
 def chapter_settle(self, chapter_id: int) -> str:
-    from campaigns.settlement import services as settlement
-
-    settlement._checkpoint("start")
+    apply.checkpoint("start")
     try:
-        settlement.settlement_mark_running(chapter_id=chapter_id)
-        return settlement.settlement_apply(chapter_id=chapter_id).value
+        apply.settlement_mark_running(chapter_id=chapter_id)
+        return apply.settlement_apply(chapter_id=chapter_id).value
     except TRANSIENT as exc:
         if self.request.retries >= self.max_retries:
             _give_up(chapter_id, exc)
@@ -50,8 +50,6 @@ def chapter_settle(self, chapter_id: int) -> str:
 
 
 def _give_up(chapter_id: int, exc: BaseException) -> None:
-    from campaigns.settlement.services import settlement_mark_failed
-
     # When the database itself is gone the page keeps showing "running": confirm again.
     with contextlib.suppress(*TRANSIENT):
-        settlement_mark_failed(chapter_id=chapter_id, error=f"{type(exc).__name__}: {exc}")
+        apply.settlement_mark_failed(chapter_id=chapter_id, error=f"{type(exc).__name__}: {exc}")

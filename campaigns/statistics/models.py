@@ -4,6 +4,17 @@ settlement ledger by `campaigns.statistics.services`, never edited."""
 from django.conf import settings
 from django.db import models
 
+# The statistics' kill columns, one per zombie type of the rule text (settlement ledger and
+# statistics alike).
+ZOMBIE_KILL_FIELDS = (
+    "kills_zonard",
+    "kills_braillard",
+    "kills_vicelard",
+    "kills_soudard",
+    "kills_mastard",
+    "kills_charognard",
+)
+
 
 class CharacterStatistics(models.Model):
     """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt

@@ -19,7 +19,7 @@ from django.db.models import Count, F, IntegerField, Q, Sum, Value, Window
 from django.db.models.functions import Coalesce, Greatest, Rank
 
 from campaigns.models import CharacterStatistics, SettlementEntry
-from campaigns.settlement.models import ZOMBIE_KILL_FIELDS
+from campaigns.statistics.models import ZOMBIE_KILL_FIELDS
 from rules.engine.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
 
 SUMMED = (

@@ -7,7 +7,7 @@ an organiser reopened or asked for, is left alone. Through the services only.
 """
 
 from campaigns.models import Chapter, ChapterSettlement, ChapterStatus
-from campaigns.settlement.services import settlement_apply
+from campaigns.settlement.apply import settlement_apply
 
 DEMO_CHAPTER = "Les quais du Rhône"
 

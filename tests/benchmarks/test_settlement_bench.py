@@ -24,7 +24,8 @@ from campaigns.models import (
     CharacterStatistics,
     SettlementEntry,
 )
-from campaigns.settlement.services import settlement_apply, settlement_plan
+from campaigns.settlement.apply import settlement_apply
+from campaigns.settlement.plan import settlement_plan
 from campaigns.statistics.services import LEADERBOARD_SIZE, leaderboard, statistics_recompute
 from characters.models import Player
 from characters.profiles.services import trauma_add

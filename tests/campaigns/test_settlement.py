@@ -13,14 +13,9 @@ from campaigns.models import (
     SettlementEntry,
     SettlementStatus,
 )
-from campaigns.settlement.services import (
-    ApplyResult,
-    death_choice_make,
-    settlement_apply,
-    settlement_plan,
-    settlement_reopen,
-    settlement_request,
-)
+from campaigns.settlement.apply import ApplyResult, settlement_apply
+from campaigns.settlement.plan import settlement_plan
+from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.services import character_history, leaderboard, statistics_recompute
 from characters.models import Profile, ProfileEvent, ProfileStatus, Trauma
 from characters.permissions import Refusal

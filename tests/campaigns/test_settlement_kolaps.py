@@ -9,7 +9,9 @@ from django.utils import translation
 from campaigns.chapters.kolaps import UnitResultInput, chapter_unit_enter
 from campaigns.chapters.services import chapter_close
 from campaigns.models import CampaignEvent
-from campaigns.settlement.services import settlement_apply, settlement_plan, settlement_reopen
+from campaigns.settlement.apply import settlement_apply
+from campaigns.settlement.plan import settlement_plan
+from campaigns.settlement.services import settlement_reopen
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal

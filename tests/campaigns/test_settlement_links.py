@@ -7,7 +7,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.chapters.services import chapter_plan
-from campaigns.settlement.services import death_choice_make, settlement_apply
+from campaigns.settlement.apply import settlement_apply
+from campaigns.settlement.services import death_choice_make
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db

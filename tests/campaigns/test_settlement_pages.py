@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.models import SettlementEntry
-from campaigns.settlement.services import settlement_apply
+from campaigns.settlement.apply import settlement_apply
 from characters.models import Profile
 from characters.profiles.services import profile_update
 from tests.settlement_fixtures import closed_chapter, otd_table

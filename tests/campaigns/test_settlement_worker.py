@@ -1,10 +1,11 @@
 """Exactly once, on a real Celery worker over Redis, with workers killed mid-settlement.
 
-The worker started here consumes a queue of its own and runs with the test-only
-SETTLEMENT_CHECKPOINT_DIR: the settlement then reports each named step it reaches
-(campaigns/settlement_checkpoints.py) and pauses where the test asks, so that the test
-can SIGKILL it there. After every kill the redelivered task is held at its start while the
-test reads the database: it must show either nothing of the settlement or all of it.
+The worker started here consumes a queue of its own and runs with
+SETTLEMENT_CHECKPOINT_DIR and `--include tests.settlement_checkpoints`: each named step the
+settlement reaches is reported (tests/settlement_checkpoints.py) and paused where the test
+asks, so that the test can SIGKILL it there. After every kill the redelivered task is held
+at its start while the test reads the database: it must show either nothing of the
+settlement or all of it.
 Short timeouts (visibility 12 s, restore sweep every second) keep the whole-worker kills
 quick; they keep the rule "visibility timeout > time limit + retry countdown".
 """
@@ -86,6 +87,7 @@ class Worker:
                     sys.executable, "-m", "celery", "-A", "config", "worker",
                     "--loglevel=INFO", "--concurrency=2", "--pool=prefork",
                     "--without-gossip", "--without-mingle", "-Q", self.queue,
+                    "--include", "tests.settlement_checkpoints",
                     "-n", f"{self.queue}-{self.starts}@%h",
                 ],
                 cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT,

@@ -1,8 +1,9 @@
-"""Test-only control of the settlement's checkpoints, through files in a directory.
+"""Control of the settlement's steps from the worker tests, through files in a directory.
 
-Used only when SETTLEMENT_CHECKPOINT_DIR is set (the worker tests set it for their own
-worker; production leaves it empty and `campaigns.settlement.services._checkpoint` returns at
-once). The test writes `control`:
+The worker tests start their Celery worker with `--include tests.settlement_checkpoints` and
+SETTLEMENT_CHECKPOINT_DIR in its environment: this module then listens to
+`campaigns.settlement.signals.settlement_step_reached` in that worker. The test writes
+`control`:
 
 - `kill <step>`: on reaching `<step>`, write `paused` ("<pid> <step>") and wait to be
   killed;
@@ -14,6 +15,8 @@ Every step reached is appended to `log` ("<pid> <step> <unix time>").
 import os
 import time
 from pathlib import Path
+
+from campaigns.settlement.signals import settlement_step_reached
 
 
 def _control(directory: Path) -> str:
@@ -43,3 +46,11 @@ def reached(directory: str, step: str) -> None:
         _write(root / "held", str(pid))
         while _control(root) == "hold":
             time.sleep(0.05)
+
+
+def _on_step(sender, step: str, **kwargs) -> None:
+    reached(os.environ["SETTLEMENT_CHECKPOINT_DIR"], step)
+
+
+if os.environ.get("SETTLEMENT_CHECKPOINT_DIR"):
+    settlement_step_reached.connect(_on_step, dispatch_uid="settlement-checkpoints")

@@ -1,0 +1,257 @@
+"""The settlement's plan: what the preview shows and what the task applies, computed from
+the chapter's close record and the profiles, with the Of the Dead rules of the engine.
+Reads only."""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+
+from campaigns.models import (
+    Chapter,
+    ChapterOutcome,
+    ChapterUnitResult,
+    EncounterEvent,
+    SettlementEntry,
+)
+from campaigns.statistics.models import ZOMBIE_KILL_FIELDS
+from characters.models import Profile, ProfileStatus, Trauma, TraumaPermanence
+from rules.engine.systems.of_the_dead import effects
+from rules.engine.systems.of_the_dead.settlement import (
+    SurvivalRule,
+    TraumaFate,
+    survival_points,
+    trauma_fate,
+)
+
+PROFILE_SYSTEMS = ("of-the-dead",)
+KOLAPS = "kolaps"
+
+
+@dataclass(frozen=True)
+class TraumaChange:
+    trauma_id: int
+    name: str
+    kind: str
+    fate: str  # TraumaFate
+    effect: dict | None
+
+
+@dataclass(frozen=True)
+class ParticipantPlan:
+    player_id: int
+    name: str
+    profile_id: int | None
+    result: str
+    died: bool
+    side: str
+    kills: dict[str, int]
+    kills_total: int
+    survival_points: int
+    survival_before: int | None
+    survival_after: int | None
+    status_before: str | None
+    status_after: str | None
+    trauma_changes: tuple[TraumaChange, ...]
+    traumas_gained: int
+    sheet_before: effects.SheetNumbers | None
+    sheet_after: effects.SheetNumbers | None
+    damage_dealt: int | None
+    damage_taken: int | None
+    rolls: int | None
+
+    @property
+    def survived(self) -> bool:
+        return not self.died
+
+    @property
+    def won(self) -> bool:
+        return self.result == "victory"
+
+    @property
+    def traumas_healed(self) -> int:
+        return sum(1 for c in self.trauma_changes if c.fate == TraumaFate.HEAL)
+
+    @property
+    def traumas_permanent(self) -> int:
+        return sum(1 for c in self.trauma_changes if c.fate == TraumaFate.PERMANENT)
+
+    @property
+    def death_choice_pending(self) -> bool:
+        return self.status_after == ProfileStatus.DEAD
+
+
+@dataclass(frozen=True)
+class UnitDeparture:
+    """KOLAPS: a character lost in a chapter leaves its unit (kept in the unit's history)."""
+
+    unit_id: int | None
+    unit_name: str
+    player_id: int | None
+    character: str
+    character_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SettlementPlan:
+    chapter_id: int
+    campaign_id: int
+    system: str
+    played_in_chronique: bool
+    participants: tuple[ParticipantPlan, ...]
+    departures: tuple[UnitDeparture, ...] = field(default_factory=tuple)
+
+
+def kolaps_unit_departures(unit_results: Iterable[ChapterUnitResult]) -> list[UnitDeparture]:
+    """KOLAPS campaigns: every character a unit lost leaves it. Reads the close record
+    (`ChapterUnitResult.losses`, `[{"id", "name"}]`); `settlement_apply` hands the ids to
+    `characters.kolaps.services.unit_remove_lost`."""
+    return [
+        UnitDeparture(
+            unit_id=row.unit_id,
+            unit_name=row.unit_name,
+            player_id=row.player_id,
+            character=loss.get("name", ""),
+            character_id=loss.get("id"),
+        )
+        for row in sorted(unit_results, key=lambda r: (r.unit_id or 0, r.pk))
+        for loss in row.losses
+    ]
+
+
+def _survival_rule(campaign) -> SurvivalRule:
+    return SurvivalRule(
+        survive=campaign.survival_points_survive, victory=campaign.survival_points_victory
+    )
+
+
+def settlement_plan(chapter: Chapter) -> SettlementPlan:
+    """Every change the settlement of `chapter` makes, computed and not written.
+
+    Seven queries whatever the number of participants: outcomes (with players and
+    profiles), active traumas, traumas noted in the chapter, survival points in the
+    ledger, encounter damage and rolls (two), unit results.
+    """
+    campaign = chapter.campaign
+    outcomes = list(
+        ChapterOutcome.objects.filter(chapter=chapter)
+        .select_related("player", "player__otd_profile")
+        .order_by("player_id")
+    )
+    with_profiles = campaign.system in PROFILE_SYSTEMS
+    profiles: dict[int, Profile] = {}
+    if with_profiles:
+        for outcome in outcomes:
+            profile = getattr(outcome.player, "otd_profile", None)
+            if profile is not None:
+                profiles[outcome.player_id] = profile
+    profile_ids = [p.pk for p in profiles.values()]
+    active: dict[int, list[Trauma]] = defaultdict(list)
+    gained: dict[int, int] = {}
+    survival_sum: dict[int, int] = {}
+    if profile_ids:
+        for trauma in Trauma.objects.filter(profile_id__in=profile_ids, active=True).order_by(
+            "created_at", "pk"
+        ):
+            active[trauma.profile_id].append(trauma)
+        gained = dict(
+            Trauma.objects.filter(profile_id__in=profile_ids, chapter=chapter)
+            .values("profile_id")
+            .annotate(n=Count("pk"))
+            .values_list("profile_id", "n")
+        )
+        survival_sum = dict(
+            SettlementEntry.objects.filter(profile_id__in=profile_ids, reverted_at__isnull=True)
+            .values("profile_id")
+            .annotate(total=Sum("survival_points"))
+            .values_list("profile_id", "total")
+        )
+    dealt = {
+        row["player_id"]: (row["damage"], row["rolls"])
+        for row in EncounterEvent.objects.filter(chapter=chapter)
+        .values("player_id")
+        # Damage dealt is damage to a target, as the encounter log totals it.
+        .annotate(
+            damage=Sum("damage", filter=Q(target__isnull=False), default=0), rolls=Count("pk")
+        )
+    }
+    taken = dict(
+        EncounterEvent.objects.filter(chapter=chapter, target__isnull=False)
+        .values("target_id")
+        .annotate(damage=Sum("damage"))
+        .values_list("target_id", "damage")
+    )
+    played_in_chronique = bool(dealt)
+    rule = _survival_rule(campaign)
+    participants = []
+    for outcome in outcomes:
+        profile = profiles.get(outcome.player_id)
+        kills = {name.removeprefix("kills_"): 0 for name in ZOMBIE_KILL_FIELDS}
+        for kind, count in (outcome.kills or {}).items():
+            if kind in kills:
+                kills[kind] += int(count)
+        points = survival_points(result=outcome.result, died=outcome.died, rule=rule)
+        changes: tuple[TraumaChange, ...] = ()
+        sheet_before = sheet_after = None
+        status_before = status_after = None
+        survival_before = survival_after = None
+        if profile is not None:
+            fate = trauma_fate(outcome.result)
+            traumas = active.get(profile.pk, [])
+            changes = tuple(
+                TraumaChange(
+                    trauma_id=t.pk, name=t.name, kind=t.kind, fate=fate.value, effect=t.effect
+                )
+                for t in traumas
+                if t.permanence == TraumaPermanence.TEMPORARY
+            )
+            healed = {c.trauma_id for c in changes if c.fate == TraumaFate.HEAL}
+            sheet_before = effects.sheet_numbers(
+                profile.base_attributes, [t.effect for t in traumas]
+            )
+            sheet_after = effects.sheet_numbers(
+                profile.base_attributes, [t.effect for t in traumas if t.pk not in healed]
+            )
+            status_before = profile.status
+            status_after = ProfileStatus.DEAD if outcome.died else profile.status
+            survival_before = profile.survival_points
+            survival_after = survival_sum.get(profile.pk, 0) + points
+        damage, rolls = dealt.get(outcome.player_id, (0, 0))
+        participants.append(
+            ParticipantPlan(
+                player_id=outcome.player_id,
+                name=outcome.player.public_name,
+                profile_id=profile.pk if profile else None,
+                result=outcome.result,
+                died=outcome.died,
+                side=outcome.side,
+                kills=kills,
+                kills_total=sum(kills.values()),
+                survival_points=points if with_profiles else 0,
+                survival_before=survival_before,
+                survival_after=survival_after,
+                status_before=status_before,
+                status_after=status_after,
+                trauma_changes=changes,
+                traumas_gained=gained.get(profile.pk, 0) if profile else 0,
+                sheet_before=sheet_before,
+                sheet_after=sheet_after,
+                damage_dealt=damage if played_in_chronique else None,
+                damage_taken=taken.get(outcome.player_id, 0) if played_in_chronique else None,
+                rolls=rolls if played_in_chronique else None,
+            )
+        )
+    departures: tuple[UnitDeparture, ...] = ()
+    if campaign.system == KOLAPS:
+        departures = tuple(
+            kolaps_unit_departures(ChapterUnitResult.objects.filter(chapter=chapter))
+        )
+    return SettlementPlan(
+        chapter_id=chapter.pk,
+        campaign_id=campaign.pk,
+        system=campaign.system,
+        played_in_chronique=played_in_chronique,
+        participants=tuple(participants),
+        departures=departures,
+    )
