@@ -43,6 +43,7 @@ urlpatterns = [
         name="campaign-leaderboard",
     ),
     path("chapters/upcoming/", chapters_views.upcoming, name="chapter-upcoming"),
+    path("profile/sheet/", chapters_views.profile_sheet, name="profile-sheet"),
     path("chapters/<int:pk>/", chapters_views.chapter_detail, name="chapter-detail"),
     path("chapters/<int:pk>/edit/", chapters_views.chapter_edit, name="chapter-edit"),
     path("chapters/<int:pk>/vocation/", chapters_views.chapter_vocation, name="chapter-vocation"),
@@ -120,6 +121,7 @@ api_urlpatterns = [
         name="api-campaign-leaderboard",
     ),
     path("chapters/upcoming/", chapters_api.UpcomingAPI.as_view(), name="api-chapter-upcoming"),
+    path("me/profile/sheet/", chapters_api.ProfileSheetAPI.as_view(), name="api-profile-sheet"),
     path("chapters/<int:pk>/", chapters_api.ChapterDetailAPI.as_view(), name="api-chapter-detail"),
     path(
         "chapters/<int:pk>/vocation/",

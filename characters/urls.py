@@ -54,7 +54,6 @@ urlpatterns = [
         profiles_views.profile_trauma_heal,
         name="profile-trauma-heal",
     ),
-    path("profile/sheet/", profiles_views.profile_sheet, name="profile-sheet"),
     path("players/<str:username>/", profiles_views.profile_public, name="profile-public"),
     path("kolaps/", include(kolaps_urls.page_patterns)),
 ]
@@ -73,7 +72,6 @@ api_urlpatterns = [
         profiles_api.ProfileTraumaHealAPI.as_view(),
         name="api-profile-trauma-heal",
     ),
-    path("me/profile/sheet/", profiles_api.ProfileSheetAPI.as_view(), name="api-profile-sheet"),
     path(
         "players/<str:username>/",
         profiles_api.ProfilePublicAPI.as_view(),

@@ -8,13 +8,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
-from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
+from campaigns.chapters.cards import chapter_card, sheet_card, upcoming_for, vote_card
 from campaigns.models import (
     Chapter,
     ChapterResult,
@@ -26,9 +27,24 @@ from campaigns.selectors import campaign_get_for_user
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
-from characters.profiles.api import UpcomingLineSerializer
+from characters.profiles.api import ProfileCardSerializer
 
 # --- Campaigns ------------------------------------------------------------------------------
+
+
+class UpcomingLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign_id = serializers.IntegerField()
+    campaign_name = serializers.CharField()
+    number = serializers.IntegerField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    duration_minutes = serializers.IntegerField()
+    place = serializers.CharField()
+    objectives = serializers.CharField()
+    weather = serializers.CharField()
+    time_of_day = serializers.CharField()
 
 
 # --- Chapters --------------------------------------------------------------------------------
@@ -553,3 +569,23 @@ class CalendarTokenAPI(APIView):
         return Response(
             {"url": request.build_absolute_uri(reverse("calendar-feed", args=[feed.token]))}
         )
+
+
+# --- The sheet to print again for the next chapter -------------------------------------------
+
+
+class SheetSerializer(serializers.Serializer):
+    profile = ProfileCardSerializer()
+    next_chapter = UpcomingLineSerializer(allow_null=True)
+    next_vocation = serializers.CharField()
+
+
+class ProfileSheetAPI(APIView):
+    """Your sheet to print again, with the next chapter's starting conditions."""
+
+    @extend_schema(responses=SheetSerializer)
+    def get(self, request):
+        sheet = sheet_card(request.user)
+        if sheet is None:
+            raise NotFound(_("You have no Of the Dead profile yet."))
+        return Response(SheetSerializer(asdict(sheet)).data)

@@ -26,8 +26,9 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
-from characters.models import ProfileStatus, Vocation
+from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role, require
+from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from rules.engine.systems.kolaps import costing
 
 KOLAPS = "kolaps"
@@ -601,3 +602,38 @@ def upcoming_for(user) -> list[UpcomingLine]:
         )
         for row in rows
     ]
+
+
+# --- The sheet to print again for the next chapter -------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetCard:
+    profile: ProfileCard
+    next_chapter: UpcomingLine | None
+    next_vocation: str
+
+
+def sheet_card(user) -> SheetCard | None:
+    """The paper sheet to print again: the profile, its active traumas, equipment and the
+    next chapter's starting conditions (rule text: "refaire une nouvelle fiche et
+    d'annoncer ses conditions de départ (équipement, trauma…)")."""
+    profile = Profile.objects.filter(player=user).first()
+    if profile is None:
+        return None
+    card = profile_card_of(profile, user, traumas=trauma_lines(profile), is_owner=True)
+    upcoming = upcoming_for(user)
+    next_chapter = upcoming[0] if upcoming else None
+    vocation = ""
+    if next_chapter is not None:
+        vocation = (
+            VocationAssignment.objects.filter(chapter_id=next_chapter.id, player=user)
+            .values_list("vocation", flat=True)
+            .first()
+            or ""
+        )
+    return SheetCard(
+        profile=card,
+        next_chapter=next_chapter,
+        next_vocation=Vocation(vocation).label if vocation else "",
+    )

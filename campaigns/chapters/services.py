@@ -26,6 +26,7 @@ from campaigns.models import (
     ChapterResult,
     ChapterStatus,
     ChapterUnitResult,
+    EncounterEvent,
     MembershipRole,
     VocationAssignment,
     VocationSource,
@@ -633,3 +634,57 @@ def chapter_close(
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
     return locked
+
+
+# --- The encounter log of a chapter being played ---------------------------------------------
+
+MAX_DAMAGE = 100
+
+
+def encounter_event_record(
+    *, actor, chapter: Chapter, player, target=None, damage: int = 0, roll=None
+) -> EncounterEvent:
+    """Record one roll of the encounter of `chapter`, which must be the chapter being
+    played. An organiser records for any player of the campaign; a player for themself.
+    The target, when there is one, is another player of the campaign; the roll, when
+    given, is one of the rolling player's own recorded server rolls."""
+    campaign = chapter.campaign
+    rows = list(campaign.memberships.values_list("player_id", "role"))
+    players = {pk for pk, role in rows if role == MembershipRole.PLAYER}
+    co_organisers = {pk for pk, role in rows if role == MembershipRole.CO_ORGANISER}
+    roles = campaign_role(actor, campaign, member_ids=players, co_organiser_ids=co_organisers)
+    if not (roles & CAN_MANAGE or (actor.pk == player.pk and roles & CAN_VIEW)):
+        require(roles, CAN_MANAGE, visible=CAN_VIEW)
+    if player.pk not in players:
+        raise Refusal(_("Choose a player of this campaign."), field="player")
+    if target is not None and (target.pk not in players or target.pk == player.pk):
+        raise Refusal(_("The target is another player of this campaign."), field="target")
+    if not isinstance(damage, int) or isinstance(damage, bool) or not 0 <= damage <= MAX_DAMAGE:
+        raise Refusal(
+            _("Damage is a whole number from 0 to %(max)s.") % {"max": MAX_DAMAGE},
+            field="damage",
+        )
+    if target is None and damage:
+        raise Refusal(_("Damage goes to a target: choose whom the roll hit."), field="target")
+    if roll is not None and roll.player_id != player.pk:
+        raise Refusal(_("Choose one of the rolling player's own server rolls."), field="roll")
+    with transaction.atomic():
+        # Checked under the chapter's lock: a close committing meanwhile cannot miss it.
+        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+        if locked.status != ChapterStatus.CURRENT:
+            raise Refusal(_("Rolls are recorded while the chapter is being played."))
+        event = EncounterEvent.objects.create(
+            chapter=chapter, player=player, target=target, damage=damage, roll=roll
+        )
+        _record(
+            campaign=campaign,
+            actor=actor,
+            verb="encounter_roll",
+            chapter=chapter.pk,
+            title=chapter.title,
+            player=player.get_username(),
+            target=target.get_username() if target is not None else None,
+            damage=damage,
+            roll=roll.pk if roll is not None else None,
+        )
+    return event

@@ -16,7 +16,7 @@ from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
-from campaigns.chapters.cards import chapter_card, upcoming_for, vote_card
+from campaigns.chapters.cards import chapter_card, sheet_card, upcoming_for, vote_card
 from campaigns.chapters.forms import (
     ChapterForm,
     CloseForm,
@@ -267,3 +267,12 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     response["Content-Disposition"] = 'inline; filename="chronique.ics"'
     response["Cache-Control"] = "private, max-age=300"
     return response
+
+
+@login_required
+@require_GET
+def profile_sheet(request: HttpRequest) -> HttpResponse:
+    sheet = sheet_card(request.user)
+    if sheet is None:
+        return redirect("profile-mine")
+    return render(request, "campaigns/chapters/profile_sheet.html", {"sheet": sheet})

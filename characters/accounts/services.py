@@ -7,12 +7,11 @@ A refusal the user can reach is raised as `Refusal` with a translated sentence.
 
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from characters.accounts.tasks import player_send_welcome
 from characters.models import Player
 from characters.permissions import Refusal
 
@@ -45,8 +44,6 @@ def player_signup(*, username: str, email: str, password: str, display_name: str
     with transaction.atomic():
         player.full_clean(exclude=["password"])
         player.save()
-        from characters.accounts.tasks import player_send_welcome
-
         language = translation.get_language()
         player_send_welcome.delay_on_commit(player.pk, language)
     return player
@@ -104,22 +101,3 @@ def player_token_revoke(*, player: Player) -> None:
 
     with transaction.atomic():
         Token.objects.filter(user=player).delete()
-
-
-def player_send_welcome(*, player_id: int, language: str = "fr") -> bool:
-    """Send the welcome e-mail exactly once; returns False when it was already sent.
-
-    The row is claimed under a lock and `welcomed_at` written in the same transaction,
-    so a redelivered task finds it set and does nothing.
-    """
-    with transaction.atomic():
-        player = Player.objects.select_for_update().filter(pk=player_id).first()
-        if player is None or player.welcomed_at is not None:
-            return False
-        with translation.override(language):
-            subject = _("Welcome to Chronique")
-            body = render_to_string("registration/welcome_email.txt", {"player": player})
-        send_mail(subject, body, None, [player.email])
-        player.welcomed_at = timezone.now()
-        player.save(update_fields=["welcomed_at"])
-    return True

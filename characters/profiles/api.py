@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from characters.models import Profile, Trauma, TraumaKind, TraumaPermanence
 from characters.profiles import services as profiles
-from characters.profiles.cards import my_profile_card, public_profile_card, sheet_card
+from characters.profiles.cards import my_profile_card, public_profile_card
 
 
 class TraumaLineSerializer(serializers.Serializer):
@@ -187,38 +187,6 @@ class ProfileTraumaHealAPI(APIView):
             raise NotFound(_("You have no such trauma."))
         profiles.trauma_heal(actor=request.user, trauma=found)
         return Response(_mine(request))
-
-
-class UpcomingLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    campaign_id = serializers.IntegerField()
-    campaign_name = serializers.CharField()
-    number = serializers.IntegerField()
-    title = serializers.CharField()
-    status = serializers.CharField()
-    starts_at = serializers.DateTimeField(allow_null=True)
-    duration_minutes = serializers.IntegerField()
-    place = serializers.CharField()
-    objectives = serializers.CharField()
-    weather = serializers.CharField()
-    time_of_day = serializers.CharField()
-
-
-class SheetSerializer(serializers.Serializer):
-    profile = ProfileCardSerializer()
-    next_chapter = UpcomingLineSerializer(allow_null=True)
-    next_vocation = serializers.CharField()
-
-
-class ProfileSheetAPI(APIView):
-    """Your sheet to print again, with the next chapter's starting conditions."""
-
-    @extend_schema(responses=SheetSerializer)
-    def get(self, request):
-        sheet = sheet_card(request.user)
-        if sheet is None:
-            raise NotFound(_("You have no Of the Dead profile yet."))
-        return Response(SheetSerializer(asdict(sheet)).data)
 
 
 class ProfilePublicAPI(APIView):

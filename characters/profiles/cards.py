@@ -1,8 +1,9 @@
 """Load what the profile pages show, in a fixed number of queries, as plain data."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.db.models import Count, Q
 from django.http import Http404
 
 from characters.models import (
@@ -121,7 +122,7 @@ VISIBILITY = (
 )
 
 
-def _traumas(profile: Profile) -> list[TraumaLine]:
+def trauma_lines(profile: Profile) -> list[TraumaLine]:
     rows = Trauma.objects.filter(profile=profile).values_list(
         "pk",
         "name",
@@ -149,11 +150,10 @@ def _traumas(profile: Profile) -> list[TraumaLine]:
     ]
 
 
-def _vocations(player_id: int) -> list[VocationLine]:
-    from campaigns.models import VocationAssignment
-
+def _vocations(player) -> list[VocationLine]:
+    # Vocations are given by chapters (`campaigns`): read through the player's own relation.
     rows = (
-        VocationAssignment.objects.filter(player_id=player_id)
+        player.vocation_assignments.all()
         .order_by("-chapter__starts_at", "-chapter_id")
         .values_list(
             "vocation", "chapter_id", "chapter__number", "chapter__title", "chapter__campaign__name"
@@ -171,31 +171,23 @@ def _vocations(player_id: int) -> list[VocationLine]:
     ]
 
 
-def _campaigns(player_id: int) -> list[CampaignPlayed]:
-    from django.db.models import Count, Q
-
-    from campaigns.models import Campaign
-
+def _campaigns(player) -> list[CampaignPlayed]:
+    # Campaigns are `campaigns`' own: read through the player's memberships.
+    outcomes = "campaign__chapters__outcomes"
     rows = (
-        Campaign.objects.filter(memberships__player_id=player_id, memberships__role="player")
-        .annotate(
-            played=Count("chapters__outcomes", filter=Q(chapters__outcomes__player_id=player_id))
-        )
-        .order_by("-created_at")
-        .values_list("pk", "name", "system", "played")
+        player.memberships.filter(role="player")
+        .annotate(played=Count(outcomes, filter=Q(**{f"{outcomes}__player_id": player.pk})))
+        .order_by("-campaign__created_at")
+        .values_list("campaign_id", "campaign__name", "campaign__system", "played")
     )
     return [CampaignPlayed(id=pk, name=n, system=s, chapters_played=p) for pk, n, s, p in rows]
 
 
-def _settled(player_id: int) -> int:
-    from campaigns.models import ChapterOutcome
-
-    return ChapterOutcome.objects.filter(
-        player_id=player_id, chapter__settled_at__isnull=False
-    ).count()
+def _settled(player) -> int:
+    return player.chapter_outcomes.filter(chapter__settled_at__isnull=False).count()
 
 
-def _card(profile: Profile, player: Player, **extra) -> ProfileCard:
+def profile_card_of(profile: Profile, player: Player, **extra) -> ProfileCard:
     traumas = extra.pop("traumas", [])
     numbers = sheet_numbers(profile.base_attributes, [t.effect for t in traumas if t.active])
     return ProfileCard(
@@ -235,19 +227,19 @@ def my_profile_card(user) -> ProfileCard | None:
             :HISTORY_SHOWN
         ]
     )
-    return _card(
+    return profile_card_of(
         profile,
         user,
-        traumas=_traumas(profile),
-        vocations=_vocations(user.pk),
-        campaigns=_campaigns(user.pk),
+        traumas=trauma_lines(profile),
+        vocations=_vocations(user),
+        campaigns=_campaigns(user),
         history=[
             ProfileEventLine(
                 at=at, actor=display or username or "", verb=verb, data=data, version=version
             )
             for at, display, username, verb, data, version in events
         ],
-        settled_chapters=_settled(user.pk),
+        settled_chapters=_settled(user),
         is_owner=True,
     )
 
@@ -263,14 +255,14 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
         raise Http404
     player = profile.player
     show = {name: getattr(profile, name) or is_owner for name in VISIBILITY}
-    card = _card(
+    card = profile_card_of(
         profile,
         player,
         # Read always: the effective attributes count them, even when the list is hidden.
-        traumas=_traumas(profile),
-        vocations=_vocations(player.pk),
-        campaigns=_campaigns(player.pk) if show["show_campaigns"] else [],
-        settled_chapters=_settled(player.pk) if show["show_statistics"] else 0,
+        traumas=trauma_lines(profile),
+        vocations=_vocations(player),
+        campaigns=_campaigns(player) if show["show_campaigns"] else [],
+        settled_chapters=_settled(player) if show["show_statistics"] else 0,
         is_owner=is_owner,
     )
     # Hide what the player keeps private (the owner previews everything).
@@ -286,42 +278,5 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
     if not show["show_equipment"]:
         hidden.update(equipment=[], cards=[])
     if hidden:
-        from dataclasses import replace
-
         card = replace(card, **hidden)
     return card
-
-
-@dataclass(frozen=True)
-class SheetCard:
-    profile: ProfileCard
-    next_chapter: object | None  # campaigns.chapters.cards.UpcomingLine
-    next_vocation: str
-
-
-def sheet_card(user) -> SheetCard | None:
-    """The paper sheet to print again: the profile, its active traumas, equipment and the
-    next chapter's starting conditions (rule text: "refaire une nouvelle fiche et
-    d'annoncer ses conditions de départ (équipement, trauma…)")."""
-    from campaigns.chapters.cards import upcoming_for
-    from campaigns.models import VocationAssignment
-
-    profile = Profile.objects.filter(player=user).first()
-    if profile is None:
-        return None
-    card = _card(profile, user, traumas=_traumas(profile), is_owner=True)
-    upcoming = upcoming_for(user)
-    next_chapter = upcoming[0] if upcoming else None
-    vocation = ""
-    if next_chapter is not None:
-        vocation = (
-            VocationAssignment.objects.filter(chapter_id=next_chapter.id, player=user)
-            .values_list("vocation", flat=True)
-            .first()
-            or ""
-        )
-    return SheetCard(
-        profile=card,
-        next_chapter=next_chapter,
-        next_vocation=Vocation(vocation).label if vocation else "",
-    )

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from characters.models import Profile, Trauma
 from characters.permissions import Refusal
 from characters.profiles import services as profiles
-from characters.profiles.cards import my_profile_card, public_profile_card, sheet_card
+from characters.profiles.cards import my_profile_card, public_profile_card
 from characters.profiles.forms import ProfileForm, TraumaForm
 
 
@@ -82,15 +82,6 @@ def profile_trauma_heal(request: HttpRequest, trauma: int) -> HttpResponse:
     else:
         messages.success(request, _("The trauma is healed."))
     return redirect("profile-mine")
-
-
-@login_required
-@require_GET
-def profile_sheet(request: HttpRequest) -> HttpResponse:
-    sheet = sheet_card(request.user)
-    if sheet is None:
-        return redirect("profile-mine")
-    return render(request, "characters/profiles/profile_sheet.html", {"sheet": sheet})
 
 
 @require_GET

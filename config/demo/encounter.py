@@ -1,11 +1,10 @@
 """A KOLAPS chapter being played, with its encounter log: alice's recorded server shot
 (Kirmann's, RULES-NOTES K11) hits bruno, bruno answers with dice rolled at the table."""
 
-from campaigns.chapters.services import chapter_plan, chapter_start
+from campaigns.chapters.services import chapter_plan, chapter_start, encounter_event_record
 from campaigns.models import Campaign
 from config.demo.kolaps_campaign import DEMO_KOLAPS_CAMPAIGN
 from rules.rolls.models import RollRecord
-from rules.table.cards import encounter_event_record
 
 DEMO_ENCOUNTER_CHAPTER = "La rue Mercière"
 

@@ -8,9 +8,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
 from characters.models import Player
 from rules.rolls.models import RollRecord
-from rules.table.cards import MAX_DAMAGE, encounter_card, encounter_event_record
+from rules.table.cards import encounter_card
 
 
 class EncounterRowSerializer(serializers.Serializer):

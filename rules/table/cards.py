@@ -2,74 +2,22 @@
 hard, and which recorded server roll it was. The settlement sums these events into the
 ledger (damage dealt and taken, rolls made: docs/settlement.md).
 
-`encounter_event_record` is the only writer of `EncounterEvent`; `encounter_card` is what
-the page and its API twin read (four queries, however long the log).
+The log is the chapter's: `campaigns.chapters.services.encounter_event_record` is the only
+writer of `EncounterEvent`. `encounter_card` is what the page and its API twin read (four
+queries, however long the log): it names the server rolls, which live here.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
 from django.http import Http404
-from django.utils.translation import gettext as _
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent, Membership, MembershipRole
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from campaigns.services import _record
-from characters.permissions import Refusal, require
+from characters.permissions import require
 from rules.rolls.models import RollRecord
 
-MAX_DAMAGE = 100
 RECENT_ROLLS = 20
-
-
-def encounter_event_record(
-    *, actor, chapter: Chapter, player, target=None, damage: int = 0, roll=None
-) -> EncounterEvent:
-    """Record one roll of the encounter of `chapter`, which must be the chapter being
-    played. An organiser records for any player of the campaign; a player for themself.
-    The target, when there is one, is another player of the campaign; the roll, when
-    given, is one of the rolling player's own recorded server rolls."""
-    campaign = chapter.campaign
-    rows = list(campaign.memberships.values_list("player_id", "role"))
-    players = {pk for pk, role in rows if role == MembershipRole.PLAYER}
-    co_organisers = {pk for pk, role in rows if role == MembershipRole.CO_ORGANISER}
-    roles = campaign_role(actor, campaign, member_ids=players, co_organiser_ids=co_organisers)
-    if not (roles & CAN_MANAGE or (actor.pk == player.pk and roles & CAN_VIEW)):
-        require(roles, CAN_MANAGE, visible=CAN_VIEW)
-    if player.pk not in players:
-        raise Refusal(_("Choose a player of this campaign."), field="player")
-    if target is not None and (target.pk not in players or target.pk == player.pk):
-        raise Refusal(_("The target is another player of this campaign."), field="target")
-    if not isinstance(damage, int) or isinstance(damage, bool) or not 0 <= damage <= MAX_DAMAGE:
-        raise Refusal(
-            _("Damage is a whole number from 0 to %(max)s.") % {"max": MAX_DAMAGE},
-            field="damage",
-        )
-    if target is None and damage:
-        raise Refusal(_("Damage goes to a target: choose whom the roll hit."), field="target")
-    if roll is not None and roll.player_id != player.pk:
-        raise Refusal(_("Choose one of the rolling player's own server rolls."), field="roll")
-    with transaction.atomic():
-        # Checked under the chapter's lock: a close committing meanwhile cannot miss it.
-        locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        if locked.status != ChapterStatus.CURRENT:
-            raise Refusal(_("Rolls are recorded while the chapter is being played."))
-        event = EncounterEvent.objects.create(
-            chapter=chapter, player=player, target=target, damage=damage, roll=roll
-        )
-        _record(
-            campaign=campaign,
-            actor=actor,
-            verb="encounter_roll",
-            chapter=chapter.pk,
-            title=chapter.title,
-            player=player.get_username(),
-            target=target.get_username() if target is not None else None,
-            damage=damage,
-            roll=roll.pk if roll is not None else None,
-        )
-    return event
 
 
 # --- Reading ----------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from campaigns.chapters.forms import EncounterRollForm
 from rules.table.cards import encounter_card
+from rules.table.forms import EncounterRollForm
 
 
 @login_required

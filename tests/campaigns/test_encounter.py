@@ -8,11 +8,10 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.chapters.services import chapter_plan, chapter_start
+from campaigns.chapters.services import chapter_plan, chapter_start, encounter_event_record
 from campaigns.models import CampaignEvent, EncounterEvent
 from characters.permissions import Refusal
 from rules.rolls.services import roll_on_server
-from rules.table.cards import encounter_event_record
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import otd_table
 

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.test import TestCase
 from django.utils import translation
 
+from campaigns.chapters.services import encounter_event_record
 from campaigns.models import (
     CampaignEvent,
     ChapterSettlement,
@@ -19,7 +20,6 @@ from campaigns.settlement.services import death_choice_make, settlement_reopen, 
 from campaigns.statistics.services import character_history, leaderboard, statistics_recompute
 from characters.models import Profile, ProfileEvent, ProfileStatus, Trauma
 from characters.permissions import Refusal
-from rules.table.cards import encounter_event_record
 from tests.settlement_fixtures import closed_chapter, otd_table
 
 pytestmark = pytest.mark.django_db
