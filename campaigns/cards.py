@@ -6,6 +6,8 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.http import Http404
 
+from campaigns.chapters.eligibility import eligibility
+from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
 from campaigns.models import (
     Campaign,
     CampaignEvent,
@@ -15,6 +17,7 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from characters.models import Profile
 from characters.permissions import Role, require
 from rules.engine.systems import system_get
 
@@ -126,10 +129,6 @@ def campaign_card(user, pk: int) -> CampaignCard:
 
     Rows are read as plain values: no model is built per participant.
     """
-    from campaigns.chapters.eligibility import eligibility
-    from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
-    from characters.models import Profile
-
     campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()
     if campaign is None:
         raise Http404

@@ -1,5 +1,6 @@
 """The one permission helper for campaigns."""
 
+from campaigns.models import MembershipRole
 from characters.permissions import Role
 
 
@@ -22,8 +23,6 @@ def campaign_role(
     if campaign.organiser_id == viewer.pk:
         roles.add(Role.ORGANISER)
     if member_ids is None or co_organiser_ids is None:
-        from campaigns.models import MembershipRole
-
         rows = list(campaign.memberships.values_list("player_id", "role"))
         member_ids = {pk for pk, role in rows if role == MembershipRole.PLAYER}
         co_organiser_ids = {pk for pk, role in rows if role == MembershipRole.CO_ORGANISER}

@@ -7,8 +7,11 @@ Accept-Language, since scripts have no header switch.
 """
 
 from django.conf import settings
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+
+from characters.permissions import Refusal
 
 
 def _supported(code: str | None) -> str | None:
@@ -51,10 +54,6 @@ class RefusalMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.shortcuts import render
-
-        from characters.permissions import Refusal
-
         if isinstance(exception, Refusal):
             return render(
                 request, "refusal.html", {"message": exception.message}, status=exception.status

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from config.celery import app
 from rules.engine.systems import SYSTEMS
 
 logger = logging.getLogger(__name__)
@@ -30,8 +31,6 @@ def _database_ok() -> bool:
 
 
 def _broker_ok() -> bool:
-    from config.celery import app
-
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)

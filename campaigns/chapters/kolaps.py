@@ -3,8 +3,8 @@ checks the start and the close of a KOLAPS chapter make on them.
 
 A participant enters one of their own units into a planned chapter of a KOLAPS campaign
 (one unit per player and chapter) and may withdraw it until the chapter starts; an
-organiser may withdraw any. A draft unit never enters (`unit_require_valid`, issue 4:
-"A unit with problems ... cannot be entered into an encounter or a chapter"); a unit that
+organiser may withdraw any. A draft unit never enters (`unit_require_valid`: "A unit with
+problems ... cannot be entered into an encounter or a chapter"); a unit that
 became a draft after it was entered holds the chapter's start until it is fixed or
 withdrawn. The close records, for each entered unit that played, its result and the
 characters lost, checked against the unit's members; taking them out of the unit is the

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from characters.kolaps import services, text
+from characters.kolaps.unit_file import MAX_BYTES
 
 
 def archetype_choices():
@@ -102,6 +103,4 @@ class ImportForm(forms.Form):
 
 
 def services_max_bytes() -> int:
-    from characters.kolaps.unit_file import MAX_BYTES
-
     return MAX_BYTES

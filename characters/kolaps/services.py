@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from characters.kolaps.models import GAUGE_MAX, GAUGE_MIN, KolapsChange, KolapsCharacter, KolapsUnit
+from characters.kolaps.text import requirement_text
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
@@ -282,8 +283,6 @@ def character_set_level(
 def _refuse_missing_prerequisite(cat, locked, talents, talent) -> None:
     """Buying or raising a level needs its prerequisite (K2). Lowering what another talent
     requires is allowed: the problem is then listed and the unit is a draft."""
-    from characters.kolaps.text import requirement_text
-
     trial = costing.CharacterChoices(
         key="", name=locked.name, affiliation=locked.affiliation, archetype=locked.archetype,
         rank=locked.rank, talents=talents, equipment=locked.equipment,

@@ -49,7 +49,7 @@ class Profile(models.Model):
     `physique`, `psychique`, `reflexes`, `combat` are the attributes as created or as
     edited by their owner; traumas with an effect change the *effective* attributes, from
     which `life_markers` and `moral` are derived. `survival_points` is written by the
-    post-chapter settlement (issue 6) only, recomputed from the settled chapters.
+    post-chapter settlement only, recomputed from the settled chapters.
     """
 
     player = models.OneToOneField(

@@ -25,7 +25,7 @@ def load_demo(out) -> None:
     load_of_the_dead(players, campaign)
     load_server_rolls(players)
     load_kolaps_units(players)
-    # The post-chapter settlement (issue 6): the closed chapter settled, with its effects.
+    # The post-chapter settlement: the closed chapter settled, with its effects.
     load_settled_chapter(campaign=campaign)
     load_kolaps_campaign_demo(players, out)
     # A KOLAPS chapter being played, with its encounter log.

@@ -1,4 +1,4 @@
-"""A KOLAPS campaign serving units (kchap): alice's valid unit entered, bruno's draft refused."""
+"""A KOLAPS campaign serving units: alice's valid unit entered, bruno's draft refused."""
 
 from campaigns.chapters.kolaps import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan

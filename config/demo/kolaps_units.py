@@ -1,4 +1,4 @@
-"""KOLAPS units (units branch): alice's valid unit, bruno's draft with problems."""
+"""KOLAPS units: alice's valid unit, bruno's draft with problems."""
 
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsUnit

@@ -1,4 +1,4 @@
-"""Of the Dead: profiles, chapters, a vote and a closed chapter (issue 5)."""
+"""Of the Dead: profiles, chapters, a vote and a closed chapter."""
 
 from datetime import timedelta
 
