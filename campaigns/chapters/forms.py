@@ -120,22 +120,15 @@ class VocationBallotForm(ServiceForm):
 
     def save(self, voter, vote):
         players = {str(p.pk): p for p in Player.objects.filter(memberships__campaign=vote.campaign)}
-        saved = 0
-        for vocation, nominee in self.cleaned_data.items():
-            if nominee:
-                if (
-                    self.run(
-                        chapter_services.ballot_cast,
-                        voter=voter,
-                        vote=vote,
-                        vocation=vocation,
-                        nominee=players.get(nominee),
-                    )
-                    is None
-                ):
-                    return None
-                saved += 1
-        return saved
+        nominations = {
+            vocation: players.get(nominee)
+            for vocation, nominee in self.cleaned_data.items()
+            if nominee
+        }
+        ballots = self.run(
+            chapter_services.ballots_cast, voter=voter, vote=vote, nominations=nominations
+        )
+        return None if ballots is None else len(ballots)
 
 
 class VocationForm(ServiceForm):

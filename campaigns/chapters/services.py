@@ -6,7 +6,7 @@ tie rules are tested on their own; docs/of-the-dead.md states them.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -404,6 +404,23 @@ def ballot_cast(
         # History without the choice: ballots stay secret until the vote closes.
         _record(campaign=campaign, actor=voter, verb="ballot_cast", vote=locked.pk)
     return ballot
+
+
+def ballots_cast(*, voter, vote: Vote, nominations: Mapping[str, object]) -> list[Ballot]:
+    """A participant's whole vocation ballot (vocation -> nominee) in one transaction: every
+    choice is cast, or none is. A refusal names the vocation it is about."""
+    ballots = []
+    with transaction.atomic():
+        for vocation, nominee in nominations.items():
+            try:
+                ballots.append(
+                    ballot_cast(voter=voter, vote=vote, vocation=vocation, nominee=nominee)
+                )
+            except Refusal as refusal:
+                if refusal.field == "nominee":
+                    refusal.field = vocation
+                raise
+    return ballots
 
 
 def vote_close(*, actor, vote: Vote) -> Vote:

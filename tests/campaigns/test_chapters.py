@@ -9,6 +9,7 @@ from django.utils import translation
 from campaigns.chapters.services import (
     OutcomeInput,
     ballot_cast,
+    ballots_cast,
     chapter_close,
     chapter_eligibility,
     chapter_plan,
@@ -293,6 +294,24 @@ def test_it_runs_a_vocation_vote_into_assignments(table):
         "bruno": "meneur",
         "alice": "guerisseur",
     }
+
+
+def test_it_casts_a_whole_vocation_ballot_or_nothing(table):
+    """The ballot form sends every vocation at once: one refused choice keeps the others
+    from being cast, and the refusal lands beside its vocation."""
+    organiser, campaign = table["organiser"], table["campaign"]
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Un")
+    vote = vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=chapter)
+    alice, bruno = table["alice"], table["bruno"]
+    with pytest.raises(Refusal) as refused:
+        ballots_cast(voter=alice, vote=vote, nominations={"meneur": bruno, "guerisseur": None})
+    assert refused.value.field == "guerisseur"
+    assert not vote.ballots.exists()
+    ballots = ballots_cast(
+        voter=alice, vote=vote, nominations={"meneur": bruno, "guerisseur": alice}
+    )
+    assert len(ballots) == 2
+    assert sorted(vote.ballots.values_list("vocation", flat=True)) == ["guerisseur", "meneur"]
 
 
 def test_a_vocation_vote_closed_after_its_chapter_leaves_the_chapter_as_it_was(table):
