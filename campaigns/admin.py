@@ -56,7 +56,7 @@ class ChapterAdmin(ReadOnly, admin.ModelAdmin):
     inlines = [ChapterOutcomeInline, ChapterUnitResultInline]
 
 
-# --- KOLAPS units entered into chapters (kchap, read-only) ----------------------------------
+# --- KOLAPS units entered into chapters (read-only) -----------------------------------------
 from campaigns.models import ChapterUnitEntry  # noqa: E402
 
 

@@ -15,7 +15,7 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("welcomed_at",)
 
 
-# --- Of the Dead profiles (read-only: every change goes through characters.profiles.services) --------
+# --- Of the Dead profiles (read-only: every change goes through characters.profiles.services)
 from characters.models import Profile, Trauma  # noqa: E402
 
 

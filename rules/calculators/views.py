@@ -8,25 +8,20 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.talent_test import RANKS
+from rules.labels import (
+    COVER_LABELS,
+    FOLLOW_UP_LABELS,
+    ORDER_LABELS,
+    OUTCOME_LABELS,
+    RANK_LABELS,
+    ROW_LABELS,
+    modifier_label,
+)
 from rules.rolls.models import RollRecord
 from rules.rolls.services import resolve, roll_on_server, roll_replay
 from rules.table.cards import chapters_being_played
-
-RANK_LABELS = {
-    "novice": _("Novice"),
-    "aguerri": _("Aguerri"),
-    "veteran": _("Vétéran"),
-    "expert": _("Expert"),
-}
-OUTCOME_LABELS = {
-    "critical_failure": _("Critical failure"),
-    "failure_with_one": _("Failure with a 1"),
-    "failure": _("Failure"),
-    "mitigated_success": _("Mitigated success"),
-    "success": _("Success"),
-    "critical_success": _("Critical success"),
-}
 
 
 class TestForm(forms.Form):
@@ -127,73 +122,8 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- The ranged-combat calculator (RULES-NOTES K7-K11) -------------------------------------
 
-ROW_LABELS = {
-    "major_incident": _("Major incident"),
-    "minor_incident": _("Minor incident"),
-    "miss": _("Miss"),
-    "hit_but": _("Hit, but…"),
-    "superficial": _("Superficial wound"),
-    "benign": _("Benign wound"),
-    "light": _("Light wound"),
-    "serious": _("Serious wound"),
-    "grave": _("Grave wound"),
-    "very_grave": _("Very grave wound"),
-    "lethal": _("Lethal wound"),
-    "exchange": _("Harmless exchange"),
-}
-MODIFIER_LABELS = {
-    "opposition": _("6 minus the difference of the scores"),
-    "expertise": _("Expertise"),
-    "static_target": _("Static target"),
-    "talent": _("Talent"),
-    "mode": _("Firing mode"),
-    "equipment": _("Equipment"),
-    "protection": _("Protection"),
-    "range": _("Range"),
-    "target_movement": _("Target movement"),
-    "cover": _("Cover type"),
-    "melee": _("Shooting into a melee"),
-    "defender": _("Defender's talent"),
-    "support": _("Support"),
-    "trait": _("Veteran trait"),
-}
-FOLLOW_UP_LABELS = {
-    "dice": _("Dice rolled by hand"),
-    "power_dice": _("Weapon power dice"),
-    "power_bonus_dice": _("Talent power dice"),
-    "death_die": _("Target's death roll"),
-    "incident_die": _("Major incident die"),
-    "attacker_death_die": _("Attacker's death roll"),
-    "stray_die": _("Stray shot die"),
-    "temper_die": _("Temper die (1 Moral lost below 3)"),
-    "a_dice": _("Exploding die of fighter A"),
-    "b_dice": _("Exploding die of fighter B"),
-}
-ORDER_LABELS = {
-    "support": _("Support"),
-    "defensive": _("Defensive"),
-    "offensive": _("Offensive"),
-    "movement": _("Movement"),
-}
-COVER_LABELS = [
-    (0, _("No cover")),
-    (1, _("Type 1: light (bush, bin)")),
-    (2, _("Type 2: medium (fence, inside a car)")),
-    (3, _("Type 3: heavy (car, low wall)")),
-    (4, _("Type 4: total (wall)")),
-]
-
-
-def modifier_label(source: str) -> str:
-    """`cover:3` -> "Cover type 3"; `talent:tir-instinctif` -> "Talent tir-instinctif"."""
-    head, _sep, tail = source.partition(":")
-    label = str(MODIFIER_LABELS.get(head, head))
-    return f"{label} {tail.replace('_', ' ')}".strip()
-
 
 def _catalogue_choices():
-    from rules.engine.systems.kolaps.catalogue import load_catalogue
-
     catalogue = load_catalogue()
     ranged = [(w.slug, w.label) for w in catalogue.weapons.values() if w.kind == "ranged"]
     melee = [(w.slug, w.label) for w in catalogue.weapons.values() if w.kind == "melee"]
@@ -361,8 +291,6 @@ class RangedForm(forms.Form):
     }
 
     def inputs(self) -> dict:
-        from rules.engine.systems.kolaps.catalogue import load_catalogue
-
         d = self.cleaned_data
         weapon = load_catalogue().weapon(d["weapon"])
         talents = {weapon.talent: d["expertise"]}
@@ -457,9 +385,10 @@ def _calculator_page(
     blank_dice: tuple[str, ...],
     odds_context,
 ) -> HttpResponse:
-    """A combat calculator page (`rules/calculators/kolaps_<resolver>.html`), or one of its two partials
-    `<resolver>-panel` and `<resolver>-odds` when htmx targets it. `odds_context(odds)` gives
-    what the page shows of the odds; `blank_dice` are the dice fields shown on a blank form."""
+    """A combat calculator page (`rules/calculators/kolaps_<resolver>.html`), or one of its
+    two partials `<resolver>-panel` and `<resolver>-odds` when htmx targets it.
+    `odds_context(odds)` gives what the page shows of the odds; `blank_dice` are the dice
+    fields shown on a blank form."""
     context: dict = {"form": form}
     if form.is_bound and form.is_valid():
         context.update(_calculate(request, form, resolver, dice_fields))

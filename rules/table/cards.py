@@ -16,6 +16,7 @@ from campaigns.models import Chapter, ChapterStatus, EncounterEvent, Membership,
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.permissions import require
 from rules.rolls.models import RollRecord
+from rules.templatetags.outcomes import outcome_label, row_label
 
 RECENT_ROLLS = 20
 
@@ -72,8 +73,6 @@ def _name(display: str, username: str) -> str:
 
 def _roll_label(pk: int, resolver: str, outcome: dict) -> str:
     """`#12 ranged — Serious wound`: the result in the words the calculators use."""
-    from rules.templatetags.outcomes import outcome_label, row_label
-
     if outcome.get("row"):
         result = row_label(outcome["row"])
     elif outcome.get("outcome"):

@@ -2,7 +2,7 @@
 
 from django import template
 
-from rules.calculators.views import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
+from rules.labels import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
 
 register = template.Library()
 

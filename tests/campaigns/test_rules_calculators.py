@@ -4,7 +4,7 @@ rolls recorded; htmx gets the panel alone."""
 import pytest
 from django.urls import reverse
 
-from rules.calculators.views import ROW_LABELS
+from rules.labels import ROW_LABELS
 from rules.rolls.models import RollRecord
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,93 @@
+"""The words the calculators, the roll pages and the encounter log show for what the engine
+returns (ranks, outcomes, damage rows, modifiers, follow-up rolls, orders, cover)."""
+
+from django.utils.translation import gettext_lazy as _
+
+RANK_LABELS = {
+    "novice": _("Novice"),
+    "aguerri": _("Aguerri"),
+    "veteran": _("Vétéran"),
+    "expert": _("Expert"),
+}
+
+
+OUTCOME_LABELS = {
+    "critical_failure": _("Critical failure"),
+    "failure_with_one": _("Failure with a 1"),
+    "failure": _("Failure"),
+    "mitigated_success": _("Mitigated success"),
+    "success": _("Success"),
+    "critical_success": _("Critical success"),
+}
+
+
+ROW_LABELS = {
+    "major_incident": _("Major incident"),
+    "minor_incident": _("Minor incident"),
+    "miss": _("Miss"),
+    "hit_but": _("Hit, but…"),
+    "superficial": _("Superficial wound"),
+    "benign": _("Benign wound"),
+    "light": _("Light wound"),
+    "serious": _("Serious wound"),
+    "grave": _("Grave wound"),
+    "very_grave": _("Very grave wound"),
+    "lethal": _("Lethal wound"),
+    "exchange": _("Harmless exchange"),
+}
+
+
+MODIFIER_LABELS = {
+    "opposition": _("6 minus the difference of the scores"),
+    "expertise": _("Expertise"),
+    "static_target": _("Static target"),
+    "talent": _("Talent"),
+    "mode": _("Firing mode"),
+    "equipment": _("Equipment"),
+    "protection": _("Protection"),
+    "range": _("Range"),
+    "target_movement": _("Target movement"),
+    "cover": _("Cover type"),
+    "melee": _("Shooting into a melee"),
+    "defender": _("Defender's talent"),
+    "support": _("Support"),
+    "trait": _("Veteran trait"),
+}
+
+
+FOLLOW_UP_LABELS = {
+    "dice": _("Dice rolled by hand"),
+    "power_dice": _("Weapon power dice"),
+    "power_bonus_dice": _("Talent power dice"),
+    "death_die": _("Target's death roll"),
+    "incident_die": _("Major incident die"),
+    "attacker_death_die": _("Attacker's death roll"),
+    "stray_die": _("Stray shot die"),
+    "temper_die": _("Temper die (1 Moral lost below 3)"),
+    "a_dice": _("Exploding die of fighter A"),
+    "b_dice": _("Exploding die of fighter B"),
+}
+
+
+ORDER_LABELS = {
+    "support": _("Support"),
+    "defensive": _("Defensive"),
+    "offensive": _("Offensive"),
+    "movement": _("Movement"),
+}
+
+
+COVER_LABELS = [
+    (0, _("No cover")),
+    (1, _("Type 1: light (bush, bin)")),
+    (2, _("Type 2: medium (fence, inside a car)")),
+    (3, _("Type 3: heavy (car, low wall)")),
+    (4, _("Type 4: total (wall)")),
+]
+
+
+def modifier_label(source: str) -> str:
+    """`cover:3` -> "Cover type 3"; `talent:tir-instinctif` -> "Talent tir-instinctif"."""
+    head, _sep, tail = source.partition(":")
+    label = str(MODIFIER_LABELS.get(head, head))
+    return f"{label} {tail.replace('_', ' ')}".strip()
