@@ -164,10 +164,12 @@ def check_dice(dice: Iterable[object], count: int) -> tuple[int, ...]:
     values = tuple(dice)
     if len(values) != count:
         raise DiceError(f"expected {count} dice, got {len(values)}")
+    checked: list[int] = []
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SIDES:
             raise DiceError(f"a die shows a whole number from 1 to 6, not {value!r}")
-    return values
+        checked.append(value)
+    return tuple(checked)
 
 
 def all_rolls(n: int) -> Iterable[tuple[int, ...]]:

@@ -63,7 +63,7 @@ TEMPER_THRESHOLD = 3
 # blessure sérieuse et le tireur perd un point de moral. 2-3: Une figurine alliée de la
 # cible reçoit une blessure légère. 4-5: C'est un échec standard. 6: Un allié de la cible
 # présent dans la mêlée ... subit une blessure légère."
-STRAY_SHOT = (
+STRAY_SHOT: tuple[tuple[int, int, str, dict[str, Any]], ...] = (
     (1, 1, "shooter_ally_hit", {"ally_wound": "serious", "attacker_moral": -1}),
     (2, 3, "target_ally_hit", {"ally_wound": "light"}),
     (4, 5, "plain_miss", {}),

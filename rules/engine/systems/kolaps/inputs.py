@@ -37,11 +37,12 @@ def integer(
     value = data.get(key, default)
     if value is _MISSING or isinstance(value, bool) or not isinstance(value, int):
         raise RuleInputError(field, f"{field} is a whole number", kind="integer", lo=lo, hi=hi)
-    if not lo <= value <= hi:
+    number: int = value
+    if not lo <= number <= hi:
         raise RuleInputError(
             field, f"{field} lies between {lo} and {hi}", kind="integer", lo=lo, hi=hi
         )
-    return value
+    return number
 
 
 def number(

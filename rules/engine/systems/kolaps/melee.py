@@ -78,11 +78,11 @@ class Fighter:
     ablaze: bool
     supports: tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]
 
-    def level(self, catalogue: Catalogue, slug: str, field: str) -> int | None:
+    def level(self, catalogue: Catalogue, slug: str, field: str) -> Any:
+        """The value of `field` at this fighter's level of the talent, or None."""
         if slug not in self.talents:
             return None
-        value: int | None = getattr(catalogue.talent(slug).level(self.talents[slug]), field)
-        return value
+        return getattr(catalogue.talent(slug).level(self.talents[slug]), field)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import asdict
+from fractions import Fraction
 from typing import Any
 
 from rules.engine.dice import parse
@@ -82,7 +83,7 @@ def odds(data: Mapping[str, Any]) -> dict[str, Any]:
         p = 1.0 if cell == INTERVENTION_AUTOMATIC else 0.0
         return {"intervention": _kind(cell), "cell": cell, "intervenes": p}
     result = t.odds(test)
-    p = sum(v for k, v in result.outcomes.items() if k in t.SUCCESSES)
+    chance = sum((v for k, v in result.outcomes.items() if k in t.SUCCESSES), Fraction(0))
     return {
         "intervention": "roll",
         "cell": cell,
@@ -90,7 +91,7 @@ def odds(data: Mapping[str, Any]) -> dict[str, Any]:
         "dice_count": test.dice_count,
         "keep_best": test.keep_best,
         "threshold": test.threshold,
-        "intervenes": float(p),
+        "intervenes": float(chance),
         "outcomes": {k: float(v) for k, v in result.outcomes.items()},
     }
 
