@@ -12,74 +12,64 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import services
-from campaigns.cards import campaign_card, campaign_list_for
+from campaigns.cards import (
+    CampaignCard,
+    CampaignSummary,
+    ChapterLine,
+    EventLine,
+    InvitationLine,
+    VoteLine,
+    campaign_card,
+    campaign_list_for,
+)
 from campaigns.models import Campaign, Invitation
 from campaigns.permissions import CAN_VIEW, campaign_role
 from campaigns.selectors import campaign_get_for_user
 from characters.models import Player
 from characters.permissions import Refusal, require
+from characters.serializers import CardSerializer
 
 
-class CampaignSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    system = serializers.CharField()
-    system_name = serializers.CharField()
-    organiser = serializers.CharField()
-    participants = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
+class CampaignSummarySerializer(CardSerializer):
+    class Meta:
+        dataclass = CampaignSummary
+        fields = "__all__"
 
 
-class EventSerializer(serializers.Serializer):
-    at = serializers.DateTimeField()
-    actor = serializers.CharField()
-    verb = serializers.CharField()
-    data = serializers.DictField()
+class EventSerializer(CardSerializer):
+    class Meta:
+        dataclass = EventLine
+        fields = "__all__"
 
 
-class ChapterLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField()
-    title = serializers.CharField()
-    status = serializers.CharField()
-    starts_at = serializers.DateTimeField(allow_null=True)
-    place = serializers.CharField()
-    closed_at = serializers.DateTimeField(allow_null=True)
-    settled_at = serializers.DateTimeField(allow_null=True)
-    eligible = serializers.BooleanField(allow_null=True)
-    reasons = serializers.ListField(child=serializers.CharField())
+class ChapterLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = ChapterLine
+        fields = "__all__"
 
 
-class VoteLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    chapter_title = serializers.CharField()
-    opened_at = serializers.DateTimeField()
+class VoteLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = VoteLine
+        fields = "__all__"
 
 
-class InvitationLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    token = serializers.CharField()
-    created_at = serializers.DateTimeField()
+class InvitationLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = InvitationLine
+        fields = "__all__"
 
 
-class CampaignCardSerializer(serializers.Serializer):
+class CampaignCardSerializer(CardSerializer):
     summary = CampaignSummarySerializer()
-    description = serializers.CharField()
-    participants = serializers.ListField(child=serializers.CharField())
     history = EventSerializer(many=True)
-    is_organiser = serializers.BooleanField()
-    co_organisers = serializers.ListField(child=serializers.CharField())
     chapters = ChapterLineSerializer(many=True)
-    chapters_planned = serializers.IntegerField(allow_null=True)
-    chapters_target = serializers.IntegerField()
     open_votes = VoteLineSerializer(many=True)
     invitations = InvitationLineSerializer(many=True)
-    can_manage = serializers.BooleanField()
-    is_player = serializers.BooleanField()
-    is_main_organiser = serializers.BooleanField()
-    survival_points_survive = serializers.IntegerField()
-    survival_points_victory = serializers.IntegerField()
+
+    class Meta:
+        dataclass = CampaignCard
+        fields = "__all__"
 
 
 class CampaignWriteSerializer(serializers.Serializer):

@@ -15,7 +15,26 @@ from rest_framework.views import APIView
 from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
-from campaigns.chapters.cards import chapter_card, sheet_card, upcoming_for, vote_card
+from campaigns.chapters.cards import (
+    ChapterCard,
+    EntryLine,
+    K12Line,
+    LossLine,
+    MemberLine,
+    Option,
+    OutcomeLine,
+    PlayerLine,
+    SheetCard,
+    SideLine,
+    UnitLine,
+    UpcomingLine,
+    VoteCard,
+    chapter_card,
+    sheet_card,
+    upcoming_for,
+    vote_card,
+)
+from campaigns.chapters.eligibility import Check
 from campaigns.models import (
     Chapter,
     ChapterResult,
@@ -28,142 +47,97 @@ from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
+from characters.serializers import CardSerializer
 
 # --- Campaigns ------------------------------------------------------------------------------
 
 
-class UpcomingLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    campaign_id = serializers.IntegerField()
-    campaign_name = serializers.CharField()
-    number = serializers.IntegerField()
-    title = serializers.CharField()
-    status = serializers.CharField()
-    starts_at = serializers.DateTimeField(allow_null=True)
-    duration_minutes = serializers.IntegerField()
-    place = serializers.CharField()
-    objectives = serializers.CharField()
-    weather = serializers.CharField()
-    time_of_day = serializers.CharField()
+class UpcomingLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = UpcomingLine
+        fields = "__all__"
 
 
 # --- Chapters --------------------------------------------------------------------------------
 
 
-class CheckSerializer(serializers.Serializer):
-    key = serializers.CharField()
-    met = serializers.BooleanField()
-    reason = serializers.CharField()
+class CheckSerializer(CardSerializer):
+    class Meta:
+        dataclass = Check
+        fields = "__all__"
 
 
-class PlayerLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    username = serializers.CharField()
-    vocation = serializers.CharField()
-    vocation_label = serializers.CharField()
-    eligible = serializers.BooleanField(allow_null=True)
+class PlayerLineSerializer(CardSerializer):
     checks = CheckSerializer(many=True)
 
-
-class OutcomeLineSerializer(serializers.Serializer):
-    player = serializers.CharField()
-    side = serializers.CharField()
-    result = serializers.CharField()
-    died = serializers.BooleanField()
-    kills = serializers.DictField(child=serializers.IntegerField())
-    notes = serializers.CharField()
+    class Meta:
+        dataclass = PlayerLine
+        fields = "__all__"
 
 
-class LossLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField(allow_null=True)
-    name = serializers.CharField()
+class OutcomeLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = OutcomeLine
+        fields = "__all__"
 
 
-class UnitLineSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField(allow_null=True)
-    unit_name = serializers.CharField()
-    vu = serializers.IntegerField(allow_null=True)
-    player = serializers.CharField()
-    side = serializers.CharField()
-    result = serializers.CharField()
+class LossLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = LossLine
+        fields = "__all__"
+
+
+class UnitLineSerializer(CardSerializer):
     losses = LossLineSerializer(many=True)
-    notes = serializers.CharField()
+
+    class Meta:
+        dataclass = UnitLine
+        fields = "__all__"
 
 
-class MemberLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    rank = serializers.CharField()
-    is_avatar = serializers.BooleanField()
+class MemberLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = MemberLine
+        fields = "__all__"
 
 
-class EntryLineSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField()
-    unit_name = serializers.CharField()
-    player_id = serializers.IntegerField()
-    player = serializers.CharField()
-    side = serializers.CharField()
-    vu = serializers.IntegerField()
-    valid = serializers.BooleanField()
-    mine = serializers.BooleanField()
+class EntryLineSerializer(CardSerializer):
     members = MemberLineSerializer(many=True)
 
-
-class SideLineSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    vu = serializers.IntegerField()
-    units = serializers.ListField(child=serializers.CharField())
+    class Meta:
+        dataclass = EntryLine
+        fields = "__all__"
 
 
-class K12LineSerializer(serializers.Serializer):
+class SideLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = SideLine
+        fields = "__all__"
+
+
+class K12LineSerializer(CardSerializer):
     sides = SideLineSerializer(many=True)
-    undervalued = serializers.CharField()
-    surplus = serializers.IntegerField()
-    defectors = serializers.ListField(child=serializers.CharField())
-    beyond = serializers.IntegerField()
+
+    class Meta:
+        dataclass = K12Line
+        fields = "__all__"
 
 
-class ChapterCardSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    campaign_id = serializers.IntegerField()
-    campaign_name = serializers.CharField()
-    system = serializers.CharField()
-    number = serializers.IntegerField()
-    title = serializers.CharField()
-    scenario = serializers.CharField()
-    players_min = serializers.IntegerField(allow_null=True)
-    players_max = serializers.IntegerField(allow_null=True)
-    min_survival_points = serializers.IntegerField()
-    required_cards = serializers.ListField(child=serializers.CharField())
-    required_items = serializers.ListField(child=serializers.CharField())
-    objectives = serializers.CharField()
-    weather = serializers.CharField()
-    time_of_day = serializers.CharField()
-    announced_events = serializers.ListField(child=serializers.CharField())
-    starts_at = serializers.DateTimeField(allow_null=True)
-    duration_minutes = serializers.IntegerField()
-    place = serializers.CharField()
-    status = serializers.CharField()
+class ChapterCardSerializer(CardSerializer):
     awaiting_settlement = serializers.BooleanField()
-    epilogue = serializers.CharField()
-    notable_events = serializers.ListField(child=serializers.CharField())
-    closed_at = serializers.DateTimeField(allow_null=True)
-    settled_at = serializers.DateTimeField(allow_null=True)
+    can_enter = serializers.BooleanField()
     players = PlayerLineSerializer(many=True)
     outcomes = OutcomeLineSerializer(many=True)
     unit_results = UnitLineSerializer(many=True)
-    open_vocation_votes = serializers.ListField(child=serializers.IntegerField())
-    can_manage = serializers.BooleanField()
-    is_player = serializers.BooleanField()
-    my_vocation = serializers.CharField()
-    taken_vocations = serializers.ListField(child=serializers.CharField())
-    uses_units = serializers.BooleanField(help_text="A KOLAPS campaign: units enter it.")
     units = EntryLineSerializer(many=True, help_text="KOLAPS units entered, as they are now.")
     k12 = K12LineSerializer(
         allow_null=True, help_text="K12 between the two sides, when the units make two."
     )
-    can_enter = serializers.BooleanField()
+
+    class Meta:
+        dataclass = ChapterCard
+        exclude = ("my_units",)
+        extra_kwargs = {"uses_units": {"help_text": "A KOLAPS campaign: units enter it."}}
 
 
 class ChapterWriteSerializer(serializers.Serializer):
@@ -195,15 +169,7 @@ class ChapterUpdateSerializer(ChapterWriteSerializer):
 
 def _chapter(request, pk):
     card = chapter_card(request.user, pk)
-    return Response(
-        ChapterCardSerializer(
-            {
-                **asdict(card),
-                "awaiting_settlement": card.awaiting_settlement,
-                "can_enter": card.can_enter,
-            }
-        ).data
-    )
+    return Response(ChapterCardSerializer(card).data)
 
 
 class ChapterPlanAPI(APIView):
@@ -422,33 +388,21 @@ class ChapterUnitAPI(APIView):
 # --- Votes -------------------------------------------------------------------------------------
 
 
-class OptionSerializer(serializers.Serializer):
-    value = serializers.CharField()
-    label = serializers.CharField()
-    count = serializers.IntegerField(allow_null=True)
+class OptionSerializer(CardSerializer):
+    class Meta:
+        dataclass = Option
+        fields = "__all__"
 
 
-class VoteCardSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    campaign_id = serializers.IntegerField()
-    campaign_name = serializers.CharField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    chapter_id = serializers.IntegerField(allow_null=True)
-    chapter_title = serializers.CharField()
-    opened_at = serializers.DateTimeField()
-    closed_at = serializers.DateTimeField(allow_null=True)
+class VoteCardSerializer(CardSerializer):
+    result = serializers.JSONField(allow_null=True)
     candidates = OptionSerializer(many=True)
     vocations = OptionSerializer(many=True)
     players = OptionSerializer(many=True)
-    my_chapter = serializers.IntegerField(allow_null=True)
-    my_nominations = serializers.DictField(child=serializers.IntegerField())
-    result = serializers.JSONField(allow_null=True)
-    winner_title = serializers.CharField()
-    assignments = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
-    can_manage = serializers.BooleanField()
-    can_vote = serializers.BooleanField()
-    ballots = serializers.IntegerField()
+
+    class Meta:
+        dataclass = VoteCard
+        fields = "__all__"
 
 
 def _vote(request, pk):
@@ -574,10 +528,13 @@ class CalendarTokenAPI(APIView):
 # --- The sheet to print again for the next chapter -------------------------------------------
 
 
-class SheetSerializer(serializers.Serializer):
+class SheetSerializer(CardSerializer):
     profile = ProfileCardSerializer()
     next_chapter = UpcomingLineSerializer(allow_null=True)
-    next_vocation = serializers.CharField()
+
+    class Meta:
+        dataclass = SheetCard
+        fields = "__all__"
 
 
 class ProfileSheetAPI(APIView):

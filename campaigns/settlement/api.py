@@ -8,68 +8,56 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.settlement.cards import (
+    BreakdownLine,
     breakdown_lines,
     campaign_leaderboard_card,
     history_card,
     overall_leaderboard_card,
     settlement_card,
 )
+from campaigns.settlement.plan import ParticipantPlan, SettlementPlan, TraumaChange, UnitDeparture
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
+from campaigns.statistics.services import HistoryPoint, StandingRow
+from characters.serializers import CardSerializer
+from rules.engine.systems.of_the_dead.effects import SheetNumbers
 from rules.engine.systems.of_the_dead.settlement import DeathChoice
 
 
-class SettlementSheetSerializer(serializers.Serializer):
-    physique = serializers.IntegerField()
-    psychique = serializers.IntegerField()
-    reflexes = serializers.IntegerField()
-    combat = serializers.IntegerField()
-    life_markers = serializers.IntegerField()
-    moral = serializers.IntegerField()
+class SettlementSheetSerializer(CardSerializer):
+    class Meta:
+        dataclass = SheetNumbers
+        fields = "__all__"
 
 
-class SettlementTraumaChangeSerializer(serializers.Serializer):
-    trauma_id = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
-    fate = serializers.ChoiceField(choices=["heal", "permanent"])
-    effect = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+class SettlementTraumaChangeSerializer(CardSerializer):
+    class Meta:
+        dataclass = TraumaChange
+        fields = "__all__"
 
 
-class ParticipantPlanSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    profile_id = serializers.IntegerField(allow_null=True)
-    result = serializers.CharField()
-    died = serializers.BooleanField()
-    side = serializers.CharField()
-    kills = serializers.DictField(child=serializers.IntegerField())
-    kills_total = serializers.IntegerField()
-    survival_points = serializers.IntegerField()
-    survival_before = serializers.IntegerField(allow_null=True)
-    survival_after = serializers.IntegerField(allow_null=True)
-    status_before = serializers.CharField(allow_null=True)
-    status_after = serializers.CharField(allow_null=True)
+class ParticipantPlanSerializer(CardSerializer):
     trauma_changes = SettlementTraumaChangeSerializer(many=True)
-    traumas_gained = serializers.IntegerField()
     sheet_before = SettlementSheetSerializer(allow_null=True)
     sheet_after = SettlementSheetSerializer(allow_null=True)
-    damage_dealt = serializers.IntegerField(allow_null=True)
-    damage_taken = serializers.IntegerField(allow_null=True)
-    rolls = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        dataclass = ParticipantPlan
+        fields = "__all__"
 
 
-class SettlementDepartureSerializer(serializers.Serializer):
-    unit_id = serializers.IntegerField(allow_null=True)
-    unit_name = serializers.CharField()
-    player_id = serializers.IntegerField(allow_null=True)
-    character = serializers.CharField()
-    character_id = serializers.IntegerField(allow_null=True)
+class SettlementDepartureSerializer(CardSerializer):
+    class Meta:
+        dataclass = UnitDeparture
+        fields = "__all__"
 
 
-class SettlementPlanSerializer(serializers.Serializer):
-    played_in_chronique = serializers.BooleanField()
+class SettlementPlanSerializer(CardSerializer):
     participants = ParticipantPlanSerializer(many=True)
     departures = SettlementDepartureSerializer(many=True)
+
+    class Meta:
+        dataclass = SettlementPlan
+        fields = ("played_in_chronique", "participants", "departures")
 
 
 class SettlementSerializer(serializers.Serializer):
@@ -124,33 +112,18 @@ class ChapterSettlementReopenAPI(APIView):
         return Response(SettlementSerializer(_settlement_body(card)).data)
 
 
-class ReputationBreakdownSerializer(serializers.Serializer):
-    label = serializers.CharField()
-    count = serializers.IntegerField()
-    weight = serializers.IntegerField()
-    points = serializers.IntegerField()
+class ReputationBreakdownSerializer(CardSerializer):
+    class Meta:
+        dataclass = BreakdownLine
+        fields = "__all__"
 
 
-class StandingSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    username = serializers.CharField()
-    reputation = serializers.IntegerField()
-    chapters_played = serializers.IntegerField()
-    chapters_survived = serializers.IntegerField()
-    chapters_won = serializers.IntegerField()
-    deaths = serializers.IntegerField()
-    kills_total = serializers.IntegerField()
-    kills = serializers.DictField(child=serializers.IntegerField())
-    traumas_gained = serializers.IntegerField()
-    traumas_healed = serializers.IntegerField()
-    traumas_permanent = serializers.IntegerField()
-    damage_dealt = serializers.IntegerField(allow_null=True)
-    damage_taken = serializers.IntegerField(allow_null=True)
-    rolls = serializers.IntegerField(allow_null=True)
-    survival_points = serializers.IntegerField()
+class StandingSerializer(CardSerializer):
     breakdown = ReputationBreakdownSerializer(many=True)
+
+    class Meta:
+        dataclass = StandingRow
+        fields = "__all__"
 
 
 def _standing(row) -> dict:
@@ -175,25 +148,10 @@ class LeaderboardAPI(APIView):
         return Response(StandingSerializer([_standing(r) for r in card.rows], many=True).data)
 
 
-class HistoryChapterSerializer(serializers.Serializer):
-    chapter_id = serializers.IntegerField()
-    chapter_title = serializers.CharField()
-    chapter_number = serializers.IntegerField()
-    campaign_name = serializers.CharField()
-    settled_at = serializers.DateTimeField()
-    result = serializers.CharField()
-    died = serializers.BooleanField()
-    survival_points = serializers.IntegerField()
-    survival_total = serializers.IntegerField()
-    kills_total = serializers.IntegerField()
-    kills_running = serializers.IntegerField()
-    kills = serializers.DictField(child=serializers.IntegerField())
-    traumas_gained = serializers.IntegerField()
-    traumas_healed = serializers.IntegerField()
-    traumas_permanent = serializers.IntegerField()
-    damage_dealt = serializers.IntegerField(allow_null=True)
-    damage_taken = serializers.IntegerField(allow_null=True)
-    rolls = serializers.IntegerField(allow_null=True)
+class HistoryChapterSerializer(CardSerializer):
+    class Meta:
+        dataclass = HistoryPoint
+        fields = "__all__"
 
 
 class HistoryTraumaSerializer(serializers.Serializer):

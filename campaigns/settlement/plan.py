@@ -34,8 +34,8 @@ class TraumaChange:
     trauma_id: int
     name: str
     kind: str
-    fate: str  # TraumaFate
-    effect: dict | None
+    fate: TraumaFate
+    effect: dict[str, int] | None
 
 
 @dataclass(frozen=True)
@@ -200,9 +200,7 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
             fate = trauma_fate(outcome.result)
             traumas = active.get(profile.pk, [])
             changes = tuple(
-                TraumaChange(
-                    trauma_id=t.pk, name=t.name, kind=t.kind, fate=fate.value, effect=t.effect
-                )
+                TraumaChange(trauma_id=t.pk, name=t.name, kind=t.kind, fate=fate, effect=t.effect)
                 for t in traumas
                 if t.permanence == TraumaPermanence.TEMPORARY
             )

@@ -16,7 +16,10 @@ from rest_framework.views import APIView
 
 from characters.kolaps import cards, services
 from characters.kolaps import unit_file as kolaps_io
+from characters.kolaps.cards import ChangeLine, UnitSummary
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
+from characters.serializers import CardSerializer
+from rules.engine.systems.kolaps.costing import Comparison
 
 # --- Serializers (output) --------------------------------------------------------------------
 
@@ -47,11 +50,10 @@ class CharacterSerializer(serializers.Serializer):
     catalogue_version = serializers.CharField()
 
 
-class ComparisonSerializer(serializers.Serializer):
-    opponent_vu = serializers.IntegerField()
-    surplus = serializers.IntegerField()
-    defectors = serializers.ListField(child=serializers.CharField())
-    beyond = serializers.IntegerField()
+class ComparisonSerializer(CardSerializer):
+    class Meta:
+        dataclass = Comparison
+        fields = ("opponent_vu", "surplus", "defectors", "beyond")
 
 
 class UnitSerializer(serializers.Serializer):
@@ -67,23 +69,16 @@ class UnitSerializer(serializers.Serializer):
     comparison = ComparisonSerializer(allow_null=True)
 
 
-class UnitSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    vu = serializers.IntegerField()
-    valid = serializers.BooleanField()
-    shared = serializers.BooleanField()
-    size = serializers.IntegerField()
+class UnitSummarySerializer(CardSerializer):
+    class Meta:
+        dataclass = UnitSummary
+        fields = "__all__"
 
 
-class ChangeSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    actor = serializers.CharField()
-    verb = serializers.CharField()
-    sentence = serializers.CharField()
-    undone = serializers.BooleanField()
-    is_undo = serializers.BooleanField()
+class ChangeSerializer(CardSerializer):
+    class Meta:
+        dataclass = ChangeLine
+        fields = "__all__"
 
 
 # --- Serializers (input) ---------------------------------------------------------------------

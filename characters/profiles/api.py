@@ -12,71 +12,56 @@ from rest_framework.views import APIView
 
 from characters.models import Profile, Trauma, TraumaKind, TraumaPermanence
 from characters.profiles import services as profiles
-from characters.profiles.cards import my_profile_card, public_profile_card
+from characters.profiles.cards import (
+    CampaignPlayed,
+    ProfileCard,
+    ProfileEventLine,
+    TraumaLine,
+    VocationLine,
+    my_profile_card,
+    public_profile_card,
+)
+from characters.serializers import CardSerializer
 
 
-class TraumaLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
-    permanence = serializers.CharField()
-    effect = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
-    chapter = serializers.CharField()
-    active = serializers.BooleanField()
-    healed_at = serializers.DateTimeField(allow_null=True)
-    notes = serializers.CharField()
+class TraumaLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = TraumaLine
+        fields = "__all__"
 
 
-class VocationLineSerializer(serializers.Serializer):
-    vocation = serializers.CharField()
-    label = serializers.CharField()
-    chapter_id = serializers.IntegerField()
-    chapter = serializers.CharField()
-    campaign = serializers.CharField()
+class VocationLineSerializer(CardSerializer):
+    class Meta:
+        dataclass = VocationLine
+        fields = "__all__"
 
 
-class CampaignPlayedSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    system = serializers.CharField()
-    chapters_played = serializers.IntegerField()
+class CampaignPlayedSerializer(CardSerializer):
+    class Meta:
+        dataclass = CampaignPlayed
+        fields = "__all__"
 
 
-class ProfileEventSerializer(serializers.Serializer):
-    at = serializers.DateTimeField()
-    actor = serializers.CharField()
-    verb = serializers.CharField()
-    data = serializers.DictField()
-    version = serializers.IntegerField()
+class ProfileEventSerializer(CardSerializer):
+    class Meta:
+        dataclass = ProfileEventLine
+        fields = "__all__"
 
 
-class ProfileCardSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    name = serializers.CharField()
-    status = serializers.CharField()
-    physique = serializers.IntegerField()
-    psychique = serializers.IntegerField()
-    reflexes = serializers.IntegerField()
-    combat = serializers.IntegerField()
-    effective = serializers.DictField(child=serializers.IntegerField())
-    life_markers = serializers.IntegerField()
-    moral = serializers.IntegerField()
-    portrait_url = serializers.CharField()
-    description = serializers.CharField()
-    equipment = serializers.ListField(child=serializers.CharField())
-    cards = serializers.ListField(child=serializers.CharField())
-    survival_points = serializers.IntegerField()
-    version = serializers.IntegerField()
-    visibility = serializers.DictField(child=serializers.BooleanField())
+class ProfileCardSerializer(CardSerializer):
     traumas = TraumaLineSerializer(many=True)
     vocations = VocationLineSerializer(many=True)
     campaigns = CampaignPlayedSerializer(many=True)
     history = ProfileEventSerializer(many=True)
-    settled_chapters = serializers.IntegerField(
-        help_text="Chapters settled by the post-chapter work; 0 means no statistics yet."
-    )
-    is_owner = serializers.BooleanField()
+
+    class Meta:
+        dataclass = ProfileCard
+        fields = "__all__"
+        extra_kwargs = {
+            "settled_chapters": {
+                "help_text": "Chapters settled by the post-chapter work; 0 means no statistics yet."
+            }
+        }
 
 
 class ProfileCreateSerializer(serializers.Serializer):

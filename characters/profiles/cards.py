@@ -28,7 +28,7 @@ class TraumaLine:
     name: str
     kind: str
     permanence: str
-    effect: dict | None
+    effect: dict[str, int] | None
     chapter: str
     active: bool
     healed_at: datetime | None

@@ -10,20 +10,15 @@ from rest_framework.views import APIView
 
 from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
 from characters.models import Player
+from characters.serializers import CardSerializer
 from rules.rolls.models import RollRecord
-from rules.table.cards import encounter_card
+from rules.table.cards import EncounterRow, encounter_card
 
 
-class EncounterRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    player_id = serializers.IntegerField()
-    player = serializers.CharField()
-    target_id = serializers.IntegerField(allow_null=True)
-    target = serializers.CharField(allow_null=True)
-    damage = serializers.IntegerField()
-    roll_id = serializers.IntegerField(allow_null=True)
-    roll = serializers.CharField(allow_null=True)
+class EncounterRowSerializer(CardSerializer):
+    class Meta:
+        dataclass = EncounterRow
+        fields = "__all__"
 
 
 class EncounterLogSerializer(serializers.Serializer):
