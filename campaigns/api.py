@@ -3,7 +3,6 @@ helper."""
 
 from dataclasses import asdict
 
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -22,11 +21,13 @@ from campaigns.cards import (
     campaign_card,
     campaign_list_for,
 )
-from campaigns.models import Campaign, Invitation
-from campaigns.permissions import CAN_VIEW, campaign_role
-from campaigns.selectors import campaign_get_for_user
+from campaigns.models import Invitation
+from campaigns.selectors import (
+    campaign_get_for_user,
+    invitation_get_for_user,
+)
 from characters.models import Player
-from characters.permissions import Refusal, require
+from characters.permissions import Refusal
 from characters.serializers import CardSerializer
 
 
@@ -158,8 +159,7 @@ class InvitationRevokeAPI(APIView):
 
     @extend_schema(request=None, responses=InvitationSerializer)
     def post(self, request, pk: int, invitation: int):
-        campaign = campaign_get_for_user(request.user, pk, need="manage")
-        invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
+        invitation = invitation_get_for_user(request.user, pk, invitation)
         invitation = services.invitation_revoke(actor=request.user, invitation=invitation)
         return Response(_invitation(request, invitation))
 
@@ -180,8 +180,7 @@ class LeaveAPI(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
-        require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
+        campaign = campaign_get_for_user(request.user, pk)
         services.campaign_leave(player=request.user, campaign=campaign)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -201,14 +200,14 @@ class CoOrganiserAPI(APIView):
 
     @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
     def post(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = campaign_get_for_user(request.user, pk)
         username = str(request.data.get("username", ""))
         services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
         return _campaign(request, pk)
 
     @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
     def delete(self, request, pk: int):
-        campaign = get_object_or_404(Campaign, pk=pk)
+        campaign = campaign_get_for_user(request.user, pk)
         username = str(request.data.get("username", ""))
         services.co_organiser_remove(
             actor=request.user, campaign=campaign, player=_player(username)

@@ -8,17 +8,17 @@ becomes the refusal page (config.middleware).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
 from campaigns.cards import campaign_card, campaign_list_for
 from campaigns.forms import CampaignForm, CoOrganiserForm
-from campaigns.models import Campaign, Invitation
-from campaigns.permissions import CAN_VIEW, campaign_role
-from campaigns.selectors import campaign_get_for_user
-from characters.permissions import require
+from campaigns.selectors import (
+    campaign_get_for_user,
+    invitation_get_for_user,
+)
 
 
 @login_required
@@ -89,8 +89,7 @@ def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_revoke(request: HttpRequest, pk: int, invitation: int) -> HttpResponse:
-    campaign = campaign_get_for_user(request.user, pk, need="manage")
-    invitation = get_object_or_404(Invitation, pk=invitation, campaign=campaign)
+    invitation = invitation_get_for_user(request.user, pk, invitation)
     services.invitation_revoke(actor=request.user, invitation=invitation)
     if request.htmx:
         return _invitations_fragment(request, pk)
@@ -112,8 +111,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = get_object_or_404(Campaign, pk=pk)
-    require(campaign_role(request.user, campaign), CAN_VIEW, visible=CAN_VIEW)
+    campaign = campaign_get_for_user(request.user, pk)
     services.campaign_leave(player=request.user, campaign=campaign)
     messages.success(request, _("You left the campaign."))
     return redirect("campaign-list")

@@ -36,13 +36,16 @@ from campaigns.chapters.cards import (
 )
 from campaigns.chapters.eligibility import Check
 from campaigns.models import (
-    Chapter,
     ChapterResult,
-    Vote,
     VoteKind,
     ZombieType,
 )
-from campaigns.selectors import campaign_get_for_user
+from campaigns.selectors import (
+    campaign_get_for_user,
+    chapter_get_for_user,
+    chapter_unit_get_for_user,
+    vote_get_for_user,
+)
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
@@ -198,8 +201,7 @@ class ChapterDetailAPI(APIView):
 
     @extend_schema(request=ChapterUpdateSerializer, responses=ChapterCardSerializer)
     def patch(self, request, pk: int):
-        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-        campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
         data = ChapterUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         chapter_services.chapter_update(actor=request.user, chapter=chapter, **data.validated_data)
@@ -226,8 +228,7 @@ class ChapterVocationAPI(APIView):
 
     @extend_schema(request=VocationSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
-        chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
-        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        chapter = chapter_get_for_user(request.user, pk)
         data = VocationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         if "vocation" not in data.validated_data:
@@ -242,8 +243,7 @@ class ChapterVocationAPI(APIView):
 
     @extend_schema(request=VocationSerializer, responses=ChapterCardSerializer)
     def delete(self, request, pk: int):
-        chapter_card(request.user, pk)
-        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        chapter = chapter_get_for_user(request.user, pk)
         data = VocationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         chapter_services.vocation_release(
@@ -301,8 +301,7 @@ class ChapterCloseAPI(APIView):
 
     @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
-        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-        campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
         data = CloseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -342,7 +341,7 @@ class ChapterStartAPI(APIView):
 
     @extend_schema(request=None, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
-        chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+        chapter = chapter_get_for_user(request.user, pk)
         chapter_services.chapter_start(actor=request.user, chapter=chapter)
         return _chapter(request, pk)
 
@@ -358,8 +357,7 @@ class ChapterUnitsAPI(APIView):
 
     @extend_schema(request=UnitEntrySerializer, responses={201: ChapterCardSerializer})
     def post(self, request, pk: int):
-        chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
-        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+        chapter = chapter_get_for_user(request.user, pk)
         data = UnitEntrySerializer(data=request.data)
         data.is_valid(raise_exception=True)
         kolaps_chapters.chapter_unit_enter(
@@ -378,9 +376,7 @@ class ChapterUnitAPI(APIView):
 
     @extend_schema(request=None, responses=ChapterCardSerializer)
     def delete(self, request, pk: int, unit: int):
-        chapter_card(request.user, pk)
-        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
-        entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+        chapter, entered = chapter_unit_get_for_user(request.user, pk, unit)
         kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
         return _chapter(request, pk)
 
@@ -471,8 +467,7 @@ class BallotAPI(APIView):
 
     @extend_schema(request=BallotSerializer, responses=VoteCardSerializer)
     def post(self, request, pk: int):
-        vote_card(request.user, pk)  # 404 for whoever does not see the campaign
-        vote = Vote.objects.select_related("campaign").get(pk=pk)
+        vote = vote_get_for_user(request.user, pk)
         data = BallotSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -491,7 +486,7 @@ class VoteCloseAPI(APIView):
 
     @extend_schema(request=None, responses=VoteCardSerializer)
     def post(self, request, pk: int):
-        vote = get_object_or_404(Vote.objects.select_related("campaign"), pk=pk)
+        vote = vote_get_for_user(request.user, pk)
         chapter_services.vote_close(actor=request.user, vote=vote)
         return _vote(request, pk)
 

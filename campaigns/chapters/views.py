@@ -8,7 +8,7 @@ A `Refusal` escaping a view becomes the refusal page (config.middleware).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -27,8 +27,12 @@ from campaigns.chapters.forms import (
     VoteOpenForm,
 )
 from campaigns.models import CalendarFeed, Chapter, Vote, VoteKind
-from campaigns.selectors import campaign_get_for_user
-from characters.kolaps.models import KolapsUnit
+from campaigns.selectors import (
+    campaign_get_for_user,
+    chapter_get_for_user,
+    chapter_unit_get_for_user,
+    vote_get_for_user,
+)
 from characters.permissions import Forbidden, Refusal
 
 # --- Chapters ---------------------------------------------------------------------------------
@@ -72,8 +76,7 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
-    campaign_get_for_user(request.user, chapter.campaign_id, need="manage")
+    chapter = chapter_get_for_user(request.user, pk, need="manage")
     if request.method == "POST":
         form = ChapterForm(request.POST, chapter=chapter)
         if form.is_valid() and form.save(request.user) is not None:
@@ -92,7 +95,7 @@ def chapter_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
     card = chapter_card(request.user, pk)
-    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
+    chapter = chapter_get_for_user(request.user, pk)
     if request.POST.get("action") == "release":
         chapter_services.vocation_release(actor=request.user, chapter=chapter, player=request.user)
         form = VocationForm(card=card)
@@ -134,7 +137,7 @@ def _units_answer(request, pk: int, form=None) -> HttpResponse:
 @login_required
 @require_POST
 def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    card = chapter_card(request.user, pk)
     if not card.is_player:
         raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
     chapter = Chapter.objects.select_related("campaign").get(pk=pk)
@@ -147,9 +150,7 @@ def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpResponse:
-    chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
-    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
-    entered = get_object_or_404(KolapsUnit, pk=unit, chapter_entries__chapter=chapter)
+    chapter, entered = chapter_unit_get_for_user(request.user, pk, unit)
     kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
     if not request.htmx:
         messages.success(request, _("The unit is withdrawn from the chapter."))
@@ -159,7 +160,7 @@ def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpRespo
 @login_required
 @require_POST
 def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
-    chapter = get_object_or_404(Chapter.objects.select_related("campaign"), pk=pk)
+    chapter = chapter_get_for_user(request.user, pk)
     chapter_services.chapter_start(actor=request.user, chapter=chapter)
     messages.success(request, _("The chapter is being played."))
     return redirect("chapter-detail", pk)
@@ -168,7 +169,7 @@ def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)  # 404 for whoever does not see the campaign
+    card = chapter_card(request.user, pk)
     if not card.can_manage:
         raise Forbidden(_("Only the campaign's organisers close a chapter."))
     if card.is_closed:
@@ -232,7 +233,7 @@ def vote_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def vote_close(request: HttpRequest, pk: int) -> HttpResponse:
-    vote = get_object_or_404(Vote.objects.select_related("campaign"), pk=pk)
+    vote = vote_get_for_user(request.user, pk)
     chapter_services.vote_close(actor=request.user, vote=vote)
     messages.success(request, _("The vote is closed; its result is kept."))
     return redirect("vote-detail", pk)

@@ -5,7 +5,6 @@ state under `current`, so a second device never overwrites the first silently.
 """
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -224,7 +223,7 @@ class CharacterListAPI(APIView):
         data.is_valid(raise_exception=True)
         unit = None
         if data.validated_data.get("unit"):
-            unit = cards.unit_for_owner(request.user, data.validated_data["unit"])
+            unit = cards.unit_get_for_user(request.user, data.validated_data["unit"])
         character = services.character_create(
             owner=request.user,
             name=data.validated_data["name"],
@@ -240,7 +239,7 @@ class CharacterDetailAPI(APIView):
 
     @extend_schema(responses=CharacterSerializer)
     def get(self, request, pk: int):
-        return Response(character_data(cards.character_for_owner(request.user, pk)))
+        return Response(character_data(cards.character_get_for_user(request.user, pk)))
 
 
 class CharacterChangeAPI(APIView):
@@ -251,7 +250,7 @@ class CharacterChangeAPI(APIView):
         responses={200: CharacterSerializer, 409: StaleResponse},
     )
     def post(self, request, pk: int):
-        character = cards.character_for_owner(request.user, pk)
+        character = cards.character_get_for_user(request.user, pk)
         data = CharacterChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
@@ -270,7 +269,7 @@ class CharacterDuplicateAPI(APIView):
 
     @extend_schema(request=None, responses={201: CharacterSerializer})
     def post(self, request, pk: int):
-        character = cards.character_for_owner(request.user, pk)
+        character = cards.character_get_for_user(request.user, pk)
         copy = services.character_duplicate(actor=request.user, character=character)
         return Response(character_data(copy), status=status.HTTP_201_CREATED)
 
@@ -280,7 +279,7 @@ class CharacterHistoryAPI(APIView):
 
     @extend_schema(responses=ChangeSerializer(many=True))
     def get(self, request, pk: int):
-        character = cards.character_for_owner(request.user, pk)
+        character = cards.character_get_for_user(request.user, pk)
         return Response(ChangeSerializer(cards.history_for(character=character), many=True).data)
 
 
@@ -289,7 +288,7 @@ class CharacterUndoAPI(APIView):
 
     @extend_schema(request=UndoSerializer, responses={200: CharacterSerializer, 409: StaleResponse})
     def post(self, request, pk: int):
-        character = cards.character_for_owner(request.user, pk)
+        character = cards.character_get_for_user(request.user, pk)
         data = UndoSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -326,7 +325,7 @@ class UnitDetailAPI(APIView):
 
     @extend_schema(parameters=[OPPONENT_VU], responses=UnitSerializer)
     def get(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         return Response(unit_data(unit, opponent_vu=_opponent_vu(request)))
 
 
@@ -337,14 +336,12 @@ class UnitChangeAPI(APIView):
         request=UnitChangeSerializer, responses={200: UnitSerializer, 409: StaleResponse}
     )
     def post(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         data = UnitChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         character = None
         if data.validated_data.get("character"):
-            character = get_object_or_404(
-                KolapsCharacter.objects.owned_by(request.user), pk=data.validated_data["character"]
-            )
+            character = cards.character_get_for_user(request.user, data.validated_data["character"])
         try:
             unit = services.unit_change(
                 actor=request.user,
@@ -364,7 +361,7 @@ class UnitDuplicateAPI(APIView):
 
     @extend_schema(request=None, responses={201: UnitSerializer})
     def post(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         return Response(
             unit_data(services.unit_duplicate(actor=request.user, unit=unit)),
             status=status.HTTP_201_CREATED,
@@ -376,7 +373,7 @@ class UnitHistoryAPI(APIView):
 
     @extend_schema(responses=ChangeSerializer(many=True))
     def get(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         return Response(ChangeSerializer(cards.history_for(unit=unit), many=True).data)
 
 
@@ -385,7 +382,7 @@ class UnitUndoAPI(APIView):
 
     @extend_schema(request=UndoSerializer, responses={200: UnitSerializer, 409: StaleResponse})
     def post(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         data = UndoSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -403,7 +400,7 @@ class UnitExportAPI(APIView):
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
-        unit = cards.unit_for_owner(request.user, pk)
+        unit = cards.unit_get_for_user(request.user, pk)
         members = list(unit.members.order_by("position", "pk"))
         return HttpResponse(
             kolaps_io.unit_export_text(unit, members), content_type="application/json"

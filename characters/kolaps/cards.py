@@ -83,20 +83,25 @@ def owned_role(viewer, obj) -> set[Role]:
     return roles
 
 
-def unit_for_owner(user, pk: int) -> KolapsUnit:
-    unit = KolapsUnit.objects.filter(pk=pk).first()
-    if unit is None:
-        raise Http404
-    require(owned_role(user, unit), CAN_EDIT, visible=CAN_EDIT)
-    return unit
+# Fetch and authorise: what a KOLAPS page or API class needs (`need`) of a unit or a
+# character. Both are their owner's alone ("view" and "edit" alike): anyone else gets a 404.
+NEEDS = {"view": CAN_EDIT, "edit": CAN_EDIT}
 
 
-def character_for_owner(user, pk: int) -> KolapsCharacter:
-    character = KolapsCharacter.objects.filter(pk=pk).first()
-    if character is None:
+def _owned_get(model, user, pk: int, need: str):
+    obj = model.objects.filter(pk=pk).first()
+    if obj is None:
         raise Http404
-    require(owned_role(user, character), CAN_EDIT, visible=CAN_EDIT)
-    return character
+    require(owned_role(user, obj), NEEDS[need], visible=CAN_EDIT)
+    return obj
+
+
+def unit_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsUnit:
+    return _owned_get(KolapsUnit, user, pk, need)
+
+
+def character_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsCharacter:
+    return _owned_get(KolapsCharacter, user, pk, need)
 
 
 def unit_for_token(token: str) -> KolapsUnit:

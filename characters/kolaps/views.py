@@ -94,7 +94,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
     unit = None
     if form.is_valid():
         if form.cleaned_data.get("unit"):
-            unit = cards.unit_for_owner(request.user, form.cleaned_data["unit"])
+            unit = cards.unit_get_for_user(request.user, form.cleaned_data["unit"])
         try:
             character = services.character_create(
                 owner=request.user,
@@ -142,7 +142,7 @@ def _character_page(request, character, *, message="", status=200) -> HttpRespon
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_page(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_for_owner(request.user, pk)
+    character = cards.character_get_for_user(request.user, pk)
     if request.method == "GET":
         return _character_page(request, character)
     form = CharacterChangeForm(request.POST)
@@ -192,7 +192,7 @@ def _answer_change(request, obj, change, page, url_name, *, always_redirect=Fals
 @login_required
 @require_GET
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_for_owner(request.user, pk)
+    character = cards.character_get_for_user(request.user, pk)
     return render(
         request,
         "characters/kolaps/print.html",
@@ -207,7 +207,7 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_for_owner(request.user, pk)
+    character = cards.character_get_for_user(request.user, pk)
     message = ""
     if request.method == "POST":
         form = UndoForm(request.POST)
@@ -290,7 +290,7 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_for_owner(request.user, pk)
+    unit = cards.unit_get_for_user(request.user, pk)
     if request.method == "GET":
         return _unit_page(request, unit)
     form = UnitChangeForm(request.POST)
@@ -332,7 +332,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_for_owner(request.user, pk)
+    unit = cards.unit_get_for_user(request.user, pk)
     card = cards.unit_card(unit, full=True)
     return render(
         request,
@@ -344,7 +344,7 @@ def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_for_owner(request.user, pk)
+    unit = cards.unit_get_for_user(request.user, pk)
     message = ""
     if request.method == "POST":
         form = UndoForm(request.POST)
@@ -373,7 +373,7 @@ def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def unit_export(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_for_owner(request.user, pk)
+    unit = cards.unit_get_for_user(request.user, pk)
     members = list(unit.members.order_by("position", "pk"))
     response = HttpResponse(
         kolaps_io.unit_export_text(unit, members), content_type="application/json; charset=utf-8"

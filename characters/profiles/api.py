@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from characters.models import Profile, Trauma, TraumaKind, TraumaPermanence
+from characters.models import Profile, TraumaKind, TraumaPermanence
 from characters.profiles import services as profiles
 from characters.profiles.cards import (
     CampaignPlayed,
@@ -20,6 +20,7 @@ from characters.profiles.cards import (
     VocationLine,
     my_profile_card,
     public_profile_card,
+    trauma_get_for_user,
 )
 from characters.serializers import CardSerializer
 
@@ -167,10 +168,7 @@ class ProfileTraumaHealAPI(APIView):
 
     @extend_schema(request=None, responses=ProfileCardSerializer)
     def post(self, request, trauma: int):
-        found = Trauma.objects.filter(pk=trauma, profile__player=request.user).first()
-        if found is None:
-            raise NotFound(_("You have no such trauma."))
-        profiles.trauma_heal(actor=request.user, trauma=found)
+        profiles.trauma_heal(actor=request.user, trauma=trauma_get_for_user(request.user, trauma))
         return Response(_mine(request))
 
 

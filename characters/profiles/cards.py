@@ -5,6 +5,7 @@ from datetime import datetime
 
 from django.db.models import Count, Q
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from characters.models import (
     Player,
@@ -280,3 +281,11 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
     if hidden:
         card = replace(card, **hidden)
     return card
+
+
+def trauma_get_for_user(user, pk: int) -> Trauma:
+    """Fetch and authorise one of the player's own traumas (anyone else's is a 404)."""
+    trauma = Trauma.objects.filter(pk=pk, profile__player_id=user.pk).first()
+    if trauma is None:
+        raise Http404(_("You have no such trauma."))
+    return trauma

@@ -3,14 +3,14 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.models import Profile, Trauma
+from characters.models import Profile
 from characters.permissions import Refusal
 from characters.profiles import services as profiles
-from characters.profiles.cards import my_profile_card, public_profile_card
+from characters.profiles.cards import my_profile_card, public_profile_card, trauma_get_for_user
 from characters.profiles.forms import ProfileForm, TraumaForm
 
 
@@ -65,7 +65,7 @@ def profile_trauma_add(request: HttpRequest) -> HttpResponse:
 def profile_trauma_heal(request: HttpRequest, trauma: int) -> HttpResponse:
     """The player heals one of their temporary traumas by hand (the settlement heals them
     on a victory, RULES-NOTES O6)."""
-    trauma = get_object_or_404(Trauma, pk=trauma, profile__player=request.user)
+    trauma = trauma_get_for_user(request.user, trauma)
     error = ""
     try:
         profiles.trauma_heal(actor=request.user, trauma=trauma)

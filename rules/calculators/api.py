@@ -6,7 +6,6 @@ from dataclasses import asdict
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 from rules.engine.registry import RESOLVERS, VERBS, resolvers_of
 from rules.engine.systems import SYSTEMS
 from rules.rolls.models import RollRecord
+from rules.rolls.selectors import roll_get_for_user
 from rules.rolls.services import resolve, roll_on_server, roll_replay
 from rules.table.cards import chapters_being_played
 
@@ -195,7 +195,7 @@ class RollDetailAPI(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
-        record = get_object_or_404(RollRecord.objects.for_user(request.user), pk=pk)
+        record = roll_get_for_user(request.user, pk)
         return Response(
             {
                 **RollRecordSerializer(record).data,

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -20,6 +20,7 @@ from rules.labels import (
     modifier_label,
 )
 from rules.rolls.models import RollRecord
+from rules.rolls.selectors import roll_get_for_user
 from rules.rolls.services import resolve, roll_on_server, roll_replay
 from rules.table.cards import chapters_being_played
 
@@ -108,7 +109,7 @@ def roll_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    record = get_object_or_404(RollRecord.objects.for_user(request.user), pk=pk)
+    record = roll_get_for_user(request.user, pk)
     return render(
         request,
         "rules/rolls/roll_detail.html",
