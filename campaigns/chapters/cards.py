@@ -213,6 +213,7 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
             "side",
             "unit__vu",
             "unit__status",
+            "unit__catalogue_version",
         )
     )
     members: dict[int, list[KolapsCharacter]] = defaultdict(list)
@@ -236,29 +237,32 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
                 for m in members[unit_id]
             ],
         )
-        for unit_id, name, player_id, display, username, side, vu, status in rows
+        for unit_id, name, player_id, display, username, side, vu, status, _version in rows
     ]
-    return lines, _k12(lines, members)
+    versions = {row[0]: row[-1] for row in rows}
+    return lines, _k12(lines, members, versions)
 
 
-def _k12(lines: list[EntryLine], members: dict[int, list[KolapsCharacter]]) -> K12Line | None:
+def _k12(
+    lines: list[EntryLine], members: dict[int, list[KolapsCharacter]], versions: dict[int, str]
+) -> K12Line | None:
     """K12 when the entered units make exactly two sides (a unit with no side is a side of
-    its own): each side's characters costed from scratch, the side worth more compared
-    with the other's VU."""
+    its own): each side's characters costed from scratch, each unit with the catalogue it
+    was built with, the side worth more compared with the other's VU."""
     sides: dict[tuple[str, object], list[EntryLine]] = {}
     for line in lines:
         key = ("side", line.side) if line.side else ("unit", line.unit_id)
         sides.setdefault(key, []).append(line)
     if len(sides) != 2:
         return None
-    cat = kolaps_services.catalogue()
     costed, labels, names = [], [], {}
     for key, side_lines in sides.items():
         characters = []
         for line in side_lines:
             unit_members = members[line.unit_id]
             cost = costing.cost_unit(
-                cat, [kolaps_services.character_choices(m) for m in unit_members]
+                kolaps_services.catalogue(versions[line.unit_id]),
+                [kolaps_services.character_choices(m) for m in unit_members],
             )
             characters.extend(cost.characters)
             names.update({str(m.pk): f"{m.name} ({line.unit_name})" for m in unit_members})

@@ -329,7 +329,7 @@ def character_card(
 ) -> CharacterCard:
     """The card of one character; `full` adds what the builder and the sheet need (offers,
     prerequisites, talent numbers, equipment), which a unit's list of 30 does not show."""
-    cat = services.catalogue()
+    cat = services.catalogue(character.catalogue_version)
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
     equipment = []
@@ -386,14 +386,15 @@ def character_card(
 
 
 def character_card_for(character: KolapsCharacter) -> CharacterCard:
-    cost = costing.cost_character(services.catalogue(), services.character_choices(character))
+    cat = services.catalogue(character.catalogue_version)
+    cost = costing.cost_character(cat, services.character_choices(character))
     return character_card(character, cost, {str(character.pk): character.name})
 
 
 def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
     """One query for the members (the unit is already loaded), whatever their number;
     `full` gives each character its whole sheet (the print view)."""
-    cat = services.catalogue()
+    cat = services.catalogue(unit.catalogue_version)
     members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
     names = {str(m.pk): m.name for m in members}
@@ -450,13 +451,13 @@ def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:
     """The owner's units and characters: two queries whatever their number."""
     from django.db.models import Count
 
-    cat = services.catalogue()
     units = [
         UnitSummary(u.pk, u.name, u.vu, u.is_valid, bool(u.share_token), u.size)
         for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
     ]
     characters = []
     for c in KolapsCharacter.objects.owned_by(user).order_by("name", "pk"):
+        cat = services.catalogue(c.catalogue_version)
         cost = costing.cost_character(cat, services.character_choices(c))
         characters.append(
             CharacterSummary(

@@ -47,8 +47,11 @@ class StaleVersion(Refusal):
         self.current = current
 
 
-def catalogue() -> Catalogue:
-    return load_catalogue()
+def catalogue(version: str | None = None) -> Catalogue:
+    """The catalogue `version` (the current one when None). A unit is costed with the version
+    it records and a character with its own, also after a newer catalogue ships; new units and
+    characters take the current one."""
+    return load_catalogue(version)
 
 
 # --- Plain data for the rules ----------------------------------------------------------------
@@ -118,12 +121,12 @@ def _members(unit: KolapsUnit) -> list[KolapsCharacter]:
 def _recompute(unit: KolapsUnit, members: list[KolapsCharacter] | None = None) -> KolapsUnit:
     """VU and status from the members' choices, from scratch; the unit's version moves on."""
     members = _members(unit) if members is None else members
-    result = costing.cost_unit(catalogue(), [character_choices(m) for m in members])
+    cat = catalogue(unit.catalogue_version)
+    result = costing.cost_unit(cat, [character_choices(m) for m in members])
     unit.vu = result.vu
     unit.status = KolapsUnit.Status.VALID if result.valid else KolapsUnit.Status.DRAFT
-    unit.catalogue_version = catalogue().version
     unit.version += 1
-    unit.save(update_fields=["vu", "status", "catalogue_version", "version", "updated_at"])
+    unit.save(update_fields=["vu", "status", "version", "updated_at"])
     return unit
 
 
@@ -162,7 +165,8 @@ def character_create(
     equipment choice (K2: both free). A rank the archetype does not allow is refused here
     (an imported file may still carry one, reported as a problem)."""
     name = _clean_name(name)
-    cat = catalogue()
+    # A character made into a unit speaks the unit's catalogue; on its own, the current one.
+    cat = catalogue(unit.catalogue_version if unit is not None else None)
     entry = cat.archetypes.get(archetype)
     if entry is None:
         raise Refusal(_("Choose an archetype of the catalogue."), field="archetype")
@@ -241,7 +245,7 @@ def character_set_level(
 ) -> KolapsCharacter:
     """Hold `talent` at `level` (None: drop a specialisation or option). A missing
     prerequisite or an overspent budget is allowed and reported (the unit is a draft)."""
-    cat = catalogue()
+    cat = catalogue(character.catalogue_version)
     entry = cat.talents.get(talent)
     if entry is None:
         raise Refusal(_("This talent is not in the catalogue."), field="talent")
@@ -315,7 +319,7 @@ def character_lower(*, actor, character, version, talent: str) -> KolapsCharacte
     step = _step(character, talent)
     if step.level is None or not step.can_lower:
         raise Refusal(_("This talent cannot go lower."), field="talent")
-    levels = catalogue().talent(talent).level_numbers
+    levels = catalogue(character.catalogue_version).talent(talent).level_numbers
     lower = [number for number in levels if number < step.level]
     return character_set_level(
         actor=actor,
@@ -327,7 +331,7 @@ def character_lower(*, actor, character, version, talent: str) -> KolapsCharacte
 
 
 def _step(character: KolapsCharacter, talent: str) -> costing.Step:
-    for step in costing.steps(catalogue(), character_choices(character)):
+    for step in costing.steps(catalogue(character.catalogue_version), character_choices(character)):
         if step.slug == talent:
             return step
     raise Refusal(_("This character cannot take this talent."), field="talent")
@@ -338,7 +342,7 @@ def character_set_talent_choice(
 ) -> KolapsCharacter:
     """Pick the alternative of a talent choice ("Fusil ou Bouclier"): it starts at 0 and the
     other alternative is dropped with its levels."""
-    cat = catalogue()
+    cat = catalogue(character.catalogue_version)
 
     def change(locked: KolapsCharacter) -> None:
         groups = cat.archetype(locked.archetype).talents
@@ -360,7 +364,7 @@ def character_set_talent_choice(
 
 def character_set_equipment(*, actor, character, version, group: int, item: str) -> KolapsCharacter:
     """Pick one item of an equipment choice ("A ou B ou C")."""
-    cat = catalogue()
+    cat = catalogue(character.catalogue_version)
 
     def change(locked: KolapsCharacter) -> None:
         groups = cat.archetype(locked.archetype).equipment
@@ -413,7 +417,7 @@ def character_rename(*, actor, character, version, name: str) -> KolapsCharacter
 
 
 def character_set_rank(*, actor, character, version, rank: str) -> KolapsCharacter:
-    cat = catalogue()
+    cat = catalogue(character.catalogue_version)
 
     def change(locked: KolapsCharacter) -> None:
         if not cat.archetype(locked.archetype).allows_rank(rank):

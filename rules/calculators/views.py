@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
 from rules.engine.systems.kolaps.catalogue import load_catalogue
-from rules.engine.systems.kolaps.talent_test import RANKS
+from rules.engine.systems.kolaps.talent_test import rank_slugs
 from rules.labels import (
     COVER_LABELS,
     FOLLOW_UP_LABELS,
@@ -28,7 +28,7 @@ from rules.table.cards import chapters_being_played
 class TestForm(forms.Form):
     db = forms.IntegerField(label=_("Difficulty (DB)"), min_value=-20, max_value=30, initial=3)
     rank = forms.ChoiceField(
-        label=_("Rank"), choices=[(r, RANK_LABELS[r]) for r in RANKS], initial="veteran"
+        label=_("Rank"), choices=[(r, RANK_LABELS[r]) for r in rank_slugs()], initial="veteran"
     )
     sante = forms.IntegerField(label=_("Santé"), min_value=1, max_value=6, initial=6)
     dice = forms.CharField(
@@ -181,7 +181,7 @@ class RangedForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _catalogue, ranged, _melee, armours, modes, shooting = _catalogue_choices()
-        ranks = [(r, RANK_LABELS[r]) for r in RANKS]
+        ranks = [(r, RANK_LABELS[r]) for r in rank_slugs()]
         levels = [(n, str(n)) for n in range(4)]
         f = self.fields
         f["rank"] = forms.ChoiceField(label=_("Rank"), choices=ranks, initial="veteran")
@@ -439,7 +439,7 @@ class MeleeForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         catalogue, _ranged, melee, armours, _modes, _shooting = _catalogue_choices()
-        ranks = [(r, RANK_LABELS[r]) for r in RANKS]
+        ranks = [(r, RANK_LABELS[r]) for r in rank_slugs()]
         levels = [(n, str(n)) for n in range(4)]
         specialisations = [
             (f"{slug}:{level}", f"{catalogue.talent(slug).label} {level}")

@@ -56,7 +56,7 @@ _KOLAPS_TEST_SCHEMA: dict[str, Any] = {
     "required": ["db", "rank"],
     "properties": {
         "db": {"type": "integer", "minimum": -20, "maximum": 30, "description": "difficulty"},
-        "rank": {"type": "string", "enum": list(talent_test.RANKS)},
+        "rank": {"type": "string", "enum": list(talent_test.rank_slugs())},
         "sante": {"type": "integer", "minimum": 1, "maximum": 6, "default": 6},
         "dice": {
             "type": "array",
@@ -93,7 +93,7 @@ def _kolaps_test_odds_answer(test: talent_test.TestSetup) -> dict[str, Any]:
         "dice": test.dice_count,
         "keep_best": test.keep_best,
         "threshold": test.threshold,
-        "effective_rank": talent_test.RANKS[test.effective_rank - 1],
+        "effective_rank": test.numbers.ranks[test.effective_rank - 1],
         "outcomes": {k: float(v) for k, v in odds.outcomes.items()},
         "outcomes_exact": {k: _exact(v) for k, v in odds.outcomes.items()},
         "six_six_six": float(odds.six_six_six),
@@ -114,7 +114,7 @@ def _kolaps_test_roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, 
 # --- The other KOLAPS resolvers ---------------------------------------------------------------
 
 _CATALOGUE = load_catalogue()
-_RANKS = {"type": "string", "enum": list(talent_test.RANKS)}
+_RANKS = {"type": "string", "enum": list(talent_test.rank_slugs())}
 _SANTE = {"type": "integer", "minimum": 1, "maximum": 6, "default": 6}
 _GAUGE = {"type": "integer", "minimum": 1, "maximum": 6}
 _AFFILIATION = {"type": "string", "enum": list(ranged.AFFILIATIONS)}

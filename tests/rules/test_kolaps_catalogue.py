@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from rules.engine.systems.kolaps.catalogue import (
-    CATALOGUE_PATH,
     Catalogue,
     CatalogueError,
     Dice,
     Requirement,
+    catalogue_path,
+    catalogue_versions,
     load_catalogue,
     parse_dice,
     parse_power,
@@ -30,7 +31,7 @@ def catalogue() -> Catalogue:
 
 
 def _raw() -> dict[str, Any]:
-    return json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
+    return json.loads(catalogue_path().read_text(encoding="utf-8"))
 
 
 def _write(tmp_path: Path, data: dict[str, Any]) -> Path:
@@ -189,7 +190,7 @@ def test_it_gives_the_dice_tables_of_bouclier_sonar_terreur_and_vigilance(catalo
     terreur = catalogue.talent("terreur").level(1).dice_by_target_sante
     by_sante = [terreur[sante] for sante in range(6, 0, -1)]
     assert by_sante == ["3D6", "2D6", "1D6", "2C6", "3C6", "4C6"]
-    vigilance = catalogue.talent("vigilance")
+    vigilance = catalogue.vigilance_talent()
     assert vigilance.level(2).intervention_dice["novice"]["expert"] == "X"
     assert vigilance.level(3).intervention_dice["novice"]["expert"] == "3D6"
     assert vigilance.level(3).intervention_dice["expert"]["novice"] == "-"
@@ -393,7 +394,7 @@ def test_it_refuses_a_catalogue_missing_a_referenced_talent(tmp_path):
     data = _raw()
     data["talents"] = [talent for talent in data["talents"] if talent["slug"] != "fusil"]
     with pytest.raises(CatalogueError) as refused:
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
     message = str(refused.value)
     assert "archetype 'agent-de-police', field 'talents': unknown talent 'fusil'" in message
     prerequisite = "talent 'tir-instinctif' level 1, field 'prerequisite'"
@@ -405,56 +406,56 @@ def test_it_refuses_a_bad_dice_expression(tmp_path):
     data = _raw()
     _entry(data, "weapons", "fa-f4")["power"] = "2X6"
     with pytest.raises(CatalogueError, match=r"weapon 'fa-f4', field 'power': '2X6' is not"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_power_without_five_bands(tmp_path):
     data = _raw()
     _entry(data, "weapons", "fpa-lg-mod-39")["power"] = "4C6/3C6/2C6/D6"
     with pytest.raises(CatalogueError, match=r"weapon 'fpa-lg-mod-39', field 'power'"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_bad_dice_expression_inside_a_talent_level(tmp_path):
     data = _raw()
     _entry(data, "talents", "bouclier")["levels"][2]["dice"] = "2E6"
     with pytest.raises(CatalogueError, match=r"talent 'bouclier' level 2, field 'dice'"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_misspelt_field(tmp_path):
     data = _raw()
     _entry(data, "armours", "armure-anti-emeute")["protections"] = {}
     with pytest.raises(CatalogueError, match=r"armour 'armure-anti-emeute': unknown field"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_prerequisite_level_that_does_not_exist(tmp_path):
     data = _raw()
     _entry(data, "talents", "saut")["levels"][0]["prerequisite"]["any_of"][0]["level"] = 4
     with pytest.raises(CatalogueError, match=r"talent 'saut' level 1, field 'prerequisite'"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_cost_that_is_not_pp_or_pu(tmp_path):
     data = _raw()
     _entry(data, "talents", "charge-sheol")["levels"][2]["cost"] = {"pv": 1}
     with pytest.raises(CatalogueError, match=r"talent 'charge-sheol' level 3, field 'cost'"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_equipment_that_does_not_exist(tmp_path):
     data = _raw()
     _entry(data, "archetypes", "chasseur")["equipment"].append(["fusil-laser"])
     with pytest.raises(CatalogueError, match=r"archetype 'chasseur', field 'equipment'"):
-        load_catalogue(_write(tmp_path, data))
+        load_catalogue(path=_write(tmp_path, data))
 
 
 def test_it_refuses_a_file_that_is_not_json(tmp_path):
     path = tmp_path / "catalogue.json"
     path.write_text("{", encoding="utf-8")
     with pytest.raises(CatalogueError, match="not valid JSON"):
-        load_catalogue(path)
+        load_catalogue(path=path)
 
 
 @pytest.mark.parametrize(
@@ -471,3 +472,37 @@ def test_it_names_the_missing_entry_on_a_failed_lookup(catalogue, lookup, slug):
 def test_it_names_the_missing_level_of_a_talent(catalogue):
     with pytest.raises(CatalogueError, match=r"talent 'tir-instinctif' has no level 0"):
         catalogue.talent("tir-instinctif").level(0)
+
+
+def test_it_keeps_every_shipped_catalogue_side_by_side():
+    """Each version that shipped loads, says its own version, and the last is current."""
+    versions = catalogue_versions()
+    assert versions[:2] == ("2026.11.1", "2026.11.2")
+    assert [load_catalogue(v).version for v in versions] == list(versions)
+    assert load_catalogue().version == versions[-1]
+    with pytest.raises(CatalogueError, match=r"no KOLAPS catalogue '1999\.1\.1'"):
+        load_catalogue("1999.1.1")
+
+
+def test_k17_discipline_is_the_talent_printed_as_vigilance():
+    """RULES-NOTES K17: "'Discipline', listed in every APC archetype's talents, is the talent
+    whose entry the text prints under the heading 'Vigilance' (Base, 1 PP per level ...).
+    One talent, shown as 'Discipline (Vigilance)' ... its level is the vigilance the
+    vigilance resolver reads. Its expertise-1 table ... is the one the catalogue already
+    holds." Catalogue 2026.11.2 reads it so; 2026.11.1 stays as it shipped."""
+    before, after = load_catalogue("2026.11.1"), load_catalogue("2026.11.2")
+    assert before.vigilance_talent().slug == "vigilance"
+    assert "vigilance" not in after.talents
+    discipline = after.talent("discipline")
+    assert discipline.label == "Discipline (Vigilance)"
+    assert after.vigilance_talent() is discipline
+    assert [level.cost.pp for level in discipline.levels] == [0, 1, 1, 1]
+    for number in (1, 2, 3):
+        assert (
+            discipline.level(number).intervention_dice
+            == before.talent("vigilance").level(number).intervention_dice
+        )
+    for archetype in after.archetypes_of("apc"):
+        assert any("discipline" in group for group in archetype.talents)
+    for slug in ("manoeuvre", "ralliement"):
+        assert after.talent(slug).specialises == ("discipline",)

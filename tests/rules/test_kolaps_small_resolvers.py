@@ -90,7 +90,7 @@ def test_it_gives_the_avatar_six_without_dice():
     }
 
 
-@pytest.mark.parametrize("rank", talent_test.RANKS)
+@pytest.mark.parametrize("rank", talent_test.rank_slugs())
 def test_its_starting_moral_odds_equal_the_share_of_faces(rank):
     odds = initial_morale.odds({"rank": rank})["outcomes_exact"]
     shares = {}
@@ -176,7 +176,7 @@ gauge = st.integers(1, 6)
 
 @settings(max_examples=200, deadline=None)
 @given(
-    rank=st.sampled_from(talent_test.RANKS),
+    rank=st.sampled_from(talent_test.rank_slugs()),
     sante=gauge,
     souffle=gauge,
     moral=gauge,
@@ -311,7 +311,11 @@ def test_it_applies_each_affiliations_666():
 
 
 @settings(max_examples=50, deadline=None)
-@given(seed=st.integers(0, 2**32), rank=st.sampled_from(talent_test.RANKS), level=st.integers(0, 3))
+@given(
+    seed=st.integers(0, 2**32),
+    rank=st.sampled_from(talent_test.rank_slugs()),
+    level=st.integers(0, 3),
+)
 def test_evaluate_agrees_with_roll_for_vigilance_and_morale(seed, rank, level):
     data = {"rank": rank, "level": level, "target_rank": "expert"}
     rolled = vigilance.roll(data, random.Random(seed))

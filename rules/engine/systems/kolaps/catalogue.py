@@ -1,6 +1,6 @@
 """The KOLAPS : GROUND ZERO rules catalogue: ranks, archetypes, talents, equipment, tables.
 
-Why the numbers live in `catalogue.json` and not in Python: the rule text
+Why the numbers live in a data file (`catalogues/<version>.json`) and not in Python: the rule text
 (`shared/seeds/000_54d039a2b5ac2f23.txt`, read through `shared/RULES-NOTES.md` K1-K16) is a
 draft that will change, and a table of numbers is easier to review against that text, to
 diff and to version when it lives in one data file than when it is spread over `if`s. Each
@@ -47,7 +47,9 @@ from typing import Any, Final, Literal, TypeVar
 
 from rules.engine.dice import BANDS, Dice, DiceError, parse, parse_bands
 
-CATALOGUE_PATH: Final = Path(__file__).with_name("catalogue.json")
+# Every version that ever shipped stays here, side by side: a unit records the version it was
+# built with and is costed with that one after a newer catalogue ships.
+CATALOGUES_DIR: Final = Path(__file__).with_name("catalogues")
 
 TALENT_KINDS: Final = frozenset({"talent", "specialisation", "option"})
 TALENT_TYPES: Final = frozenset({"speech", "support", "movement", "offensive", "defensive"})
@@ -512,6 +514,15 @@ class Catalogue:
     def talent(self, slug: str) -> Talent:
         return self._lookup(self.talents, "talent", slug)
 
+    def vigilance_talent(self) -> Talent:
+        """The talent whose level is a character's vigilance: the one whose levels carry the
+        intervention table (`vigilance` up to 2026.11.1; `discipline` from 2026.11.2,
+        RULES-NOTES K17)."""
+        for talent in self.talents.values():
+            if any(level.intervention_dice for level in talent.levels):
+                return talent
+        raise CatalogueError(f"no talent with an intervention table in {self.version}")
+
     def weapon(self, slug: str) -> Weapon:
         return self._lookup(self.weapons, "weapon", slug)
 
@@ -554,21 +565,40 @@ class Catalogue:
             ) from None
 
 
-def load_catalogue(path: Path | None = None) -> Catalogue:
-    """Load and validate the catalogue; the packaged one is read once and cached.
+def catalogue_versions() -> tuple[str, ...]:
+    """The versions shipped, oldest first; the last is the current catalogue."""
+    versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
+    return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
+
+
+def catalogue_path(version: str | None = None) -> Path:
+    """The file of `version` (the current catalogue when None)."""
+    versions = catalogue_versions()
+    wanted = versions[-1] if version is None else version
+    if wanted not in versions:
+        raise CatalogueError(f"no KOLAPS catalogue {wanted!r} (shipped: {', '.join(versions)})")
+    return CATALOGUES_DIR / f"{wanted}.json"
+
+
+def load_catalogue(version: str | None = None, *, path: Path | None = None) -> Catalogue:
+    """Load and validate a catalogue: `version` (the current one when None), each shipped
+    version read once and cached.
 
     `path` loads another file (a candidate edit, a test's broken copy) without caching.
     Raises `CatalogueError` naming the entry and the field of the first structural fault,
     or listing every broken cross-reference.
     """
-    if path is None:
-        return _packaged_catalogue()
-    return _load(path)
+    if path is not None:
+        return _load(path)
+    return _packaged_catalogue(catalogue_path(version).stem)
 
 
 @cache
-def _packaged_catalogue() -> Catalogue:
-    return _load(CATALOGUE_PATH)
+def _packaged_catalogue(version: str) -> Catalogue:
+    catalogue = _load(CATALOGUES_DIR / f"{version}.json")
+    if catalogue.version != version:
+        raise CatalogueError(f"{version}.json says it is version {catalogue.version!r}")
+    return catalogue
 
 
 def _load(path: Path) -> Catalogue:

@@ -27,7 +27,7 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.talent_test import RANKS
+from rules.engine.systems.kolaps.talent_test import rank_slugs
 
 GAUGE_MIN, GAUGE_MAX = 1, 6
 UNCONSCIOUS_AT_MOST = 6  # "Dès que cette somme passe à 6 ou moins ... inconscient"
@@ -67,7 +67,7 @@ def wound_moral_loss(rank: str, sante_lost: int, sante: int) -> int:
 def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     """K14 steps 2-6 for one character, in the text's order."""
     path = f"characters.{index}."
-    rank = inputs.choice(character, "rank", RANKS, path=path)
+    rank = inputs.choice(character, "rank", rank_slugs(), path=path)
     avatar = inputs.flag(character, "avatar", path=path)
     sante = inputs.integer(character, "sante", 1, 6, path=path)
     souffle = inputs.integer(character, "souffle", 1, 6, path=path)

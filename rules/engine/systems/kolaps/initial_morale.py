@@ -17,7 +17,7 @@ from rules.engine.dice import SIDES, DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps.catalogue import load_catalogue
-from rules.engine.systems.kolaps.talent_test import RANKS
+from rules.engine.systems.kolaps.talent_test import rank_slugs
 
 
 def starting_moral(rank: str, die: int) -> int:
@@ -33,7 +33,7 @@ def starting_moral(rank: str, die: int) -> int:
 
 
 def _setup(data: Mapping[str, Any]) -> tuple[str, bool]:
-    return inputs.choice(data, "rank", RANKS), inputs.flag(data, "avatar")
+    return inputs.choice(data, "rank", rank_slugs()), inputs.flag(data, "avatar")
 
 
 def odds(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -120,7 +120,7 @@ def _fighter(data: Mapping[str, Any], side: str, catalogue: Catalogue) -> Fighte
             )
         )
     return Fighter(
-        rank=inputs.choice(fighter, "rank", t.RANKS, path=path),
+        rank=inputs.choice(fighter, "rank", t.rank_slugs(), path=path),
         sante=inputs.integer(fighter, "sante", 1, 6, 6, path=path),
         affiliation=inputs.optional_choice(fighter, "affiliation", AFFILIATIONS, path),
         talents=talents,
@@ -154,8 +154,9 @@ def score_modifiers(fighter: Fighter, catalogue: Catalogue) -> tuple[Modifier, .
             bonus = fighter.level(catalogue, slug, "melee_attacker_bonus")
             if bonus:
                 out.append(Modifier(f"talent:{slug}", bonus))
-    effective = t.TestSetup(db=1, rank=fighter.rank, sante=fighter.sante).effective_rank
-    rank_bonus = opposition.rank_bonus[t.RANKS[effective - 1]]
+    numbers = t.numbers_of(catalogue)
+    effective = t.TestSetup(db=1, rank=fighter.rank, sante=fighter.sante, numbers=numbers)
+    rank_bonus = opposition.rank_bonus[numbers.ranks[effective.effective_rank - 1]]
     if rank_bonus:
         out.append(Modifier("rank", rank_bonus))
     for charged, _talents in fighter.supports:

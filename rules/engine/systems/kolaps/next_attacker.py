@@ -19,24 +19,25 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.talent_test import RANK_NUMBER, RANKS
+from rules.engine.systems.kolaps.talent_test import rank_slugs
 
-MIN_RANK = RANK_NUMBER["aguerri"]  # "de rang Aguerri au minimum"
+MIN_RANK = "aguerri"  # "de rang Aguerri au minimum"
 MIN_MORAL = 3  # "ayant au moins 3 de moral"
 
 
 def counts(characters: list[Mapping[str, Any]], side: str) -> tuple[int, int]:
     """(revealed Aguerri or more with Moral >= 3, revealed Novices) of one side."""
     seasoned = novices = 0
+    ranks = rank_slugs()
     for index, character in enumerate(characters):
         path = f"sides.{side}.{index}."
         if not isinstance(character, Mapping):
             raise RuleInputError(path[:-1], "a character is an object", kind="object")
-        rank = inputs.choice(character, "rank", RANKS, path=path)
+        rank = inputs.choice(character, "rank", ranks, path=path)
         moral = inputs.integer(character, "moral", 1, 6, path=path)
         if not inputs.flag(character, "revealed", True, path=path):
             continue
-        if RANK_NUMBER[rank] >= MIN_RANK and moral >= MIN_MORAL:
+        if ranks.index(rank) >= ranks.index(MIN_RANK) and moral >= MIN_MORAL:
             seasoned += 1
         elif rank == "novice":
             novices += 1

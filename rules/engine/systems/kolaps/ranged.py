@@ -140,7 +140,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
     levels = _levels(catalogue)
     attacker = inputs.section(data, "attacker")
     target = inputs.section(data, "target")
-    rank = inputs.choice(attacker, "rank", t.RANKS, path="attacker.")
+    rank = inputs.choice(attacker, "rank", t.rank_slugs(), path="attacker.")
     sante = inputs.integer(attacker, "sante", 1, 6, 6, path="attacker.")
     affiliation = inputs.optional_choice(attacker, "affiliation", AFFILIATIONS, "attacker.")
     talents = inputs.talents(attacker, "talents", levels, path="attacker.")

@@ -10,20 +10,55 @@ which a test checks against judging every possible roll one by one.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb, factorial
 
-from rules.engine.dice import SIDES, DiceError, check_dice, roll_d6
+from rules.engine.dice import SIDES, DiceError, check_dice, parse, roll_d6
 from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 
-RANKS = ("novice", "aguerri", "veteran", "expert")
-RANK_NUMBER = {"novice": 1, "aguerri": 2, "veteran": 3, "expert": 4}
-# K4: success threshold by effective rank.
-THRESHOLD = {1: 4, 2: 4, 3: 3, 4: 2}
-# K4: rank lowered by 1, 2 or 3 at Santé 3, 2 or 1.
-SANTE_PENALTY = {6: 0, 5: 0, 4: 0, 3: 1, 2: 2, 1: 3}
+
+@dataclass(frozen=True)
+class TestNumbers:
+    """What a talent test reads from a catalogue: the ranks, their success thresholds
+    (K4), the ranks lost at low Santé (K4) and the dice a DB of 0 or less rolls to keep the
+    best (K6). Plain and hashable, so the exact odds of a setup can be cached."""
+
+    ranks: tuple[str, ...]  # rank slugs, lowest first: rank number n is ranks[n - 1]
+    thresholds: tuple[int, ...]  # the success threshold of each rank, same order
+    drop_by_sante: tuple[tuple[int, int], ...]  # (Santé, ranks lost)
+    keep_best: tuple[tuple[int, int], ...]  # (DB, dice rolled); the lowest DB stands for below
+    floor: int  # the rank number a character never falls below
+
+    def number(self, rank: str) -> int:
+        return self.ranks.index(rank) + 1
+
+
+def numbers_of(catalogue: Catalogue) -> TestNumbers:
+    ranks = sorted(catalogue.ranks.values(), key=lambda rank: rank.number)
+    effective = catalogue.tables.effective_rank
+    keep_best = catalogue.tables.keep_best_dice_by_db.dice
+    return TestNumbers(
+        ranks=tuple(rank.slug for rank in ranks),
+        thresholds=tuple(rank.success_threshold for rank in ranks),
+        drop_by_sante=tuple(sorted(effective.rank_drop_by_sante.items())),
+        keep_best=tuple(sorted((db, parse(dice).count) for db, dice in keep_best.items())),
+        floor=catalogue.rank(effective.floor).number,
+    )
+
+
+@cache
+def test_numbers(version: str | None = None) -> TestNumbers:
+    """The numbers of catalogue `version` (the current one when None)."""
+    return numbers_of(load_catalogue(version))
+
+
+def rank_slugs(catalogue: Catalogue | None = None) -> tuple[str, ...]:
+    """The rank slugs, lowest first, of `catalogue` (the current one when None)."""
+    return (numbers_of(catalogue) if catalogue is not None else test_numbers()).ranks
+
 
 OUTCOMES = (
     "critical_failure",
@@ -41,27 +76,31 @@ class TestSetup:
     db: int
     rank: str
     sante: int = 6
+    numbers: TestNumbers = field(default_factory=test_numbers, repr=False)
 
     @property
     def effective_rank(self) -> int:
-        """K4: never below Novice."""
-        return max(1, RANK_NUMBER[self.rank] - SANTE_PENALTY[self.sante])
+        """K4: the rank lowered at low Santé, never below the floor (Novice)."""
+        drop = dict(self.numbers.drop_by_sante).get(self.sante, 0)
+        return max(self.numbers.floor, self.numbers.number(self.rank) - drop)
 
     @property
     def threshold(self) -> int:
-        return THRESHOLD[self.effective_rank]
+        return self.numbers.thresholds[self.effective_rank - 1]
 
     @property
     def keep_best(self) -> bool:
         """K6: a DB of 0 or less rolls several dice and keeps the best."""
-        return self.db <= 0
+        return self.db <= self.numbers.keep_best[-1][0]
 
     @property
     def dice_count(self) -> int:
-        """K6: DB 0, -1, -2 or less roll 2, 3 or 4 dice; otherwise DB dice (K5)."""
-        if self.db >= 1:
+        """K6: DB 0, -1, -2 or less roll the catalogue's kept-best dice; otherwise DB dice
+        (K5)."""
+        if not self.keep_best:
             return self.db
-        return {0: 2, -1: 3}.get(self.db, 4)
+        below = self.numbers.keep_best[0][1]  # the lowest DB listed stands for any below
+        return dict(self.numbers.keep_best).get(self.db, below)
 
 
 @dataclass(frozen=True)
@@ -80,17 +119,21 @@ class TestResult:
         return self.outcome in SUCCESSES
 
 
-def setup(db: object, rank: object, sante: object = 6) -> TestSetup:
-    """Check the inputs of a test; a refusal names its field."""
+def setup(
+    db: object, rank: object, sante: object = 6, catalogue: Catalogue | None = None
+) -> TestSetup:
+    """Check the inputs of a test, read with `catalogue`'s numbers (the current catalogue's
+    when None); a refusal names its field."""
+    numbers = numbers_of(catalogue) if catalogue is not None else test_numbers()
     if isinstance(db, bool) or not isinstance(db, int):
         raise RuleInputError("db", "db is a whole number")
     if not -20 <= db <= 30:
         raise RuleInputError("db", "db lies between -20 and 30")
-    if rank not in RANK_NUMBER:
-        raise RuleInputError("rank", f"rank is one of {', '.join(RANKS)}")
+    if rank not in numbers.ranks:
+        raise RuleInputError("rank", f"rank is one of {', '.join(numbers.ranks)}")
     if isinstance(sante, bool) or not isinstance(sante, int) or not 1 <= sante <= 6:
         raise RuleInputError("sante", "sante is a whole number from 1 to 6")
-    return TestSetup(db=db, rank=str(rank), sante=sante)
+    return TestSetup(db=db, rank=str(rank), sante=sante, numbers=numbers)
 
 
 def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
@@ -120,7 +163,7 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
             s,
             1 - s,
             threshold,
-            RANKS[test.effective_rank - 1],
+            test.numbers.ranks[test.effective_rank - 1],
         )
     s = sum(1 for d in dice if d >= threshold)
     f = len(dice) - s
@@ -129,7 +172,9 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
     outcome = plain_outcome(rank, s, f, ones, all_six)
     # K5: on a success the referent die is the lowest die.
     referent = min(dice) if outcome in {"success", "critical_success"} else None
-    return TestResult(outcome, referent, six_six_six, dice, s, f, threshold, RANKS[rank - 1])
+    return TestResult(
+        outcome, referent, six_six_six, dice, s, f, threshold, test.numbers.ranks[rank - 1]
+    )
 
 
 def plain_outcome(rank: int, s: int, f: int, ones: int, all_six: bool) -> str:

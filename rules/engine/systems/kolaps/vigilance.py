@@ -31,14 +31,14 @@ from rules.engine.systems.kolaps.catalogue import (
     load_catalogue,
 )
 
-VIGILANCE = "vigilance"
-
 
 def intervention_cell(rank: str, level: int, target_rank: str) -> str:
-    """The cell of the table: "-", "X" or the dice; level 0 has no table (core rule)."""
-    numbers = load_catalogue().talent(VIGILANCE).level(level).intervention_dice
+    """The cell of the table: "-", "X" or the dice; level 0 has no table (core rule). The
+    table is the vigilance talent's (Discipline from catalogue 2026.11.2, K17)."""
+    catalogue = load_catalogue()
+    numbers = catalogue.vigilance_talent().level(level).intervention_dice
     if numbers is None:
-        higher = t.RANK_NUMBER[rank] > t.RANK_NUMBER[target_rank]
+        higher = catalogue.rank(rank).number > catalogue.rank(target_rank).number
         return INTERVENTION_AUTOMATIC if higher else INTERVENTION_IMPOSSIBLE
     return numbers[rank][target_rank]
 
@@ -50,9 +50,9 @@ def db_of(cell: str) -> int:
 
 
 def _setup(data: Mapping[str, Any]) -> tuple[str, t.TestSetup | None]:
-    rank = inputs.choice(data, "rank", t.RANKS)
+    rank = inputs.choice(data, "rank", t.rank_slugs())
     level = inputs.integer(data, "level", 0, 3, 0)
-    target_rank = inputs.choice(data, "target_rank", t.RANKS)
+    target_rank = inputs.choice(data, "target_rank", t.rank_slugs())
     sante = inputs.integer(data, "sante", 1, 6, 6)
     cell = intervention_cell(rank, level, target_rank)
     if cell in (INTERVENTION_AUTOMATIC, INTERVENTION_IMPOSSIBLE):
