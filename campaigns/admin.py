@@ -1,20 +1,18 @@
+"""Campaigns, their history and their chapters with the close record, read-only for staff:
+every change goes through the services, which write the history the admin would skip."""
+
 from django.contrib import admin
 
-from campaigns.models import Campaign, CampaignEvent, Membership
-
-
-class ReadOnly:
-    """Staff read campaigns here; every change goes through campaigns.services, which
-    writes the history the admin would skip."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from campaigns.models import (
+    Campaign,
+    CampaignEvent,
+    Chapter,
+    ChapterOutcome,
+    ChapterUnitEntry,
+    ChapterUnitResult,
+    Membership,
+)
+from characters.admin import ReadOnly
 
 
 class MembershipInline(ReadOnly, admin.TabularInline):
@@ -35,10 +33,6 @@ class CampaignEventAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("at", "campaign", "actor", "verb")
 
 
-# --- Of the Dead campaigns: chapters and their close record (read-only) ---------------------
-from campaigns.models import Chapter, ChapterOutcome, ChapterUnitResult  # noqa: E402
-
-
 class ChapterOutcomeInline(ReadOnly, admin.TabularInline):
     model = ChapterOutcome
     extra = 0
@@ -49,20 +43,13 @@ class ChapterUnitResultInline(ReadOnly, admin.TabularInline):
     extra = 0
 
 
-@admin.register(Chapter)
-class ChapterAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("campaign", "number", "title", "status", "closed_at", "settled_at")
-    list_filter = ("status",)
-    inlines = [ChapterOutcomeInline, ChapterUnitResultInline]
-
-
-# --- KOLAPS units entered into chapters (read-only) -----------------------------------------
-from campaigns.models import ChapterUnitEntry  # noqa: E402
-
-
 class ChapterUnitEntryInline(ReadOnly, admin.TabularInline):
     model = ChapterUnitEntry
     extra = 0
 
 
-ChapterAdmin.inlines = [*ChapterAdmin.inlines, ChapterUnitEntryInline]
+@admin.register(Chapter)
+class ChapterAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("campaign", "number", "title", "status", "closed_at", "settled_at")
+    list_filter = ("status",)
+    inlines = [ChapterOutcomeInline, ChapterUnitResultInline, ChapterUnitEntryInline]

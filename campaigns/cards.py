@@ -12,11 +12,10 @@ from campaigns.models import (
     Campaign,
     CampaignEvent,
     ChapterStatus,
-    Membership,
     MembershipRole,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.models import Profile
 from characters.permissions import Role, require
 from rules.engine.systems import system_get
@@ -132,14 +131,9 @@ def campaign_card(user, pk: int) -> CampaignCard:
     campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()
     if campaign is None:
         raise Http404
-    members = list(
-        Membership.objects.filter(campaign=campaign)
-        .order_by("joined_at", "pk")
-        .values_list("player_id", "player__display_name", "player__username", "role")
-    )
-    player_ids = {pk for pk, _, _, role in members if role == MembershipRole.PLAYER}
-    co_ids = {pk for pk, _, _, role in members if role == MembershipRole.CO_ORGANISER}
-    roles = campaign_role(user, campaign, member_ids=player_ids, co_organiser_ids=co_ids)
+    members = members_of(campaign)
+    player_ids = members.player_ids
+    roles = campaign_role(user, campaign, members=members)
     require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     is_player = Role.PARTICIPANT in roles
@@ -195,16 +189,8 @@ def campaign_card(user, pk: int) -> CampaignCard:
     return CampaignCard(
         summary=_summary(campaign, len(player_ids)),
         description=campaign.description,
-        participants=[
-            display or username
-            for _pk, display, username, role in members
-            if role == MembershipRole.PLAYER
-        ],
-        co_organisers=[
-            display or username
-            for _pk, display, username, role in members
-            if role == MembershipRole.CO_ORGANISER
-        ],
+        participants=[member.name for member in members.players],
+        co_organisers=[member.name for member in members.co_organisers],
         history=[
             EventLine(at=at, actor=display or username or "", verb=verb, data=data)
             for at, display, username, verb, data in events

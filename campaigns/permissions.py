@@ -1,34 +1,78 @@
-"""The one permission helper for campaigns."""
+"""The one permission helper for campaigns, and the campaign's members it reads.
 
-from campaigns.models import MembershipRole
+`members_of(campaign)` reads the memberships once (one query, in order of joining) with
+what the pages show of each member; `campaign_role(viewer, campaign, members=...)` answers
+from them without another query.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from campaigns.models import Membership, MembershipRole
 from characters.permissions import Role
 
+MEMBER_FIELDS = ("player_id", "player__display_name", "player__username", "role")
 
-def campaign_role(
-    viewer,
-    campaign,
-    *,
-    member_ids: set[int] | None = None,
-    co_organiser_ids: set[int] | None = None,
-) -> set[Role]:
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    display_name: str
+    username: str
+    role: str
+    extra: tuple[Any, ...] = ()  # the further fields a caller asked for, in its order
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+
+@dataclass(frozen=True)
+class Members:
+    rows: tuple[Member, ...]
+
+    @property
+    def players(self) -> list[Member]:
+        return [m for m in self.rows if m.role == MembershipRole.PLAYER]
+
+    @property
+    def co_organisers(self) -> list[Member]:
+        return [m for m in self.rows if m.role == MembershipRole.CO_ORGANISER]
+
+    @property
+    def player_ids(self) -> set[int]:
+        return {m.id for m in self.players}
+
+    @property
+    def co_organiser_ids(self) -> set[int]:
+        return {m.id for m in self.co_organisers}
+
+
+def members_of(campaign, *extra: str) -> Members:
+    """One query: the campaign's members in order of joining, with the `extra` fields (paths
+    from the membership, such as "player__otd_profile__status") in `Member.extra`."""
+    rows = (
+        Membership.objects.filter(campaign=campaign)
+        .order_by("joined_at", "pk")
+        .values_list(*MEMBER_FIELDS, *extra)
+    )
+    return Members(tuple(Member(*row[:4], extra=tuple(row[4:])) for row in rows))
+
+
+def campaign_role(viewer, campaign, *, members: Members | None = None) -> set[Role]:
     """Organisers (the organiser and co-organisers) and participants see a campaign; anyone
-    else does not know it exists.
-
-    `member_ids` (players) and `co_organiser_ids` let a caller that already loaded the
-    memberships avoid a query.
-    """
+    else does not know it exists. `members`, when the caller read them already, saves the
+    query."""
     roles = {Role.ANYONE}
     if not viewer.is_authenticated:
         return roles
     if campaign.organiser_id == viewer.pk:
         roles.add(Role.ORGANISER)
-    if member_ids is None or co_organiser_ids is None:
-        rows = list(campaign.memberships.values_list("player_id", "role"))
-        member_ids = {pk for pk, role in rows if role == MembershipRole.PLAYER}
-        co_organiser_ids = {pk for pk, role in rows if role == MembershipRole.CO_ORGANISER}
-    if viewer.pk in member_ids:
+    if members is None:
+        members = members_of(campaign)
+    if viewer.pk in members.player_ids:
         roles.add(Role.PARTICIPANT)
-    if viewer.pk in co_organiser_ids:
+    if viewer.pk in members.co_organiser_ids:
         roles.add(Role.ORGANISER)
     return roles
 

@@ -67,11 +67,11 @@ def roles(db):
     roll = roll_on_server(
         player=owner, system="kolaps", name="test", data={"db": 3, "rank": "novice"}
     )
-    from tests.kchap_fixtures import kchap_objects
-    from tests.otd_fixtures import otd_objects
+    from tests.kolaps_chapter_fixtures import kolaps_chapter_objects
+    from tests.of_the_dead_fixtures import of_the_dead_objects
 
-    otd = otd_objects(owner=owner, organiser=organiser, campaign=campaign)
-    # The post-chapter settlement (issue 6): a settled chapter in which the participant
+    of_the_dead = of_the_dead_objects(owner=owner, organiser=organiser, campaign=campaign)
+    # The post-chapter settlement: a settled chapter in which the participant
     # died, and a closed one awaiting its settlement.
     from tests.settlement_fixtures import settlement_roles
 
@@ -85,16 +85,19 @@ def roles(db):
         "campaign": campaign,
         "roll": roll,
         **_kolaps_roles(owner),
-        **otd,
-        **kchap_objects(
-            owner=owner, organiser=organiser, participant=participant, profile=otd["profile"]
+        **of_the_dead,
+        **kolaps_chapter_objects(
+            owner=owner,
+            organiser=organiser,
+            participant=participant,
+            profile=of_the_dead["profile"],
         ),
         **settlement,
     }
 
 
 def _kolaps_roles(owner) -> dict:
-    """KOLAPS (units branch): a shared valid unit of the owner, and a character in no unit."""
+    """KOLAPS: a shared valid unit of the owner, and a character in no unit."""
     from characters.kolaps import services as kolaps
 
     unit = kolaps.unit_create(owner=owner, name="Matrix unit")

@@ -7,7 +7,7 @@ from characters.profiles.services import profile_create, trauma_add
 from tests.factories import PlayerFactory
 
 
-def otd_table(*, players: int = 3, name: str = "Lyon", prefix: str = "p"):
+def of_the_dead_table(*, players: int = 3, name: str = "Lyon", prefix: str = "p"):
     """An organiser and `players` players with a profile each (Physique 3, Psychique 2,
     Réflexes 2, Combat 2) in an Of the Dead campaign."""
     organiser = PlayerFactory(username=f"{prefix}-orga")

@@ -279,7 +279,7 @@ MATRIX: list[Row] = [
 ]
 
 
-# --- KOLAPS units and characters (units branch) ----------------------------------------------
+# --- KOLAPS units and characters ---------------------------------------------------------------
 OWNER_ONLY_PAGE = {
     "anonymous": 302,
     "owner": 200,
@@ -480,7 +480,7 @@ MATRIX += [
     Row("api-kolaps-shared", "get", every(200), kwargs=kolaps_token, api=True),
 ]
 
-# --- Of the Dead profiles and campaigns of chapters (issue 5) ----------------------------------
+# --- Of the Dead profiles and campaigns of chapters ---------------------------------------------
 MANAGE_PAGE = {
     "anonymous": 302,
     "owner": 404,
@@ -800,7 +800,7 @@ OTD_MATRIX: list[Row] = [
 MATRIX += OTD_MATRIX
 
 
-# --- KOLAPS campaigns serve units; starting a chapter; healing a trauma by hand (kchap) ------
+# --- KOLAPS campaigns serve units; starting a chapter; healing a trauma by hand --------------
 def kolaps_chapter_pk(roles):
     return {"pk": roles["kolaps_chapter"].pk}
 
@@ -922,7 +922,7 @@ KCHAP_MATRIX: list[Row] = [
 ]
 MATRIX += KCHAP_MATRIX
 
-# --- The post-chapter settlement, leaderboards, history (issue 6) ---------------------------
+# --- The post-chapter settlement, leaderboards, history -------------------------------------
 ORGANISERS_ONLY_PAGE = {
     "anonymous": 302,
     "owner": 404,
@@ -1111,11 +1111,11 @@ def snapshot() -> tuple:
         CampaignEvent.objects.count(),
         RollRecord.objects.count(),
         *kolaps_snapshot(),
-        *kchap_snapshot(),
+        *kolaps_chapter_snapshot(),
     )
 
 
-def kchap_snapshot() -> tuple:
+def kolaps_chapter_snapshot() -> tuple:
     from campaigns.models import ChapterUnitEntry, ChapterUnitResult
     from characters.models import Trauma
 

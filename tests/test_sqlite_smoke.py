@@ -126,7 +126,7 @@ def test_it_lets_a_demo_player_log_in_and_see_the_demo_campaign(sqlite_server):
 
 
 def test_it_shows_the_demo_chapters_vote_and_closed_chapter(sqlite_server):
-    """The demo (issues 5 and 6): planned chapters, an open vote, a closed chapter settled."""
+    """The demo: planned chapters, an open vote, a closed chapter settled."""
     opener = _opener()
     login = opener.open(sqlite_server + "/accounts/login/", timeout=10).read().decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)

@@ -15,14 +15,12 @@ from campaigns.models import (
     ChapterStatus,
     ChapterUnitEntry,
     ChapterUnitResult,
-    Membership,
-    MembershipRole,
     VocationAssignment,
     Vote,
     VoteKind,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
@@ -307,28 +305,16 @@ def chapter_card(user, pk: int) -> ChapterCard:
     if chapter is None:
         raise Http404
     campaign = chapter.campaign
-    members = list(
-        Membership.objects.filter(campaign=campaign)
-        .order_by("joined_at", "pk")
-        .values_list(
-            "player_id",
-            "player__display_name",
-            "player__username",
-            "role",
-            "player__otd_profile__id",
-            "player__otd_profile__survival_points",
-            "player__otd_profile__cards",
-            "player__otd_profile__equipment",
-            "player__otd_profile__status",
-        )
-    )
-    players = [row for row in members if row[3] == MembershipRole.PLAYER]
-    roles = campaign_role(
-        user,
+    members = members_of(
         campaign,
-        member_ids={row[0] for row in players},
-        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
+        "player__otd_profile__id",
+        "player__otd_profile__survival_points",
+        "player__otd_profile__cards",
+        "player__otd_profile__equipment",
+        "player__otd_profile__status",
     )
+    players = members.players
+    roles = campaign_role(user, campaign, members=members)
     require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     vocations = dict(
@@ -337,14 +323,14 @@ def chapter_card(user, pk: int) -> ChapterCard:
     uses_profiles = campaign.system in PROFILE_SYSTEMS
     requirement = requirement_of(chapter)
     lines = []
-    for row in players:
-        player_id, display, username = row[0], row[1], row[2]
+    for member in players:
+        player_id = member.id
         shown = chapter.status != ChapterStatus.CLOSED and (
             can_manage or player_id == getattr(user, "pk", None)
         )
         verdict = (
             eligibility(
-                requirement, _facts(row[4:]), players=len(players), uses_profiles=uses_profiles
+                requirement, _facts(member.extra), players=len(players), uses_profiles=uses_profiles
             )
             if shown
             else None
@@ -353,8 +339,8 @@ def chapter_card(user, pk: int) -> ChapterCard:
         lines.append(
             PlayerLine(
                 id=player_id,
-                name=display or username,
-                username=username,
+                name=member.name,
+                username=member.username,
                 vocation=vocation,
                 vocation_label=Vocation(vocation).label if vocation else "",
                 eligible=verdict.eligible if verdict else None,
@@ -497,18 +483,9 @@ def vote_card(user, pk: int) -> VoteCard:
     if vote is None:
         raise Http404
     campaign = vote.campaign
-    members = list(
-        Membership.objects.filter(campaign=campaign)
-        .order_by("joined_at", "pk")
-        .values_list("player_id", "player__display_name", "player__username", "role")
-    )
-    player_rows = [row for row in members if row[3] == MembershipRole.PLAYER]
-    roles = campaign_role(
-        user,
-        campaign,
-        member_ids={row[0] for row in player_rows},
-        co_organiser_ids={row[0] for row in members if row[3] == MembershipRole.CO_ORGANISER},
-    )
+    members = members_of(campaign)
+    player_rows = members.players
+    roles = campaign_role(user, campaign, members=members)
     require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     show_counts = can_manage or vote.status == VoteStatus.CLOSED
@@ -517,7 +494,6 @@ def vote_card(user, pk: int) -> VoteCard:
             "voter_id", "chapter_id", "vocation", "nominee_id"
         )
     )
-    names = {pk: display or username for pk, display, username, _role in members}
     me = getattr(user, "pk", None)
     candidates, vocations, players = [], [], []
     if vote.kind == VoteKind.NEXT_CHAPTER:
@@ -530,7 +506,7 @@ def vote_card(user, pk: int) -> VoteCard:
             )
     else:
         vocations = [Option(value, label, None) for value, label in Vocation.choices]
-        players = [Option(str(row[0]), names[row[0]], None) for row in player_rows]
+        players = [Option(str(member.id), member.name, None) for member in player_rows]
     assignments = []
     if vote.kind == VoteKind.VOCATIONS and vote.chapter_id:
         assignments = [

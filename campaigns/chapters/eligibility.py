@@ -1,35 +1,14 @@
-"""Whether a player may take part in a chapter, requirement by requirement. Pure: the
-caller loads the facts (no query here) and gets every check with its reason.
-
-Rule text, "Chapitre": "Elle demande des conditions, comme le nombre de joueur, le nombre
-de point de survie minimum, la possession de cartes spéciales etc…". Our reading: the
-number of players is the campaign's players; survival points, cards and items are the
-player's Of the Dead profile's (names compared without case or extra spaces); a dead
-character (not yet back as a zombie or reincarnated) cannot play. KOLAPS campaigns have no
-profiles: only the number of players is checked there.
-"""
+"""Eligibility in the words of the pages: the engine's checks
+(`rules.engine.systems.of_the_dead.eligibility`) with their reasons translated."""
 
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from rules.engine.systems.of_the_dead import eligibility as rules
+from rules.engine.systems.of_the_dead.eligibility import PlayerFacts, Requirement
 
-@dataclass(frozen=True)
-class Requirement:
-    players_min: int | None
-    players_max: int | None
-    min_survival_points: int
-    required_cards: tuple[str, ...]
-    required_items: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PlayerFacts:
-    has_profile: bool
-    survival_points: int = 0
-    cards: tuple[str, ...] = ()
-    equipment: tuple[str, ...] = ()
-    is_dead: bool = False
+__all__ = ["Check", "Eligibility", "PlayerFacts", "Requirement", "eligibility"]
 
 
 @dataclass(frozen=True)
@@ -52,87 +31,17 @@ class Eligibility:
         return [check.reason for check in self.checks if not check.met]
 
 
-def _norm(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
-def _missing(required: tuple[str, ...], held: tuple[str, ...]) -> list[str]:
-    have = {_norm(name) for name in held}
-    return [name for name in required if _norm(name) not in have]
-
-
 def eligibility(
     requirement: Requirement, facts: PlayerFacts, *, players: int, uses_profiles: bool
 ) -> Eligibility:
-    checks: list[Check] = []
-    low, high = requirement.players_min, requirement.players_max
-    if low is not None and players < low:
-        checks.append(
+    verdict = rules.eligibility(requirement, facts, players=players, uses_profiles=uses_profiles)
+    return Eligibility(
+        [
             Check(
-                "players",
-                False,
-                _("This chapter needs at least %(min)s players; the campaign has %(n)s.")
-                % {"min": low, "n": players},
+                check.key,
+                check.met,
+                _(check.message) % check.params if check.params else _(check.message),
             )
-        )
-    elif high is not None and players > high:
-        checks.append(
-            Check(
-                "players",
-                False,
-                _(
-                    "This chapter takes at most %(max)s players; the campaign has %(n)s: "
-                    "the organisers choose who plays."
-                )
-                % {"max": high, "n": players},
-            )
-        )
-    else:
-        checks.append(Check("players", True, _("Number of players: fine.")))
-    if not uses_profiles:
-        return Eligibility(checks)
-    if not facts.has_profile:
-        checks.append(Check("profile", False, _("Create your Of the Dead profile first.")))
-        return Eligibility(checks)
-    if facts.is_dead:
-        checks.append(
-            Check(
-                "status",
-                False,
-                _("Your character is dead: come back as a zombie or by reincarnation first."),
-            )
-        )
-    need = requirement.min_survival_points
-    if need:
-        met = facts.survival_points >= need
-        checks.append(
-            Check(
-                "survival_points",
-                met,
-                _("Survival points: %(have)s of the %(need)s needed.")
-                % {"have": facts.survival_points, "need": need},
-            )
-        )
-    if requirement.required_cards:
-        missing = _missing(requirement.required_cards, facts.cards)
-        checks.append(
-            Check(
-                "cards",
-                not missing,
-                _("Missing cards: %(names)s.") % {"names": ", ".join(missing)}
-                if missing
-                else _("Required cards: all carried."),
-            )
-        )
-    if requirement.required_items:
-        missing = _missing(requirement.required_items, facts.equipment)
-        checks.append(
-            Check(
-                "items",
-                not missing,
-                _("Missing items: %(names)s.") % {"names": ", ".join(missing)}
-                if missing
-                else _("Required items: all carried."),
-            )
-        )
-    return Eligibility(checks)
+            for check in verdict.checks
+        ]
+    )

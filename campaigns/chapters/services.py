@@ -5,7 +5,6 @@ The vote counts are pure functions (`count_next_chapter`, `count_vocations`) so 
 tie rules are tested on their own; docs/of-the-dead.md states them.
 """
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,10 +34,11 @@ from campaigns.models import (
     VoteStatus,
     ZombieType,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role, members_of
 from campaigns.services import _record, require_manager
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
+from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
 
 # KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
 UnitResultInput = kolaps_chapters.UnitResultInput
@@ -257,73 +257,6 @@ def chapter_eligibility(*, chapter: Chapter, profile, players: int) -> Eligibili
 # --- Votes ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NextChapterCount:
-    counts: dict[int, int]  # chapter id -> ballots
-    winner: int | None
-    tied: list[int]  # the chapters that shared the top count, when more than one
-
-
-def count_next_chapter(ballots: Sequence[int], candidates: Sequence[tuple[int, int]]):
-    """Count ballots (chapter ids) among `candidates` [(chapter id, chapter number)].
-
-    Tie rule: among the candidates sharing the most ballots, the one planned first (the
-    lowest chapter number) wins. No ballot at all: no winner.
-    """
-    counts = {pk: 0 for pk, _number in candidates}
-    for pk in ballots:
-        if pk in counts:
-            counts[pk] += 1
-    top = max(counts.values(), default=0)
-    if top == 0:
-        return NextChapterCount(counts=counts, winner=None, tied=[])
-    leaders = sorted((number, pk) for pk, number in candidates if counts[pk] == top)
-    return NextChapterCount(
-        counts=counts,
-        winner=leaders[0][1],
-        tied=[pk for _number, pk in leaders] if len(leaders) > 1 else [],
-    )
-
-
-@dataclass(frozen=True)
-class VocationCount:
-    counts: dict[tuple[str, int], int]  # (vocation, player id) -> ballots
-    assignments: dict[int, str] = field(default_factory=dict)  # player id -> vocation
-
-
-def count_vocations(
-    ballots: Sequence[tuple[str, int]],
-    players_in_order: Sequence[int],
-    taken: dict[int, str] | None = None,
-) -> VocationCount:
-    """Give vocations from ballots (vocation, nominee id), each vocation at most once and one
-    vocation per player, keeping those already `taken` {player id: vocation}.
-
-    Pairs are settled from the most ballots down. Tie rule: between pairs with as many
-    ballots, the vocation listed first in the rule text wins, then the player who joined
-    the campaign first. A pair whose vocation or player is already settled is skipped.
-    """
-    taken = dict(taken or {})
-    order = {vocation: i for i, vocation in enumerate(Vocation.values)}
-    seniority = {pk: i for i, pk in enumerate(players_in_order)}
-    counts = Counter(
-        (vocation, nominee)
-        for vocation, nominee in ballots
-        if vocation in order and nominee in seniority
-    )
-    used = set(taken.values())
-    assignments: dict[int, str] = {}
-    ranked = sorted(
-        counts.items(), key=lambda item: (-item[1], order[item[0][0]], seniority[item[0][1]])
-    )
-    for (vocation, nominee), _count in ranked:
-        if vocation in used or nominee in taken or nominee in assignments:
-            continue
-        assignments[nominee] = vocation
-        used.add(vocation)
-    return VocationCount(counts=dict(counts), assignments=assignments)
-
-
 def vote_open(
     *,
     actor,
@@ -449,6 +382,7 @@ def vote_close(*, actor, vote: Vote) -> Vote:
                 list(locked.ballots.values_list("vocation", "nominee_id")),
                 _player_ids(locked.campaign),
                 taken,
+                vocations=Vocation.values,
             )
             for player_id, vocation in ({} if closed else counted.assignments).items():
                 VocationAssignment.objects.create(
@@ -666,10 +600,9 @@ def encounter_event_record(
     The target, when there is one, is another player of the campaign; the roll, when
     given, is one of the rolling player's own recorded server rolls."""
     campaign = chapter.campaign
-    rows = list(campaign.memberships.values_list("player_id", "role"))
-    players = {pk for pk, role in rows if role == MembershipRole.PLAYER}
-    co_organisers = {pk for pk, role in rows if role == MembershipRole.CO_ORGANISER}
-    roles = campaign_role(actor, campaign, member_ids=players, co_organiser_ids=co_organisers)
+    members = members_of(campaign)
+    players = members.player_ids
+    roles = campaign_role(actor, campaign, members=members)
     if not (roles & CAN_MANAGE or (actor.pk == player.pk and roles & CAN_VIEW)):
         require(roles, CAN_MANAGE, visible=CAN_VIEW)
     if player.pk not in players:

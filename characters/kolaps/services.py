@@ -489,6 +489,33 @@ def unit_create(*, owner, name: str) -> KolapsUnit:
     return unit
 
 
+def unit_import(*, owner, name: str, characters: list[dict], source_version: str) -> KolapsUnit:
+    """A unit and its characters from a checked unit file (`characters.kolaps.unit_file`):
+    every row written in one transaction with one `imported` history line; the choices are
+    costed with the current catalogue, the file's own version kept in the history."""
+    cat = catalogue()
+    with transaction.atomic():
+        unit = KolapsUnit.objects.create(
+            owner=owner, name=name, catalogue_version=cat.version, version=0
+        )
+        members = [
+            KolapsCharacter.objects.create(owner=owner, unit=unit, position=position, **row)
+            for position, row in enumerate(characters)
+        ]
+        _record(
+            actor=owner,
+            owner=owner,
+            target=KolapsChange.Target.UNIT,
+            verb="imported",
+            unit=unit,
+            after=unit_state(unit, members),
+            name=unit.name,
+            catalogue_version=source_version,
+        )
+        _recompute(unit, members)
+    return unit
+
+
 def _change_unit(*, actor, unit, version, verb, change, character=None, **data) -> KolapsUnit:
     with transaction.atomic():
         locked = _lock_unit(actor, unit, version)

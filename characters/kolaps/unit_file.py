@@ -13,11 +13,10 @@ import json
 from dataclasses import dataclass
 from json.decoder import scanstring
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from characters.kolaps import services
-from characters.kolaps.models import GAUGE_MAX, GAUGE_MIN, KolapsChange, KolapsCharacter, KolapsUnit
+from characters.kolaps.models import GAUGE_MAX, GAUGE_MIN, KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal
 
 SCHEMA = "chronique.kolaps.unit"
@@ -198,26 +197,12 @@ def unit_import(*, owner, text: str | bytes) -> KolapsUnit:
         ) from None
     reader = _Reader(lines)
     rows = _read(reader, raw)
-    cat = services.catalogue()
-    with transaction.atomic():
-        unit = KolapsUnit.objects.create(
-            owner=owner, name=rows["name"], catalogue_version=cat.version, version=0
-        )
-        members = [
-            KolapsCharacter.objects.create(owner=owner, unit=unit, position=position, **row)
-            for position, row in enumerate(rows["characters"])
-        ]
-        KolapsChange.objects.create(
-            owner=owner,
-            actor=owner,
-            target=KolapsChange.Target.UNIT,
-            verb="imported",
-            unit=unit,
-            after=services.unit_state(unit, members),
-            data={"name": unit.name, "catalogue_version": rows["catalogue_version"]},
-        )
-        services._recompute(unit, members)
-    return unit
+    return services.unit_import(
+        owner=owner,
+        name=rows["name"],
+        characters=rows["characters"],
+        source_version=rows["catalogue_version"],
+    )
 
 
 def _read(reader: _Reader, raw) -> dict:

@@ -12,8 +12,8 @@ from datetime import datetime
 
 from django.http import Http404
 
-from campaigns.models import Chapter, ChapterStatus, EncounterEvent, Membership, MembershipRole
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.models import Chapter, ChapterStatus, EncounterEvent, MembershipRole
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.permissions import require
 from rules.rolls.models import RollRecord
 from rules.templatetags.outcomes import outcome_label, row_label
@@ -88,22 +88,10 @@ def encounter_card(user, pk: int) -> EncounterCard:
     chapter = Chapter.objects.select_related("campaign").filter(pk=pk).first()
     if chapter is None:
         raise Http404
-    members = list(
-        Membership.objects.filter(campaign=chapter.campaign)
-        .order_by("joined_at", "pk")
-        .values_list("player_id", "player__display_name", "player__username", "role")
-    )
-    player_ids = {pk for pk, _d, _u, role in members if role == MembershipRole.PLAYER}
-    co_organisers = {pk for pk, _d, _u, role in members if role == MembershipRole.CO_ORGANISER}
-    roles = campaign_role(
-        user, chapter.campaign, member_ids=player_ids, co_organiser_ids=co_organisers
-    )
+    members = members_of(chapter.campaign)
+    roles = campaign_role(user, chapter.campaign, members=members)
     require(roles, CAN_VIEW, visible=CAN_VIEW)
-    players = [
-        (pk, _name(display, username))
-        for pk, display, username, role in members
-        if role == MembershipRole.PLAYER
-    ]
+    players = [(member.id, member.name) for member in members.players]
     rows = [
         EncounterRow(
             id=row["pk"],

@@ -29,7 +29,7 @@ from campaigns.settlement.plan import settlement_plan
 from campaigns.statistics.services import LEADERBOARD_SIZE, leaderboard, statistics_recompute
 from characters.models import Player
 from characters.profiles.services import trauma_add
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def _median_seconds(action, rounds=5) -> float:
 
 
 def test_bench_settling_a_chapter_of_50_participants():
-    organiser, campaign, players = otd_table(players=50, prefix="bench")
+    organiser, campaign, players = of_the_dead_table(players=50, prefix="bench")
     chapter = closed_chapter(organiser, campaign, players, traumas=False)
     for index, player in enumerate(players):
         trauma_add(actor=player, profile=player.otd_profile, name=f"Plaie {index}", kind="physical")

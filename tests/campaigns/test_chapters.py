@@ -14,8 +14,6 @@ from campaigns.chapters.services import (
     chapter_eligibility,
     chapter_plan,
     chapter_update,
-    count_next_chapter,
-    count_vocations,
     vocation_choose,
     vote_close,
     vote_open,
@@ -38,12 +36,14 @@ from campaigns.services import (
     invitation_create,
     invitation_revoke,
 )
+from characters.models import Vocation
 from characters.permissions import Refusal
 from characters.profiles.services import (
     profile_create,
     profile_set_status,
     profile_set_survival_points,
 )
+from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -243,16 +243,18 @@ def test_it_gives_vocations_most_voted_first_then_rule_order_then_seniority():
         ("eclaireur", carole),
         ("baroudeur", carole),
     ]
-    counted = count_vocations(ballots, [alice, bruno, carole])
+    counted = count_vocations(ballots, [alice, bruno, carole], vocations=Vocation.values)
     assert counted.assignments == {alice: "meneur", bruno: "guerisseur", carole: "baroudeur"}
     # Already taken vocations and players are kept: Carole holds Meneur, so Alice's
     # Meneur votes give her nothing.
-    kept = count_vocations(ballots, [alice, bruno, carole], taken={carole: "meneur"})
+    kept = count_vocations(
+        ballots, [alice, bruno, carole], taken={carole: "meneur"}, vocations=Vocation.values
+    )
     assert kept.assignments == {bruno: "guerisseur"}
 
 
 def test_it_gives_a_tied_vocation_to_the_player_who_joined_first():
-    counted = count_vocations([("meneur", 2), ("meneur", 1)], [1, 2])
+    counted = count_vocations([("meneur", 2), ("meneur", 1)], [1, 2], vocations=Vocation.values)
     assert counted.assignments == {1: "meneur"}
 
 

@@ -1,6 +1,6 @@
 """The encounter log of a chapter being played (campaigns/encounter.py): the page, its
 API twin and the service behind both. The settlement sums these rows into damage dealt,
-damage taken and rolls made (issue 6: "when the chapter's encounters were played in
+damage taken and rolls made (the settlement: "when the chapter's encounters were played in
 Chronique, damage dealt and taken and rolls made")."""
 
 import pytest
@@ -13,14 +13,14 @@ from campaigns.models import CampaignEvent, EncounterEvent
 from characters.permissions import Refusal
 from rules.rolls.services import roll_on_server
 from tests.factories import PlayerFactory
-from tests.settlement_fixtures import otd_table
+from tests.settlement_fixtures import of_the_dead_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture
 def playing():
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapter = chapter_start(
         actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="Arène")
     )

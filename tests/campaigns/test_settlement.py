@@ -1,4 +1,4 @@
-"""The post-chapter settlement (issue 6, RULES-NOTES O6) as a service: preview, apply once,
+"""The post-chapter settlement (RULES-NOTES O6) as a service: preview, apply once,
 reopen and settle again."""
 
 import pytest
@@ -20,7 +20,7 @@ from campaigns.settlement.services import death_choice_make, settlement_reopen, 
 from campaigns.statistics.services import character_history, leaderboard, statistics_recompute
 from characters.models import Profile, ProfileEvent, ProfileStatus, Trauma
 from characters.permissions import Refusal
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def _english():
 
 @pytest.fixture
 def table():
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapter = closed_chapter(organiser, campaign, players)
     return organiser, campaign, players, chapter
 

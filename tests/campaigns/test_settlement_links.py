@@ -9,7 +9,7 @@ from django.utils import translation
 from campaigns.chapters.services import chapter_plan
 from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.services import death_choice_make
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def _english(client):
 
 @pytest.fixture
 def table():
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapter = closed_chapter(organiser, campaign, players)
     return organiser, campaign, players, chapter
 

@@ -11,7 +11,7 @@ from campaigns.models import SettlementEntry
 from campaigns.settlement.apply import settlement_apply
 from characters.models import Profile
 from characters.profiles.services import profile_update
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def _english(client):
 
 @pytest.fixture
 def table():
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapter = closed_chapter(organiser, campaign, players)
     return organiser, campaign, players, chapter
 
@@ -80,7 +80,7 @@ def test_it_refuses_the_preview_to_players(client, table):
 
 
 def _campaign_of(size: int):
-    organiser, campaign, players = otd_table(players=size, prefix=f"s{size}")
+    organiser, campaign, players = of_the_dead_table(players=size, prefix=f"s{size}")
     chapter = closed_chapter(organiser, campaign, players)
     settlement_apply(chapter_id=chapter.pk)
     return organiser, campaign, players
@@ -108,7 +108,7 @@ def test_it_costs_the_same_queries_for_3_or_30_participants(
 def test_it_costs_the_same_queries_for_3_or_30_chapters_of_history(
     client, django_assert_num_queries, chapters
 ):
-    organiser, campaign, players = otd_table(players=2, prefix=f"h{chapters}")
+    organiser, campaign, players = of_the_dead_table(players=2, prefix=f"h{chapters}")
     for number in range(chapters):
         chapter = closed_chapter(organiser, campaign, players[:2], title=f"C{number}")
         settlement_apply(chapter_id=chapter.pk)

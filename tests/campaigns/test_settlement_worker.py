@@ -29,7 +29,7 @@ from campaigns.settlement.services import settlement_reopen, settlement_request
 from campaigns.settlement.tasks import chapter_settle
 from characters.models import Profile, Trauma
 from tests.conftest import BASE_DIR, OUTPUT_DIR, _database_url_for
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -186,7 +186,7 @@ def read(path: Path) -> str:
 
 
 def test_it_settles_once_when_the_task_is_delivered_twice(settle_worker):
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapter = closed_chapter(organiser, campaign, players)
     settlement_request(actor=organiser, chapter=chapter)  # sent on commit
     chapter_settle.delay(chapter.pk)  # and a second delivery, while the first may run
@@ -230,7 +230,7 @@ def test_it_leaves_nothing_or_everything_when_workers_are_killed(settle_worker):
     3 times: each time the database holds nothing or everything of the settlement, and the
     redelivered task completes it."""
     rng = random.Random(SEED)
-    organiser, campaign, players = otd_table(players=3)
+    organiser, campaign, players = of_the_dead_table(players=3)
     chapters = []
 
     # A first chapter settled without a kill names the steps a settlement goes through.

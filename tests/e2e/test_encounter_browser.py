@@ -8,13 +8,13 @@ import pytest
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import EncounterEvent
 from tests.e2e.test_chapter_browser import _phone_for
-from tests.settlement_fixtures import otd_table
+from tests.settlement_fixtures import of_the_dead_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_player_records_a_hit_from_the_phone(browser, live_server, output_dir):
-    organiser, campaign, players = otd_table(players=3, prefix="table")
+    organiser, campaign, players = of_the_dead_table(players=3, prefix="table")
     chapter = chapter_start(
         actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="Arène")
     )

@@ -13,13 +13,13 @@ import pytest
 from campaigns.models import ChapterSettlement, SettlementStatus
 from campaigns.settlement.tasks import chapter_settle
 from tests.e2e.test_chapter_browser import _phone_for
-from tests.settlement_fixtures import closed_chapter, otd_table
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_it_previews_confirms_and_shows_the_outcome(browser, live_server, output_dir, monkeypatch):
-    organiser, campaign, players = otd_table(players=3, prefix="e2e")
+    organiser, campaign, players = of_the_dead_table(players=3, prefix="e2e")
     chapter = closed_chapter(organiser, campaign, players)
     survivor = players[0]  # wins and survives: +1 survived, +1 victory
     held: list[int] = []

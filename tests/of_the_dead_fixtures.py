@@ -1,4 +1,4 @@
-"""Of the Dead objects around the authorization matrix's campaign (issue 5).
+"""Of the Dead objects around the authorization matrix's campaign.
 
 Called from the `roles` fixture: the owner has a public profile and a calendar feed; the
 campaign has two planned chapters, an active invitation and an open next-chapter vote.
@@ -7,7 +7,7 @@ campaign has two planned chapters, an active invitation and an open next-chapter
 from datetime import UTC, datetime
 
 
-def otd_objects(*, owner, organiser, campaign) -> dict:
+def of_the_dead_objects(*, owner, organiser, campaign) -> dict:
     from campaigns.chapters.services import chapter_plan, vote_open
     from campaigns.services import calendar_feed_token, invitation_create
     from characters.profiles.services import profile_create, profile_update

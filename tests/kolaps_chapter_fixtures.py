@@ -1,4 +1,4 @@
-"""KOLAPS campaigns serving units, and a trauma to heal, around the matrix's roles (kchap).
+"""KOLAPS campaigns serving units, and a trauma to heal, around the matrix's roles.
 
 Called from the `roles` fixture: the owner's profile gets a temporary trauma; a KOLAPS
 campaign of the organiser has the participant as player, two planned chapters, and the
@@ -6,7 +6,7 @@ participant's valid unit (an Avatar and a second character) entered into the fir
 """
 
 
-def kchap_objects(*, owner, organiser, participant, profile) -> dict:
+def kolaps_chapter_objects(*, owner, organiser, participant, profile) -> dict:
     from campaigns.chapters.kolaps import chapter_unit_enter
     from campaigns.chapters.services import chapter_plan
     from campaigns.services import campaign_add_participant, campaign_create
