@@ -1244,3 +1244,56 @@ def test_it_opens_the_admin_to_staff(client, roles):
     client.post(url, {"name": "Renamed", "system": "kolaps", "organiser": staff.pk})
     assert Campaign.objects.get(pk=campaign.pk).name == "Matrix"
     assert client.get(reverse("admin:campaigns_campaign_add")).status_code == 403
+
+
+# --- Pages and their API twins ---------------------------------------------------------------
+# A page `name` and its twin `api-name` with the same method (and label) must give every role
+# the same verdict, so the two cannot drift apart. A page answers with its own means (a
+# redirect to the login page, a redirect after a write, a refusal shown in the page); these
+# are read as the API's 401, 2xx and 4xx.
+TWINS_THAT_DIFFER = {
+    # The page offers what the API refuses: creating your profile, or the form of your death
+    # choice with the sentence that there is none to make.
+    ("profile-mine", "get"): "no profile yet: the page shows the form to create one",
+    ("profile-mine", "post"): "the page redirects to the form whatever the refusal",
+    ("profile-sheet", "get"): "no profile yet: the page redirects to the profile page",
+    ("profile-death-choice", "post"): "no death choice to make: the page says so",
+    # Signing up: the page redirects, after the new account or, signed in already, to yours.
+    ("signup", "post"): "the page redirects where the API answers 201 or 403",
+}
+
+
+def _verdict(row: Row, role: str) -> str:
+    status = row.expect[role]
+    if role in row.denied:
+        return "refused"
+    if status in (200, 201, 202, 204) or (status == 302 and role != "anonymous"):
+        return "allowed"
+    if status in (302, 401) or (status == 403 and role == "anonymous" and row.api):
+        return "log in"
+    return "refused" if status in (400, 403) else str(status)
+
+
+def _twins():
+    api = {(row.name, row.method, row.label): row for row in MATRIX if row.api}
+    for row in MATRIX:
+        twin = api.get((f"api-{row.name}", row.method, row.label))
+        if not row.api and twin is not None:
+            yield row, twin
+
+
+def test_it_pairs_pages_with_their_api_twins():
+    pairs = list(_twins())
+    assert len(pairs) >= 40, "the naming convention `name` / `api-name` pairs the twins"
+    named = {(page.name, page.method) for page, _api in pairs}
+    assert set(TWINS_THAT_DIFFER) <= named, "each listed difference is a real pair"
+
+
+@pytest.mark.parametrize(
+    ("page", "api"),
+    [pair for pair in _twins() if (pair[0].name, pair[0].method) not in TWINS_THAT_DIFFER],
+    ids=lambda row: f"{row.method}-{row.name}" + (f"-{row.label}" if row.label else ""),
+)
+def test_a_page_and_its_api_twin_answer_each_role_alike(page, api):
+    verdicts = {role: (_verdict(page, role), _verdict(api, role)) for role in ROLES}
+    assert all(p == a for p, a in verdicts.values()), verdicts
