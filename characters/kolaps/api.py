@@ -6,7 +6,12 @@ state under `current`, so a second device never overwrites the first silently.
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
@@ -274,31 +279,55 @@ class CharacterDuplicateAPI(APIView):
         return Response(character_data(copy), status=status.HTTP_201_CREATED)
 
 
-class CharacterHistoryAPI(APIView):
-    """Who changed the character, what and when (newest first)."""
+# A character and a unit have the same history and undo: `kind` picks the fetch-and-authorise
+# helper, the undo service and the answer's shape.
+def _kind(kind: str):
+    if kind == "character":
+        return cards.character_get_for_user, services.character_undo, character_data
+    return cards.unit_get_for_user, services.unit_undo, unit_data
 
-    @extend_schema(responses=ChangeSerializer(many=True))
+
+class _HistoryAPI(APIView):
+    kind = ""
+
     def get(self, request, pk: int):
-        character = cards.character_get_for_user(request.user, pk)
-        return Response(ChangeSerializer(cards.history_for(character=character), many=True).data)
+        get_for_user, _undo, _as_data = _kind(self.kind)
+        obj = get_for_user(request.user, pk)
+        return Response(ChangeSerializer(cards.history_for(**{self.kind: obj}), many=True).data)
 
 
-class CharacterUndoAPI(APIView):
-    """Undo the character's last change."""
+class _UndoAPI(APIView):
+    kind = ""
 
-    @extend_schema(request=UndoSerializer, responses={200: CharacterSerializer, 409: StaleResponse})
     def post(self, request, pk: int):
-        character = cards.character_get_for_user(request.user, pk)
+        get_for_user, undo, as_data = _kind(self.kind)
+        obj = get_for_user(request.user, pk)
         data = UndoSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            services.character_undo(
-                actor=request.user, character=character, version=data.validated_data["version"]
-            )
+            undo(actor=request.user, version=data.validated_data["version"], **{self.kind: obj})
         except services.StaleVersion as stale:
-            return _stale(stale, character_data)
-        character.refresh_from_db()
-        return Response(character_data(character))
+            return _stale(stale, as_data)
+        obj.refresh_from_db()
+        return Response(as_data(obj))
+
+
+@extend_schema_view(get=extend_schema(responses=ChangeSerializer(many=True)))
+class CharacterHistoryAPI(_HistoryAPI):
+    """Who changed the character, what and when (newest first)."""
+
+    kind = "character"
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=UndoSerializer, responses={200: CharacterSerializer, 409: StaleResponse}
+    )
+)
+class CharacterUndoAPI(_UndoAPI):
+    """Undo the character's last change."""
+
+    kind = "character"
 
 
 # --- Units -----------------------------------------------------------------------------------
@@ -368,31 +397,20 @@ class UnitDuplicateAPI(APIView):
         )
 
 
-class UnitHistoryAPI(APIView):
+@extend_schema_view(get=extend_schema(responses=ChangeSerializer(many=True)))
+class UnitHistoryAPI(_HistoryAPI):
     """Who changed the unit or its characters, what and when (newest first)."""
 
-    @extend_schema(responses=ChangeSerializer(many=True))
-    def get(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
-        return Response(ChangeSerializer(cards.history_for(unit=unit), many=True).data)
+    kind = "unit"
 
 
-class UnitUndoAPI(APIView):
+@extend_schema_view(
+    post=extend_schema(request=UndoSerializer, responses={200: UnitSerializer, 409: StaleResponse})
+)
+class UnitUndoAPI(_UndoAPI):
     """Undo the unit's last change."""
 
-    @extend_schema(request=UndoSerializer, responses={200: UnitSerializer, 409: StaleResponse})
-    def post(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
-        data = UndoSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            services.unit_undo(
-                actor=request.user, unit=unit, version=data.validated_data["version"]
-            )
-        except services.StaleVersion as stale:
-            return _stale(stale, unit_data)
-        unit.refresh_from_db()
-        return Response(unit_data(unit))
+    kind = "unit"
 
 
 class UnitExportAPI(APIView):

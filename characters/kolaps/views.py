@@ -204,35 +204,42 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_get_for_user(request.user, pk)
+# A character and a unit have the same history page: the kind names the undo service, the
+# pages' route names and the history's filter.
+UNDO = {"character": services.character_undo, "unit": services.unit_undo}
+
+
+def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
+    """The changes of a character or a unit, newest first; POST undoes the last one."""
     message = ""
     if request.method == "POST":
         form = UndoForm(request.POST)
         try:
             if not form.is_valid():
                 raise Refusal(_first_error(form))
-            services.character_undo(
-                actor=request.user, character=character, version=form.cleaned_data["version"]
-            )
+            UNDO[kind](actor=request.user, version=form.cleaned_data["version"], **{kind: obj})
         except Refusal as refusal:
             message = str(refusal.message)
         else:
-            return redirect("kolaps-character-history", pk=pk)
-        character.refresh_from_db()
+            return redirect(f"kolaps-{kind}-history", pk=obj.pk)
+        obj.refresh_from_db()
     return render(
         request,
         "characters/kolaps/history.html",
         {
-            "object": character,
-            "back": reverse("kolaps-character", args=[pk]),
-            "undo_url": reverse("kolaps-character-history", args=[pk]),
-            "changes": cards.history_for(character=character),
+            "object": obj,
+            "back": reverse(f"kolaps-{kind}", args=[obj.pk]),
+            "undo_url": reverse(f"kolaps-{kind}-history", args=[obj.pk]),
+            "changes": cards.history_for(**{kind: obj}),
             "message": message,
         },
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_history(request: HttpRequest, pk: int) -> HttpResponse:
+    return _history_page(request, "character", cards.character_get_for_user(request.user, pk))
 
 
 # --- The unit page ---------------------------------------------------------------------------
@@ -344,30 +351,7 @@ def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_get_for_user(request.user, pk)
-    message = ""
-    if request.method == "POST":
-        form = UndoForm(request.POST)
-        try:
-            if not form.is_valid():
-                raise Refusal(_first_error(form))
-            services.unit_undo(actor=request.user, unit=unit, version=form.cleaned_data["version"])
-        except Refusal as refusal:
-            message = str(refusal.message)
-        else:
-            return redirect("kolaps-unit-history", pk=pk)
-        unit.refresh_from_db()
-    return render(
-        request,
-        "characters/kolaps/history.html",
-        {
-            "object": unit,
-            "back": reverse("kolaps-unit", args=[pk]),
-            "undo_url": reverse("kolaps-unit-history", args=[pk]),
-            "changes": cards.history_for(unit=unit),
-            "message": message,
-        },
-    )
+    return _history_page(request, "unit", cards.unit_get_for_user(request.user, pk))
 
 
 @login_required
