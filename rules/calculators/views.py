@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
+from rules.engine.registry import FOLLOW_UPS
 from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 from rules.labels import (
@@ -162,16 +163,7 @@ def _typed_dice(form: forms.Form, names: tuple[str, ...]) -> dict[str, list[int]
     return typed
 
 
-RANGED_DICE_FIELDS = (
-    "dice",
-    "power_dice",
-    "power_bonus_dice",
-    "death_die",
-    "incident_die",
-    "attacker_death_die",
-    "stray_die",
-    "temper_die",
-)
+RANGED_DICE_FIELDS = ("dice", *FOLLOW_UPS)
 CHOICE_AFFILIATIONS = [("apc", "APC"), ("sheol", "Shéol"), ("chrisme", "Chrisme")]
 
 

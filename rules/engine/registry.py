@@ -127,7 +127,9 @@ _TALENTS = {
 _ARMOUR = {"type": ["string", "null"], "enum": [*sorted(_CATALOGUE.armours), None]}
 _TRAITS = {"type": "array", "items": {"enum": sorted(_CATALOGUE.veteran_traits)}}
 _FACES = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}}
-_FOLLOW_UPS = (
+# The follow-up rolls of an attack, named as the resolvers' `dice` input names them (the
+# calculators show one field each).
+FOLLOW_UPS = (
     "power_dice",
     "power_bonus_dice",
     "death_die",
@@ -376,7 +378,7 @@ RESOLVERS: tuple[Resolver, ...] = (
         "RULES-NOTES K4-K9, K11; Tir dans une mêlée",
         _RANGED_SCHEMA,
         ranged,
-        ("dice", *_FOLLOW_UPS),
+        ("dice", *FOLLOW_UPS),
     ),
     _kolaps(
         "melee",
@@ -384,7 +386,7 @@ RESOLVERS: tuple[Resolver, ...] = (
         "RULES-NOTES K4-K10, K16",
         _MELEE_SCHEMA,
         melee,
-        ("dice", "a_dice", "b_dice", *_FOLLOW_UPS),
+        ("dice", "a_dice", "b_dice", *FOLLOW_UPS),
     ),
     _kolaps(
         "death",
