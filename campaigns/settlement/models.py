@@ -18,6 +18,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.statistics.models import SummedColumns
+
 
 class SettlementStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
@@ -48,7 +50,7 @@ class ChapterSettlement(models.Model):
         return f"settlement of chapter {self.chapter_id}: {self.status}"
 
 
-class SettlementEntry(models.Model):
+class SettlementEntry(SummedColumns):
     """What one chapter meant for one participant, as settled (the ledger)."""
 
     chapter = models.ForeignKey(
@@ -67,21 +69,6 @@ class SettlementEntry(models.Model):
     died = models.BooleanField(default=False)
     survived = models.BooleanField(default=True)
     won = models.BooleanField(default=False)
-    survival_points = models.IntegerField(default=0)
-    kills_total = models.PositiveIntegerField(default=0)
-    kills_zonard = models.PositiveIntegerField(default=0)
-    kills_braillard = models.PositiveIntegerField(default=0)
-    kills_vicelard = models.PositiveIntegerField(default=0)
-    kills_soudard = models.PositiveIntegerField(default=0)
-    kills_mastard = models.PositiveIntegerField(default=0)
-    kills_charognard = models.PositiveIntegerField(default=0)
-    traumas_gained = models.PositiveIntegerField(default=0)
-    traumas_healed = models.PositiveIntegerField(default=0)
-    traumas_permanent = models.PositiveIntegerField(default=0)
-    # Null when the chapter's encounters were not played in Chronique.
-    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
-    damage_taken = models.PositiveIntegerField(null=True, blank=True)
-    rolls = models.PositiveIntegerField(null=True, blank=True)
     # What was changed, in order, so that reopening can revert it: a list of
     # {"op": "trauma_healed" | "trauma_made_permanent" | "status", ...}.
     effects = models.JSONField(default=list, blank=True)

@@ -16,7 +16,30 @@ ZOMBIE_KILL_FIELDS = (
 )
 
 
-class CharacterStatistics(models.Model):
+class SummedColumns(models.Model):
+    """The figures a ledger row records for one chapter and a statistics row sums over a
+    campaign: declared once, for `campaigns.settlement.models.SettlementEntry` and
+    `CharacterStatistics` alike, and read by `campaigns.statistics.services`."""
+
+    survival_points = models.IntegerField(default=0)
+    kills_total = models.PositiveIntegerField(default=0)
+    traumas_gained = models.PositiveIntegerField(default=0)
+    traumas_healed = models.PositiveIntegerField(default=0)
+    traumas_permanent = models.PositiveIntegerField(default=0)
+    # Null when the chapter's encounters were not played in Chronique.
+    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
+    damage_taken = models.PositiveIntegerField(null=True, blank=True)
+    rolls = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+for _kills in ZOMBIE_KILL_FIELDS:
+    SummedColumns.add_to_class(_kills, models.PositiveIntegerField(default=0))
+
+
+class CharacterStatistics(SummedColumns):
     """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
     from the ledger by campaigns.statistics.services.statistics_recompute, never edited."""
 
@@ -43,20 +66,6 @@ class CharacterStatistics(models.Model):
     chapters_survived = models.PositiveIntegerField(default=0)
     chapters_won = models.PositiveIntegerField(default=0)
     deaths = models.PositiveIntegerField(default=0)
-    kills_total = models.PositiveIntegerField(default=0)
-    kills_zonard = models.PositiveIntegerField(default=0)
-    kills_braillard = models.PositiveIntegerField(default=0)
-    kills_vicelard = models.PositiveIntegerField(default=0)
-    kills_soudard = models.PositiveIntegerField(default=0)
-    kills_mastard = models.PositiveIntegerField(default=0)
-    kills_charognard = models.PositiveIntegerField(default=0)
-    traumas_gained = models.PositiveIntegerField(default=0)
-    traumas_healed = models.PositiveIntegerField(default=0)
-    traumas_permanent = models.PositiveIntegerField(default=0)
-    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
-    damage_taken = models.PositiveIntegerField(null=True, blank=True)
-    rolls = models.PositiveIntegerField(null=True, blank=True)
-    survival_points = models.IntegerField(default=0)
     reputation = models.IntegerField(default=0)
 
     class Meta:

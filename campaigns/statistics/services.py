@@ -19,18 +19,13 @@ from django.db.models import Count, F, IntegerField, Q, Sum, Value, Window
 from django.db.models.functions import Coalesce, Greatest, Rank
 
 from campaigns.models import CharacterStatistics, SettlementEntry
-from campaigns.statistics.models import ZOMBIE_KILL_FIELDS
+from campaigns.statistics.models import ZOMBIE_KILL_FIELDS, SummedColumns
 from rules.engine.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
 
-SUMMED = (
-    "kills_total",
-    *ZOMBIE_KILL_FIELDS,
-    "traumas_gained",
-    "traumas_healed",
-    "traumas_permanent",
-    "survival_points",
-)
-NULLABLE = ("damage_dealt", "damage_taken", "rolls")  # null: never played in Chronique
+# The summed columns, read from their one declaration; a nullable one stays null for a
+# player who never played an encounter in Chronique.
+SUMMED = tuple(f.name for f in SummedColumns._meta.get_fields() if not f.null)
+NULLABLE = tuple(f.name for f in SummedColumns._meta.get_fields() if f.null)
 COUNTERS = ("chapters_played", "chapters_survived", "chapters_won", "deaths", *SUMMED, *NULLABLE)
 STATS_LOCK = 0x5E771E  # advisory lock: one statistics rebuild at a time (PostgreSQL)
 
