@@ -121,6 +121,7 @@ def _icepool_dice(dice: Dice) -> icepool.Die:
 def _icepool_attack(attack: attack_module.Attack, catalogue) -> icepool.Die:
     """One attack, computed by icepool: outcomes (row, target dies, attacker dies)."""
     table = attack.damage_table(catalogue)
+    follow = catalogue.tables.follow_ups
     power = icepool.map(
         lambda a, b: c.divided_power(a + b, attack.power_divisor),
         _icepool_dice(attack.power),
@@ -131,8 +132,8 @@ def _icepool_attack(attack: attack_module.Attack, catalogue) -> icepool.Die:
     def row_of(dice, value):
         judged = t.judge(attack.test, dice)
         damage = judged.referent + value if judged.outcome == "success" else None
-        row = attack.worse(c.table_row(table, judged.outcome, damage))
-        removed = judged.six_six_six and attack.affiliation in c.SIX_SIX_SIX
+        row = attack.worse(c.table_row(table, judged.outcome, damage), catalogue)
+        removed = judged.six_six_six and attack.affiliation in follow.six_six_six
         return row, removed
 
     rows = icepool.map(row_of, rolls, power)
@@ -150,11 +151,12 @@ def _icepool_attack(attack: attack_module.Attack, catalogue) -> icepool.Die:
         if row == "major_incident":
 
             def incident(face):
-                effect = c.face_row(c.MAJOR_INCIDENT[attack.table], face)[2]
-                if not c.INCIDENT_EFFECTS[effect].get("attacker_death_roll"):
+                effect = c.face_row(follow.major_incident[attack.table], face)[2]
+                if not follow.incident_effects[effect].get("attacker_death_roll"):
                     return icepool.Die([(row, False, False)])
                 after = max(
-                    1, attack.attacker_sante - c.INCIDENT_EFFECTS[effect]["attacker_sante_loss"]
+                    1,
+                    attack.attacker_sante - follow.incident_effects[effect]["attacker_sante_loss"],
                 )
                 threshold = c.death_threshold(catalogue, after) or 0
                 return D6.map(lambda die: (row, False, die < threshold))

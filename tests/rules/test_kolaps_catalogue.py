@@ -506,3 +506,42 @@ def test_k17_discipline_is_the_talent_printed_as_vigilance():
         assert any("discipline" in group for group in archetype.talents)
     for slug in ("manoeuvre", "ralliement"):
         assert after.talent(slug).specialises == ("discipline",)
+
+
+def test_it_holds_the_follow_up_tables_the_resolvers_read(catalogue):
+    """K9: "The major-incident table (1 / 2-5 / 6) is read with a fresh 1D6"; "Manqué ... Le
+    joueur lance 1D6 avec un seuil de 3"; the Moral a wound costs: "Expert ne perd pas de
+    moral pour une blessure"; K15: "de rang Aguerri au minimum ... ayant au moins 3 de
+    moral"."""
+    follow = catalogue.tables.follow_ups
+    assert follow.major_incident["ranged"] == (
+        (1, 1, "weapon_destroyed"),
+        (2, 5, "ally_hit"),
+        (6, 6, "disarmed"),
+    )
+    assert follow.incident_effects["weapon_destroyed"]["attacker_sante_loss"] == 3
+    assert follow.temper_threshold == 3
+    assert [row[:3] for row in follow.stray_shot] == [
+        (1, 1, "shooter_ally_hit"),
+        (2, 3, "target_ally_hit"),
+        (4, 5, "plain_miss"),
+        (6, 6, "target_ally_hit"),
+    ]
+    assert follow.six_six_six["sheol"]["melee_wounds_one_level_worse"] is True
+    assert "chrisme" not in follow.six_six_six
+    assert dict(follow.wound_moral["expert"]) == {"loss_at_least": (), "sante_at_most": ()}
+    assert (follow.next_attacker_min_rank, follow.next_attacker_min_moral) == ("aguerri", 3)
+
+
+def test_it_refuses_a_d6_table_that_leaves_a_face_out(tmp_path):
+    data = _raw()
+    data["tables"]["follow_ups"]["stray_shot"].pop()  # the 6 has no row any more
+    with pytest.raises(CatalogueError, match="faces 1 to 6"):
+        load_catalogue(path=_write(tmp_path, data))
+
+
+def test_it_refuses_an_incident_the_table_does_not_describe(tmp_path):
+    data = _raw()
+    data["tables"]["follow_ups"]["major_incident"]["melee"][0][2] = "meteor"
+    with pytest.raises(CatalogueError, match="unknown incident 'meteor'"):
+        load_catalogue(path=_write(tmp_path, data))

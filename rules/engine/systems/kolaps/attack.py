@@ -54,11 +54,11 @@ class Attack:
         tables = catalogue.tables
         return tables.ranged_damage if self.table == "ranged" else tables.melee_damage
 
-    def worse(self, row: str) -> str:
+    def worse(self, row: str, catalogue: Catalogue) -> str:
         """Shéol 666: "toutes les blessures qu'il occasionne au corps a corps sont
         augmentées d'un niveau"."""
         if self.ablaze and self.table == "melee" and row in c.WOUNDS:
-            return c.ONE_LEVEL_WORSE[row]
+            return catalogue.tables.follow_ups.one_level_worse[row]
         return row
 
 
@@ -108,22 +108,25 @@ def _walk(attack: Attack, source: DiceSource, catalogue: Catalogue, out: dict[st
         # K7: "Damage value = referent die + weapon power (rolled) + talent effects."
         value = judged.referent + c.divided_power(power + bonus, attack.power_divisor)
     out["damage_value"] = value
-    row = attack.worse(c.table_row(table, judged.outcome, value))
+    follow = catalogue.tables.follow_ups
+    row = attack.worse(c.table_row(table, judged.outcome, value), catalogue)
     out["row"] = row
     target: dict[str, Any] = {"killed": False}
     out["target"] = target
-    if judged.six_six_six and attack.affiliation in c.SIX_SIX_SIX:
+    six_six_six = follow.six_six_six.get(attack.affiliation or "")
+    if judged.six_six_six and six_six_six is not None:
         # The 666 in combat: "l'adversaire est retiré du théatre sur le champ".
-        out["six_six_six_effect"] = c.SIX_SIX_SIX[attack.affiliation]
+        out["six_six_six_effect"] = dict(six_six_six)
         target.update(killed=True, by="six_six_six")
     if row in c.WOUNDS and not target["killed"]:
         _wound(attack, row, source, catalogue, target)
     elif row == "major_incident":
         _incident(attack, source, catalogue, out)
     elif row == "minor_incident":
-        out["incident"] = {"effect": "disarmed", **c.INCIDENT_EFFECTS["disarmed"]}
+        minor = follow.minor_incident
+        out["incident"] = {"effect": minor, **follow.incident_effects[minor]}
     elif row == "miss":
-        _miss(attack, source, out)
+        _miss(attack, source, catalogue, out)
 
 
 def _wound(
@@ -144,8 +147,9 @@ def _incident(
 ) -> None:
     """K9: "The major-incident table (1 / 2-5 / 6) is read with a fresh 1D6"."""
     die = source.take("incident_die", D6)[0]
-    effect = c.face_row(c.MAJOR_INCIDENT[attack.table], die)[2]
-    incident: dict[str, Any] = {"effect": effect, **c.INCIDENT_EFFECTS[effect]}
+    follow = catalogue.tables.follow_ups
+    effect = c.face_row(follow.major_incident[attack.table], die)[2]
+    incident: dict[str, Any] = {"effect": effect, **follow.incident_effects[effect]}
     out["incident"] = incident
     if incident.get("attacker_death_roll"):
         after = max(1, attack.attacker_sante - incident["attacker_sante_loss"])
@@ -154,17 +158,18 @@ def _incident(
         incident["attacker_killed"] = c.dies(c.death_threshold(catalogue, after), death)
 
 
-def _miss(attack: Attack, source: DiceSource, out: dict[str, Any]) -> None:
+def _miss(attack: Attack, source: DiceSource, catalogue: Catalogue, out: dict[str, Any]) -> None:
+    follow = catalogue.tables.follow_ups
     if attack.into_melee:
         # Reading: the stray-shot D6 follows the "failure" row (miss); on 4-5, "un échec
         # standard", the miss's temper roll follows as for any miss.
         die = source.take("stray_die", D6)[0]
-        _, _, effect, extra = c.face_row(c.STRAY_SHOT, die)
+        _, _, effect, extra = c.face_row(follow.stray_shot, die)
         out["stray"] = {"effect": effect, **extra}
         if effect != "plain_miss":
             return
     die = source.take("temper_die", D6)[0]
-    out["temper"] = {"attacker_moral": -1 if die < c.TEMPER_THRESHOLD else 0}
+    out["temper"] = {"attacker_moral": -1 if die < follow.temper_threshold else 0}
 
 
 # --- Exact odds -----------------------------------------------------------------------------
@@ -218,19 +223,20 @@ def _packaged_odds(attack: Attack) -> AttackOdds:
 
 def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
     rows: dict[str, Fraction] = {}
-    follow: dict[str, Fraction] = {}
+    follow_odds: dict[str, Fraction] = {}
     test_odds = t.odds(attack.test)
     table = attack.damage_table(catalogue)
     for outcome, p in test_odds.outcomes.items():
         if outcome != "success":
-            _add(rows, attack.worse(c.table_row(table, outcome, None)), p)
+            _add(rows, attack.worse(c.table_row(table, outcome, None), catalogue), p)
     crit = test_odds.outcomes.get("critical_success", Fraction(0))
     power = power_distribution(attack.power, attack.power_bonus, attack.power_divisor)
     for referent, p in test_odds.referent.items():
         p_success = p - crit if referent == 6 else p
         for value, pv in power:
-            _add(rows, attack.worse(table.wound_for(referent + value)), p_success * pv)
-    six = test_odds.six_six_six if attack.affiliation in c.SIX_SIX_SIX else Fraction(0)
+            _add(rows, attack.worse(table.wound_for(referent + value), catalogue), p_success * pv)
+    follow = catalogue.tables.follow_ups
+    six = test_odds.six_six_six if attack.affiliation in follow.six_six_six else Fraction(0)
     # A 666 (three sixes) is a critical success unless the effective rank is Novice, then a
     # success with referent 6: its share of those rows is a removal, not a wound.
     six_rows: dict[str, Fraction] = {}
@@ -238,7 +244,7 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
         six_rows["lethal"] = Fraction(1)
     elif six:
         for value, pv in power:
-            _add(six_rows, attack.worse(table.wound_for(6 + value)), pv)
+            _add(six_rows, attack.worse(table.wound_for(6 + value), catalogue), pv)
     dies = six
     for row, p in rows.items():
         if row not in c.WOUNDS:
@@ -248,22 +254,23 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
         dies += alive * (1 if wound.killed else c.death_chance(wound.death_threshold))
     attacker_dies = Fraction(0)
     major = rows.get("major_incident", Fraction(0))
-    for low, high, effect in c.MAJOR_INCIDENT[attack.table]:
+    for low, high, effect in follow.major_incident[attack.table]:
         p = major * Fraction(high - low + 1, 6)
-        _add(follow, f"major_incident:{effect}", p)
-        if c.INCIDENT_EFFECTS[effect].get("attacker_death_roll"):
-            loss = c.INCIDENT_EFFECTS[effect]["attacker_sante_loss"]
+        _add(follow_odds, f"major_incident:{effect}", p)
+        if follow.incident_effects[effect].get("attacker_death_roll"):
+            loss = follow.incident_effects[effect]["attacker_sante_loss"]
             after = max(1, attack.attacker_sante - loss)
             attacker_dies += p * c.death_chance(c.death_threshold(catalogue, after))
     miss = rows.get("miss", Fraction(0))
     if attack.into_melee:
-        for low, high, effect, _extra in c.STRAY_SHOT:
-            _add(follow, f"stray:{effect}", miss * Fraction(high - low + 1, 6))
-        temper_share = follow.get("stray:plain_miss", Fraction(0))
+        for low, high, effect, _extra in follow.stray_shot:
+            _add(follow_odds, f"stray:{effect}", miss * Fraction(high - low + 1, 6))
+        temper_share = follow_odds.get("stray:plain_miss", Fraction(0))
     else:
         temper_share = miss
-    _add(follow, "temper:moral_lost", temper_share * Fraction(c.TEMPER_THRESHOLD - 1, 6))
-    return AttackOdds(rows, dies, attacker_dies, six, follow)
+    temper = temper_share * Fraction(follow.temper_threshold - 1, 6)
+    _add(follow_odds, "temper:moral_lost", temper)
+    return AttackOdds(rows, dies, attacker_dies, six, follow_odds)
 
 
 def odds_json(result: AttackOdds) -> dict[str, Any]:

@@ -467,6 +467,35 @@ class StartingMoral:
     ref: str
 
 
+# A row of a D6 table: the lowest and highest faces it covers, what it means and, for the
+# stray shot, what that does.
+FaceRow = tuple[int, int, str]
+EffectRow = tuple[int, int, str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class FollowUps:
+    """What follows an attack's roll and the end of a turn: the K9 incident tables, the
+    stray shot into a melee, the miss's temper roll, each affiliation's 666, the Shéol's
+    wounds one level worse, the Moral a wound costs by rank, the K14 and K15 thresholds."""
+
+    major_incident: Mapping[str, tuple[FaceRow, ...]]  # by damage table: "ranged", "melee"
+    minor_incident: str
+    incident_effects: Mapping[str, Mapping[str, Any]]
+    temper_threshold: int
+    stray_shot: tuple[EffectRow, ...]
+    six_six_six: Mapping[str, Mapping[str, Any]]  # by affiliation; none: no effect
+    one_level_worse: Mapping[str, str]
+    # by rank: "loss_at_least" rows (Santé lost, Moral lost), "sante_at_most" rows (Santé left,
+    # Moral lost)
+    wound_moral: Mapping[str, Mapping[str, tuple[tuple[int, int], ...]]]
+    unconscious_at_most: int
+    breath_recovery_min_sante: int
+    next_attacker_min_rank: str
+    next_attacker_min_moral: int
+    ref: str
+
+
 @dataclass(frozen=True)
 class Tables:
     ranged_damage: DamageTable
@@ -479,6 +508,7 @@ class Tables:
     effective_rank: EffectiveRank
     melee_opposition: MeleeOpposition
     starting_moral: StartingMoral
+    follow_ups: FollowUps
 
 
 # --- The catalogue ------------------------------------------------------------------------
@@ -1125,10 +1155,95 @@ def _read_tables(fields: _Fields) -> Tables:
         effective_rank=_read_effective_rank(fields.obj("effective_rank")),
         melee_opposition=_read_melee_opposition(fields.obj("melee_opposition")),
         starting_moral=_read_starting_moral(fields.obj("starting_moral")),
+        follow_ups=_read_follow_ups(fields.obj("follow_ups")),
     )
     damage.close()
     fields.close()
     return tables
+
+
+def _read_face_rows(fields: _Fields, key: str, raw: object, width: int) -> list[list[Any]]:
+    """A D6 table: rows [low, high, effect, ...] covering the faces 1 to 6 once, in order."""
+    if not isinstance(raw, list) or not raw:
+        raise fields.error(key, "expected a list of rows")
+    rows: list[list[Any]] = []
+    face = 1
+    for row in raw:
+        if (
+            not isinstance(row, list)
+            or len(row) != width
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in row[:2])
+            or not isinstance(row[2], str)
+        ):
+            raise fields.error(key, f"{row!r}: expected [low face, high face, effect, ...]")
+        if row[0] != face or row[1] < row[0]:
+            raise fields.error(key, f"{row!r}: the rows cover the faces 1 to 6 in order")
+        face = row[1] + 1
+        rows.append(row)
+    if face != 7:
+        raise fields.error(key, "the rows cover the faces 1 to 6")
+    return rows
+
+
+def _read_follow_ups(fields: _Fields) -> FollowUps:
+    major = {
+        table: tuple((low, high, effect) for low, high, effect in _read_face_rows(
+            fields, f"major_incident.{table}", rows, 3
+        ))
+        for table, rows in fields.mapping("major_incident").items()
+    }  # fmt: skip
+    effects = _objects(fields, "incident_effects")
+    for table, rows in major.items():
+        for _low, _high, effect in rows:
+            if effect not in effects:
+                raise fields.error("major_incident", f"{table}: unknown incident {effect!r}")
+    minor = fields.slug("minor_incident")
+    if minor not in effects:
+        raise fields.error("minor_incident", f"unknown incident {minor!r}")
+    stray = tuple(
+        (low, high, effect, _frozen(extra))
+        for low, high, effect, extra in _read_face_rows(
+            fields, "stray_shot", fields.value("stray_shot"), 4
+        )
+    )
+    wound_moral: dict[str, Mapping[str, tuple[tuple[int, int], ...]]] = {}
+    for rank, by_kind in _objects(fields, "wound_moral").items():
+        if set(by_kind) != {"loss_at_least", "sante_at_most"}:
+            raise fields.error("wound_moral", f"{rank}: expected loss_at_least and sante_at_most")
+        wound_moral[rank] = _frozen(
+            {kind: tuple((int(a), int(b)) for a, b in pairs) for kind, pairs in by_kind.items()}
+        )
+    next_attacker = fields.obj("next_attacker")
+    follow_ups = FollowUps(
+        major_incident=_frozen(major),
+        minor_incident=minor,
+        incident_effects=_frozen(effects),
+        temper_threshold=fields.integer("temper_threshold"),
+        stray_shot=stray,
+        six_six_six=_frozen(_objects(fields, "six_six_six")),
+        one_level_worse=_frozen(
+            {row: str(worse) for row, worse in fields.mapping("one_level_worse").items()}
+        ),
+        wound_moral=_frozen(wound_moral),
+        unconscious_at_most=fields.integer("unconscious_at_most"),
+        breath_recovery_min_sante=fields.integer("breath_recovery_min_sante"),
+        next_attacker_min_rank=next_attacker.slug("min_rank"),
+        next_attacker_min_moral=next_attacker.integer("min_moral"),
+        ref=fields.text("ref"),
+    )
+    next_attacker.close()
+    fields.close()
+    return follow_ups
+
+
+def _objects(fields: _Fields, key: str) -> dict[str, Mapping[str, Any]]:
+    """An object of objects: each inner object frozen as it is."""
+    objects: dict[str, Mapping[str, Any]] = {}
+    for name, value in fields.mapping(key).items():
+        if not isinstance(value, dict):
+            raise fields.error(key, f"{name}: expected an object")
+        objects[name] = _frozen(value)
+    return objects
 
 
 def _read_damage_table(fields: _Fields) -> DamageTable:
@@ -1519,7 +1634,26 @@ def _check_equipment(catalogue: Catalogue) -> Iterator[str]:
             )
 
 
+def _check_follow_ups(catalogue: Catalogue) -> Iterator[str]:
+    follow = catalogue.tables.follow_ups
+    where = "tables.follow_ups"
+    wounds = set(catalogue.tables.wounds.rows)
+    if set(follow.major_incident) != {"ranged", "melee"}:
+        yield f"{where}, field 'major_incident': needs the tables ranged and melee"
+    if set(follow.wound_moral) != set(catalogue.ranks):
+        yield f"{where}, field 'wound_moral': needs a row for each rank"
+    if follow.next_attacker_min_rank not in catalogue.ranks:
+        yield f"{where}, field 'next_attacker': unknown rank {follow.next_attacker_min_rank!r}"
+    for affiliation in follow.six_six_six:
+        if affiliation not in catalogue.affiliations:
+            yield f"{where}, field 'six_six_six': unknown affiliation {affiliation!r}"
+    for row, worse in follow.one_level_worse.items():
+        if row not in wounds or worse not in wounds:
+            yield f"{where}, field 'one_level_worse': {row!r} -> {worse!r} are not both wounds"
+
+
 def _check_tables(catalogue: Catalogue) -> Iterator[str]:
+    yield from _check_follow_ups(catalogue)
     tables = catalogue.tables
     wounds = set(tables.wounds.rows)
     for name, table in (("ranged", tables.ranged_damage), ("melee", tables.melee_damage)):

@@ -1,10 +1,8 @@
 """What an attack does once its dice are judged: table row, wound, death roll, incidents.
 
-Shared by the ranged and melee resolvers and the `death` resolver. The tables of numbers
-are the catalogue's (K7 damage tables, K8 wounds and death-roll thresholds); the follow-up
-tables the catalogue does not hold yet (K9 incidents, the stray shots of a shot into a
-melee, the miss's temper roll, the 666 of each affiliation) are data here, each citing
-its passage.
+Shared by the ranged and melee resolvers and the `death` resolver. Every table of numbers
+is the catalogue's: K7 damage tables, K8 wounds and death-roll thresholds, and the
+follow-ups (K9 incidents, stray shots, the temper roll, each affiliation's 666).
 """
 
 from __future__ import annotations
@@ -31,81 +29,9 @@ ROWS = (
 )
 WOUNDS = ROWS[4:]
 
-# K9: "The major-incident table (1 / 2-5 / 6) is read with a fresh 1D6." Rows: (lowest
-# face, highest face, effect). Ranged: "1 : ... l'arme est détruite, l'Attaquent perd 3
-# points de santé et effectue un jet de mort. 2-5 : Le tir ... n'atteint pas la cible
-# souhaitée mais l'allié le plus proche de la cible et lui inflige une blessure légère. Le
-# tireur perd un point de moral. 6 : ... le personnage est désarmé ... Il perd 1 point de
-# moral." Melee: "1 : Une maladresse désastreuse envoie l'attaquant au sol ... Il perd 3
-# points de santé et effectue un jet de mort. 2-5 : Le coup atteint l'allié le plus proche
-# et lui inflige une blessure légère ... 6 : Par chance l'incident n'est que mineur."
-MAJOR_INCIDENT = {
-    "ranged": ((1, 1, "weapon_destroyed"), (2, 5, "ally_hit"), (6, 6, "disarmed")),
-    "melee": ((1, 1, "attacker_falls"), (2, 5, "ally_hit"), (6, 6, "disarmed")),
-}
-
-# What each incident does to the attacker (and to whom else).
-INCIDENT_EFFECTS: dict[str, dict[str, Any]] = {
-    "weapon_destroyed": {"attacker_sante_loss": 3, "attacker_death_roll": True},
-    "attacker_falls": {"attacker_sante_loss": 3, "attacker_death_roll": True},
-    "ally_hit": {"ally_wound": "light", "attacker_moral": -1},
-    # Minor incident (K7 "failure with a 1"): "le personnage est désarmé et devra passer
-    # le tour suivant en « soutien » pour récupérer son arme. Il perd 1 point de moral."
-    "disarmed": {"disarmed": True, "attacker_moral": -1},
-}
-
-# "Manqué : L'attaque n'atteint pas sa cible, et le tireur s'énerve. Le joueur lance 1D6
-# avec un seuil de 3. En cas d'échec le personnage perd 1 point de moral."
-TEMPER_THRESHOLD = 3
-
-# "Tir dans une mêlée ... Tout résultat d'« échec » indique une possibilité d'avoir touché
-# quelqu'un d'autre. On lance un D6 : 1: La figurine alliée du tireur ... reçoit une
-# blessure sérieuse et le tireur perd un point de moral. 2-3: Une figurine alliée de la
-# cible reçoit une blessure légère. 4-5: C'est un échec standard. 6: Un allié de la cible
-# présent dans la mêlée ... subit une blessure légère."
-STRAY_SHOT: tuple[tuple[int, int, str, dict[str, Any]], ...] = (
-    (1, 1, "shooter_ally_hit", {"ally_wound": "serious", "attacker_moral": -1}),
-    (2, 3, "target_ally_hit", {"ally_wound": "light"}),
-    (4, 5, "plain_miss", {}),
-    (6, 6, "target_ally_hit", {"ally_wound": "light"}),
-)
-
-# The 666 of each affiliation (K5: "the affiliation's 666 effect applies, besides the
-# outcome"). Annexe 1 (APC): "le personnage agissant est envahi par une puissance
-# surnaturelle. Ses jauges de moral, santé et souffle sont remises et bloquées a 6 pour le
-# restant de la partie. Si le 666 est obtenu au combat alors l'adversaire est retiré du
-# théatre sur le champ en tant que perte. Dans les autres cas ... c'est une réussite
-# critique." Annexe 2 (Shéol): the same, "De plus toutes les blessures qu'il occasionne au
-# corps a corps sont augmentées d'un niveau". Chrisme has no annex: no effect.
-SIX_SIX_SIX: dict[str, dict[str, Any]] = {
-    "apc": {
-        "gauges_locked_at": 6,
-        "in_combat": "opponent_removed",
-        "otherwise": "critical_success",
-        "melee_wounds_one_level_worse": False,
-        "ref": "Annexe 1, Règles propres à l'APC, 666",
-    },
-    "sheol": {
-        "gauges_locked_at": 6,
-        "in_combat": "opponent_removed",
-        "otherwise": "critical_success",
-        "melee_wounds_one_level_worse": True,
-        "ref": "Annexe 2, Règles propres au Shéol, 666",
-    },
-}
-
-# Shéol 666, "augmentées d'un niveau (superficielles devient légères, légères devient
-# sérieuses etc)": the text's own examples jump from superficial to light, so benign also
-# becomes light, then one row down the table.
-ONE_LEVEL_WORSE = {
-    "superficial": "light",
-    "benign": "light",
-    "light": "serious",
-    "serious": "grave",
-    "grave": "very_grave",
-    "very_grave": "lethal",
-    "lethal": "lethal",
-}
+# The follow-up tables (K9 incidents, the stray shots of a shot into a melee, the miss's
+# temper roll, the 666 of each affiliation, the Shéol's wounds one level worse) are the
+# catalogue's `tables.follow_ups`, each citing its passage there.
 
 
 def face_row(rows: tuple[tuple[Any, ...], ...], face: int) -> tuple[Any, ...]:

@@ -27,24 +27,15 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 
 GAUGE_MIN, GAUGE_MAX = 1, 6
-UNCONSCIOUS_AT_MOST = 6  # "Dès que cette somme passe à 6 ou moins ... inconscient"
-BREATH_RECOVERY_MIN_SANTE = 4  # "si la Santé est à 3 ou moins cette récupération est interdite"
 
-# "Un personnage blessé ce tour perd du moral si il a subi une perte de santé fonction de
-# son rang. Novice perd 1 moral si il a subi une perte d'au moins 1 et 2 moral s'il perd au
-# moins 3. Aguerri perd 1 moral si il subit une perte d'au moins 2 ou si il ne lui reste
-# plus que 2 points de santé. Vétéran perd 1 moral si il subit une perte d'au moins 3 ou
-# si il ne lui reste plus qu'un point de santé. Expert ne perd pas de moral pour une
-# blessure." Rows: (loss at least, Moral lost), then (Santé left at most, Moral lost).
-WOUND_MORAL: dict[str, dict[str, tuple[tuple[int, int], ...]]] = {
-    "novice": {"loss_at_least": ((3, 2), (1, 1)), "sante_at_most": ()},
-    "aguerri": {"loss_at_least": ((2, 1),), "sante_at_most": ((2, 1),)},
-    "veteran": {"loss_at_least": ((3, 1),), "sante_at_most": ((1, 1),)},
-    "expert": {"loss_at_least": (), "sante_at_most": ()},
-}
+# The Moral a wound costs by rank ("Un personnage blessé ce tour perd du moral ..."), the
+# threshold of unconsciousness ("Dès que cette somme passe à 6 ou moins ... inconscient")
+# and of breath recovery ("si la Santé est à 3 ou moins cette récupération est interdite")
+# are the catalogue's `tables.follow_ups`.
 
 
 def clamp(value: int) -> int:
@@ -52,11 +43,14 @@ def clamp(value: int) -> int:
     return max(GAUGE_MIN, min(GAUGE_MAX, value))
 
 
-def wound_moral_loss(rank: str, sante_lost: int, sante: int) -> int:
-    """The Moral a character wounded this turn loses, by rank (the text's Moral section)."""
+def wound_moral_loss(
+    rank: str, sante_lost: int, sante: int, catalogue: Catalogue | None = None
+) -> int:
+    """The Moral a character wounded this turn loses, by rank (the text's Moral section:
+    the catalogue's `tables.follow_ups.wound_moral`)."""
     if sante_lost <= 0:
         return 0
-    rows = WOUND_MORAL[rank]
+    rows = (catalogue or load_catalogue()).tables.follow_ups.wound_moral[rank]
     by_loss = max(
         (lost for at_least, lost in rows["loss_at_least"] if sante_lost >= at_least), default=0
     )
@@ -82,6 +76,7 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     frightened = inputs.flag(character, "frightened", path=path)
     name = character.get("name", f"#{index + 1}")
     steps: list[str] = []
+    follow = load_catalogue().tables.follow_ups
     wound_loss = wound_moral_loss(rank, sante_lost, sante)
     # 2. Healing.
     if healing:
@@ -91,7 +86,7 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     if recovery:
         souffle = clamp(souffle + sante)
         steps.append("recovery")
-    elif not spent and not engaged and sante >= BREATH_RECOVERY_MIN_SANTE:
+    elif not spent and not engaged and sante >= follow.breath_recovery_min_sante:
         souffle = clamp(souffle + 1)
         steps.append("breath")
     # 4. "Les personnages tombés inconscients le tour d'avant se relèvent."
@@ -114,7 +109,7 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
         "gets_up": gets_up,
         "frightened": False,
         "wound_moral_loss": 0 if avatar else wound_loss,
-        "unconscious_next_turn": sante + souffle <= UNCONSCIOUS_AT_MOST,
+        "unconscious_next_turn": sante + souffle <= follow.unconscious_at_most,
         "steps": steps,
     }
 

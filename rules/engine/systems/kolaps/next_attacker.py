@@ -19,16 +19,17 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.talent_test import rank_slugs
-
-MIN_RANK = "aguerri"  # "de rang Aguerri au minimum"
-MIN_MORAL = 3  # "ayant au moins 3 de moral"
 
 
 def counts(characters: list[Mapping[str, Any]], side: str) -> tuple[int, int]:
     """(revealed Aguerri or more with Moral >= 3, revealed Novices) of one side."""
     seasoned = novices = 0
     ranks = rank_slugs()
+    # "de rang Aguerri au minimum ... ayant au moins 3 de moral": the catalogue's numbers.
+    follow = load_catalogue().tables.follow_ups
+    min_rank, min_moral = follow.next_attacker_min_rank, follow.next_attacker_min_moral
     for index, character in enumerate(characters):
         path = f"sides.{side}.{index}."
         if not isinstance(character, Mapping):
@@ -37,7 +38,7 @@ def counts(characters: list[Mapping[str, Any]], side: str) -> tuple[int, int]:
         moral = inputs.integer(character, "moral", 1, 6, path=path)
         if not inputs.flag(character, "revealed", True, path=path):
             continue
-        if ranks.index(rank) >= ranks.index(MIN_RANK) and moral >= MIN_MORAL:
+        if ranks.index(rank) >= ranks.index(min_rank) and moral >= min_moral:
             seasoned += 1
         elif rank == "novice":
             novices += 1

@@ -2,8 +2,8 @@
 
 K5: "666: any roll of exactly three dice (3D6, or 3 dice kept best) all showing 6,
 whatever the rank: the affiliation's 666 effect applies, besides the outcome." The
-effects are `consequences.SIX_SIX_SIX` (Annexe 1 and 2, "666"); the Chrisme has no annex
-and so no effect. Input: `{"affiliation": "sheol", "in_combat": true}` plus
+effects are the catalogue's `tables.follow_ups.six_six_six` (Annexe 1 and 2, "666"); the
+Chrisme has no annex and so no effect. Input: `{"affiliation": "sheol", "in_combat": true}` plus
 `"dice": [6, 6, 6]` for evaluate.
 """
 
@@ -18,6 +18,7 @@ from rules.engine.dice import DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
+from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.ranged import AFFILIATIONS
 
 DICE = 3
@@ -27,7 +28,7 @@ P_666 = Fraction(1, 6**DICE)
 def effect(affiliation: str, in_combat: bool) -> dict[str, Any] | None:
     """What a 666 does for this affiliation, here: in combat the opponent is removed,
     elsewhere the roll counts as a critical success; gauges locked at 6."""
-    rules = c.SIX_SIX_SIX.get(affiliation)
+    rules = load_catalogue().tables.follow_ups.six_six_six.get(affiliation)
     if rules is None:
         return None
     return {
