@@ -54,6 +54,11 @@ def other_player(db):
 @pytest.fixture
 def roles(db):
     """One user per role of the authorization matrix, around one campaign."""
+    return make_roles()
+
+
+def make_roles() -> dict:
+    """The world of the roles fixture, built in the current transaction."""
     from campaigns.services import campaign_add_participant, campaign_create
 
     owner = PlayerFactory(username="owner")

@@ -11,12 +11,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
 from campaigns.models import Campaign, CampaignEvent, Membership
 from characters.models import Player
 from rules.rolls.models import RollRecord
+from tests.conftest import make_roles
+
+
+@pytest.fixture(scope="module")
+def matrix_world(django_db_setup, django_db_blocker):
+    """The matrix's world, built once for the module inside a transaction that is rolled back
+    at its end; each case runs in a savepoint of it (pytest-django's `db`), rolled back after
+    the case, so every case starts from the same world."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        world = make_roles()
+        yield world
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def roles(matrix_world, db):
+    return matrix_world
+
 
 SAMPLE_PATH_VALUES = {"system": "kolaps", "resolver": "test", "verb": "odds"}
 ROLES = ("anonymous", "owner", "other_player", "organiser", "participant")
