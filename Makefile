@@ -59,7 +59,7 @@ test: install-test services
 	$(VENV)/bin/mypy
 	DATABASE_URL=sqlite://:memory: $(PY) manage.py makemigrations --check --dry-run
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-		$(PY) -m pytest $(PYTEST_ARGS)
+		$(PY) -m pytest --durations=10 $(PYTEST_ARGS)
 
 $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-test
 	$(PY) -m pip install -q -e ".[test,bench]"

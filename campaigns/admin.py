@@ -12,12 +12,11 @@ from campaigns.models import (
     ChapterUnitResult,
     Membership,
 )
-from characters.admin import ReadOnly
+from characters.admin import ReadOnly, ReadOnlyInline
 
 
-class MembershipInline(ReadOnly, admin.TabularInline):
+class MembershipInline(ReadOnlyInline):
     model = Membership
-    extra = 0
 
 
 @admin.register(Campaign)
@@ -33,19 +32,16 @@ class CampaignEventAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("at", "campaign", "actor", "verb")
 
 
-class ChapterOutcomeInline(ReadOnly, admin.TabularInline):
+class ChapterOutcomeInline(ReadOnlyInline):
     model = ChapterOutcome
-    extra = 0
 
 
-class ChapterUnitResultInline(ReadOnly, admin.TabularInline):
+class ChapterUnitResultInline(ReadOnlyInline):
     model = ChapterUnitResult
-    extra = 0
 
 
-class ChapterUnitEntryInline(ReadOnly, admin.TabularInline):
+class ChapterUnitEntryInline(ReadOnlyInline):
     model = ChapterUnitEntry
-    extra = 0
 
 
 @admin.register(Chapter)

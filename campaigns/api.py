@@ -14,63 +14,19 @@ from campaigns import services
 from campaigns.cards import (
     CampaignCard,
     CampaignSummary,
-    ChapterLine,
     EventLine,
-    InvitationLine,
-    VoteLine,
     campaign_card,
     campaign_list_for,
 )
 from campaigns.models import Invitation
-from campaigns.selectors import (
-    campaign_get_for_user,
-    invitation_get_for_user,
-)
+from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
 from characters.models import Player
 from characters.permissions import Refusal
-from characters.serializers import CardSerializer
+from characters.serializers import card_serializer
 
-
-class CampaignSummarySerializer(CardSerializer):
-    class Meta:
-        dataclass = CampaignSummary
-        fields = "__all__"
-
-
-class EventSerializer(CardSerializer):
-    class Meta:
-        dataclass = EventLine
-        fields = "__all__"
-
-
-class ChapterLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = ChapterLine
-        fields = "__all__"
-
-
-class VoteLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = VoteLine
-        fields = "__all__"
-
-
-class InvitationLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = InvitationLine
-        fields = "__all__"
-
-
-class CampaignCardSerializer(CardSerializer):
-    summary = CampaignSummarySerializer()
-    history = EventSerializer(many=True)
-    chapters = ChapterLineSerializer(many=True)
-    open_votes = VoteLineSerializer(many=True)
-    invitations = InvitationLineSerializer(many=True)
-
-    class Meta:
-        dataclass = CampaignCard
-        fields = "__all__"
+CampaignSummarySerializer = card_serializer(CampaignSummary)
+EventSerializer = card_serializer(EventLine, name="Event")
+CampaignCardSerializer = card_serializer(CampaignCard)
 
 
 class CampaignWriteSerializer(serializers.Serializer):
@@ -98,29 +54,10 @@ class CampaignUpdateSerializer(serializers.Serializer):
     survival_points_victory = serializers.IntegerField(required=False, min_value=0, max_value=10)
 
 
-def _campaign(request, pk):
-    return Response(CampaignCardSerializer(asdict(campaign_card(request.user, pk))).data)
-
-
-class CampaignCreateMixin:
-    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignCardSerializer})
-    def post(self, request):
-        data = CampaignWriteSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign = services.campaign_create(organiser=request.user, **data.validated_data)
-        response = _campaign(request, campaign.pk)
-        response.status_code = status.HTTP_201_CREATED
-        return response
-
-
-class CampaignUpdateMixin:
-    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignCardSerializer)
-    def patch(self, request, pk: int):
-        campaign = campaign_get_for_user(request.user, pk, need="manage")
-        data = CampaignUpdateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.campaign_update(actor=request.user, campaign=campaign, **data.validated_data)
-        return _campaign(request, pk)
+def _campaign(request, pk: int, code: int = status.HTTP_200_OK) -> Response:
+    """The campaign's card as the viewer sees it now (read again after a change)."""
+    card = campaign_card(request.user, campaign_get_for_user(request.user, pk))
+    return Response(CampaignCardSerializer(asdict(card)).data, status=code)
 
 
 InvitationSerializer = inline_serializer(
@@ -170,9 +107,7 @@ class JoinAPI(APIView):
     @extend_schema(request=None, responses={201: CampaignCardSerializer})
     def post(self, request, token: str):
         membership = services.campaign_join(player=request.user, token=token)
-        response = _campaign(request, membership.campaign_id)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        return _campaign(request, membership.campaign_id, status.HTTP_201_CREATED)
 
 
 class LeaveAPI(APIView):
@@ -215,7 +150,7 @@ class CoOrganiserAPI(APIView):
         return _campaign(request, pk)
 
 
-class CampaignListAPI(CampaignCreateMixin, APIView):
+class CampaignListAPI(APIView):
     """The campaigns you organise or take part in; POST creates one (Of the Dead or
     KOLAPS)."""
 
@@ -224,10 +159,25 @@ class CampaignListAPI(CampaignCreateMixin, APIView):
         rows = campaign_list_for(request.user)
         return Response(CampaignSummarySerializer([asdict(r) for r in rows], many=True).data)
 
+    @extend_schema(request=CampaignWriteSerializer, responses={201: CampaignCardSerializer})
+    def post(self, request):
+        data = CampaignWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = services.campaign_create(organiser=request.user, **data.validated_data)
+        return _campaign(request, campaign.pk, status.HTTP_201_CREATED)
 
-class CampaignDetailAPI(CampaignUpdateMixin, APIView):
+
+class CampaignDetailAPI(APIView):
     """One campaign (organisers and participants); PATCH edits it (organisers)."""
 
     @extend_schema(responses=CampaignCardSerializer)
     def get(self, request, pk: int):
-        return Response(CampaignCardSerializer(asdict(campaign_card(request.user, pk))).data)
+        return _campaign(request, pk)
+
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignCardSerializer)
+    def patch(self, request, pk: int):
+        campaign = campaign_get_for_user(request.user, pk, need="manage")
+        data = CampaignUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_update(actor=request.user, campaign=campaign, **data.validated_data)
+        return _campaign(request, pk)

@@ -4,7 +4,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Q
-from django.http import Http404
 
 from campaigns.chapters.eligibility import eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
@@ -15,9 +14,9 @@ from campaigns.models import (
     MembershipRole,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
+from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.models import Profile
-from characters.permissions import Role, require
+from characters.permissions import Role
 from rules.engine.systems import system_get
 
 HISTORY_SHOWN = 50
@@ -121,20 +120,17 @@ def campaign_list_for(user) -> list[CampaignSummary]:
     return [_summary(row, row.n_participants) for row in rows]
 
 
-def campaign_card(user, pk: int) -> CampaignCard:
-    """A fixed number of queries, whatever the number of participants or chapters: the
-    campaign, its memberships, its latest history, its chapters, its open votes, and for
-    organisers the active invitations, for a player their profile.
+def campaign_card(user, campaign: Campaign) -> CampaignCard:
+    """What `user` sees of a campaign they may see (`campaign_get_for_user`), in a fixed
+    number of queries whatever the number of participants or chapters: its memberships, its
+    latest history, its chapters, its open votes, and for organisers the active invitations,
+    for a player their profile.
 
     Rows are read as plain values: no model is built per participant.
     """
-    campaign = Campaign.objects.select_related("organiser").filter(pk=pk).first()
-    if campaign is None:
-        raise Http404
     members = members_of(campaign)
     player_ids = members.player_ids
     roles = campaign_role(user, campaign, members=members)
-    require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     is_player = Role.PARTICIPANT in roles
     events = (

@@ -1,56 +1,63 @@
-"""Fetch and authorise: the one way a view or API class gets a campaign, a chapter, a vote or
-an invitation.
+"""Fetch and authorise: the one way a view or API class gets a campaign, a chapter, a vote,
+an invitation or a unit entered into a chapter.
 
 `<type>_get_for_user(user, pk, need=...)` answers 404 to someone who may not see the object
 (ids leak nothing) and 403 (a sentence) to someone who sees it but may not do what `need`
 names: "view" (organisers and participants), "manage" (organisers), "vote" (participants).
+One query each: the viewer's membership is read with the object (`viewer_membership`), so a
+card that reads the members afterwards costs what it did when it fetched them itself.
 Services keep their own final check.
 """
 
 from django.http import Http404
 
 from campaigns.models import Campaign, Chapter, Invitation, Vote
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role
-from characters.models import KolapsUnit
+from campaigns.permissions import (
+    CAN_MANAGE,
+    CAN_VIEW,
+    CAN_VOTE,
+    member_role,
+    viewer_membership,
+)
+from characters.models import KolapsUnit, Player
 from characters.permissions import require
 
 NEEDS = {"view": CAN_VIEW, "manage": CAN_MANAGE, "vote": CAN_VOTE}
 
 
-def _authorised(user, campaign: Campaign, need: str) -> None:
-    require(campaign_role(user, campaign), NEEDS[need], visible=CAN_VIEW)
+def _get_for_user(queryset, user, pk: int, need: str, *, via: str | None):
+    """The row `pk` of `queryset`, read with the viewer's membership of its campaign (`via`:
+    the row's field that leads to it; None: the row is the campaign), authorised."""
+    membership = viewer_membership(user, f"{via}_id" if via else "pk")
+    found = queryset.annotate(viewer_membership=membership).filter(pk=pk).first()
+    if found is None:
+        raise Http404
+    campaign = getattr(found, via) if via else found
+    require(member_role(user, campaign, found.viewer_membership), NEEDS[need], visible=CAN_VIEW)
+    return found
 
 
 def campaign_get_for_user(user, pk: int, *, need: str = "view") -> Campaign:
-    campaign = Campaign.objects.filter(pk=pk).first()
-    if campaign is None:
-        raise Http404
-    _authorised(user, campaign, need)
-    return campaign
+    queryset = Campaign.objects.select_related("organiser")
+    return _get_for_user(queryset, user, pk, need, via=None)
 
 
 def chapter_get_for_user(user, pk: int, *, need: str = "view") -> Chapter:
-    chapter = Chapter.objects.select_related("campaign").filter(pk=pk).first()
-    if chapter is None:
-        raise Http404
-    _authorised(user, chapter.campaign, need)
-    return chapter
+    queryset = Chapter.objects.select_related("campaign")
+    return _get_for_user(queryset, user, pk, need, via="campaign")
 
 
 def vote_get_for_user(user, pk: int, *, need: str = "view") -> Vote:
-    vote = Vote.objects.select_related("campaign").filter(pk=pk).first()
-    if vote is None:
-        raise Http404
-    _authorised(user, vote.campaign, need)
-    return vote
+    queryset = Vote.objects.select_related("campaign", "chapter", "winner")
+    return _get_for_user(queryset, user, pk, need, via="campaign")
 
 
 def invitation_get_for_user(user, campaign_pk: int, pk: int, *, need: str = "manage") -> Invitation:
     campaign = campaign_get_for_user(user, campaign_pk, need=need)
-    invitation = Invitation.objects.filter(pk=pk, campaign=campaign).select_related("campaign")
-    found = invitation.first()
+    found = Invitation.objects.filter(pk=pk, campaign=campaign).first()
     if found is None:
         raise Http404
+    found.campaign = campaign
     return found
 
 
@@ -63,3 +70,12 @@ def chapter_unit_get_for_user(
     if entered is None:
         raise Http404
     return chapter, entered
+
+
+def player_get(pk: int) -> Player:
+    """A player a request names by id (whom an organiser gives a vocation): 404 when there
+    is none. Whether they may be named is for the service to say."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        raise Http404
+    return player

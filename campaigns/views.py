@@ -15,10 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaigns import services
 from campaigns.cards import campaign_card, campaign_list_for
 from campaigns.forms import CampaignForm, CoOrganiserForm
-from campaigns.selectors import (
-    campaign_get_for_user,
-    invitation_get_for_user,
-)
+from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
 
 
 @login_required
@@ -32,7 +29,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    card = campaign_card(request.user, pk)
+    card = campaign_card(request.user, campaign_get_for_user(request.user, pk))
     template = "campaigns/campaign_detail.html"
     if request.htmx and request.htmx.target == "campaign-history":
         template += "#campaign-history"
@@ -68,11 +65,11 @@ def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/campaign_form.html", {"form": form, "campaign": campaign})
 
 
-def _invitations_fragment(request, pk: int) -> HttpResponse:
+def _invitations_fragment(request, campaign) -> HttpResponse:
     return render(
         request,
         "campaigns/campaign_detail.html#campaign-invitations",
-        {"campaign": campaign_card(request.user, pk)},
+        {"campaign": campaign_card(request.user, campaign)},
     )
 
 
@@ -82,7 +79,7 @@ def invitation_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_user(request.user, pk, need="manage")
     services.invitation_create(actor=request.user, campaign=campaign)
     if request.htmx:
-        return _invitations_fragment(request, pk)
+        return _invitations_fragment(request, campaign)
     return redirect("campaign-detail", pk)
 
 
@@ -92,7 +89,7 @@ def invitation_revoke(request: HttpRequest, pk: int, invitation: int) -> HttpRes
     invitation = invitation_get_for_user(request.user, pk, invitation)
     services.invitation_revoke(actor=request.user, invitation=invitation)
     if request.htmx:
-        return _invitations_fragment(request, pk)
+        return _invitations_fragment(request, invitation.campaign)
     messages.success(request, _("The link no longer works."))
     return redirect("campaign-detail", pk)
 

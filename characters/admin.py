@@ -22,6 +22,12 @@ class ReadOnly:
         return False
 
 
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
+    """The rows of an object shown on its page, read-only like the rest."""
+
+    extra = 0
+
+
 @admin.register(Player)
 class PlayerAdmin(ReadOnly, UserAdmin):
     fieldsets = (
@@ -31,9 +37,8 @@ class PlayerAdmin(ReadOnly, UserAdmin):
     list_display = ("username", "email", "display_name", "is_staff", "date_joined")
 
 
-class TraumaInline(ReadOnly, admin.TabularInline):
+class TraumaInline(ReadOnlyInline):
     model = Trauma
-    extra = 0
 
 
 @admin.register(Profile)

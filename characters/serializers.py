@@ -3,8 +3,13 @@
 A card is a dataclass that a page renders; its API twin serialises the same dataclass with
 a `CardSerializer` naming the card in `Meta.dataclass` (and the fields it shows, when not
 all), so field types come from the card's annotations and are never copied by hand.
+A card nested in another needs no serialiser of its own: it gets the one declared for its
+dataclass (showing all its fields), else a plain `CardSerializer` named after the dataclass.
 """
 
+from typing import ClassVar
+
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
 
@@ -14,17 +19,45 @@ class CardSerializer(DataclassSerializer):
     # (a dataclass default only means the card may be built without it). The schema
     # component keeps the serializer's name, without its "Serializer" suffix.
 
+    # Dataclass -> the serialiser declared for it that shows all its fields.
+    declared: ClassVar[dict[type, type["CardSerializer"]]] = {}
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         meta = cls.__dict__.get("Meta")
-        if meta is not None and not hasattr(meta, "ref_name"):
+        if meta is None:
+            return
+        if not hasattr(meta, "ref_name"):
             meta.ref_name = cls.__name__.removesuffix("Serializer")
+        if not hasattr(meta, "fields") and not hasattr(meta, "exclude"):
+            if meta.dataclass in CardSerializer.declared:
+                raise ImproperlyConfigured(f"Two serialisers show all of {meta.dataclass}.")
+            CardSerializer.declared[meta.dataclass] = cls
 
     @property
     def serializer_dataclass_field(self):
         return CardSerializer
 
+    def build_dataclass_field(self, field_name, type_info):
+        declared = CardSerializer.declared.get(type_info.base_type)
+        if declared is None:
+            return super().build_dataclass_field(field_name, type_info)
+        return declared, {"many": type_info.is_many}
+
     def build_typed_field(self, field_name, type_info, extra_kwargs):
         field_class, field_kwargs = super().build_typed_field(field_name, type_info, extra_kwargs)
         field_kwargs.pop("required", None)
         return field_class, field_kwargs
+
+    def get_default_field_names(self, declared_fields):
+        # The card's order; a declared field the card has not (a property) comes first.
+        card = list(self.dataclass_definition.fields)
+        return [name for name in declared_fields if name not in card] + card
+
+
+def card_serializer(card: type, *, name: str = "") -> type[CardSerializer]:
+    """The serialiser of `card` showing all its fields, `name` in the schema (the card's
+    own name by default): what a class with only `Meta.dataclass` would be."""
+    name = name or card.__name__
+    meta = type("Meta", (), {"dataclass": card, "ref_name": name})
+    return type(f"{name}Serializer", (CardSerializer,), {"Meta": meta})

@@ -10,6 +10,8 @@ from django.urls import path
 
 from rules.calculators import api as calculators_api
 from rules.calculators import views as calculators_views
+from rules.rolls import api as rolls_api
+from rules.rolls import views as rolls_views
 from rules.table import api as table_api
 from rules.table import views as table_views
 
@@ -26,14 +28,14 @@ urlpatterns = [
     path("rules/kolaps/test/", calculators_views.kolaps_test, name="kolaps-test"),
     path("rules/kolaps/ranged/", calculators_views.kolaps_ranged, name="kolaps-ranged"),
     path("rules/kolaps/melee/", calculators_views.kolaps_melee, name="kolaps-melee"),
-    path("rolls/", calculators_views.roll_list, name="roll-list"),
-    path("rolls/<int:pk>/", calculators_views.roll_detail, name="roll-detail"),
+    path("rolls/", rolls_views.roll_list, name="roll-list"),
+    path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
 ]
 
 api_urlpatterns = [
-    path("rolls/", calculators_api.RollListAPI.as_view(), name="api-roll-list"),
-    path("rolls/<int:pk>/", calculators_api.RollDetailAPI.as_view(), name="api-roll-detail"),
+    path("rolls/", rolls_api.RollListAPI.as_view(), name="api-roll-list"),
+    path("rolls/<int:pk>/", rolls_api.RollDetailAPI.as_view(), name="api-roll-detail"),
     path(
         "chapters/<int:pk>/encounter/",
         table_api.ChapterEncounterAPI.as_view(),

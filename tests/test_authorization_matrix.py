@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import transaction
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
@@ -21,20 +23,38 @@ from rules.rolls.models import RollRecord
 from tests.conftest import make_roles
 
 
+@dataclass
+class World:
+    roles: dict
+    sessions: dict[str, str]  # role -> the key of a session signed in as that role
+    pristine: tuple  # the snapshot() every case starts from
+
+
 @pytest.fixture(scope="module")
 def matrix_world(django_db_setup, django_db_blocker):
     """The matrix's world, built once for the module inside a transaction that is rolled back
     at its end; each case runs in a savepoint of it (pytest-django's `db`), rolled back after
-    the case, so every case starts from the same world."""
+    the case, so every case starts from the same world: the one snapshot() saw here."""
     with django_db_blocker.unblock(), transaction.atomic():
-        world = make_roles()
-        yield world
+        roles = make_roles()
+        sessions = {}
+        for role in SIGNED_IN:
+            signed = Client()
+            signed.force_login(roles[role])
+            sessions[role] = signed.cookies[settings.SESSION_COOKIE_NAME].value
+        yield World(roles=roles, sessions=sessions, pristine=snapshot())
         transaction.set_rollback(True)
 
 
 @pytest.fixture
 def roles(matrix_world, db):
-    return matrix_world
+    return matrix_world.roles
+
+
+def log_in(client, world: World, role: str) -> None:
+    """As `client.force_login`, with the role's session made once with the world."""
+    if role != "anonymous":
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
 
 
 SAMPLE_PATH_VALUES = {"system": "kolaps", "resolver": "test", "verb": "odds"}
@@ -1205,10 +1225,10 @@ def _settlement_snapshot() -> tuple:
     )
 
 
-def _request(client, row: Row, roles, role: str):
+def _request(client, row: Row, world: World, role: str):
+    roles = world.roles
     user = roles[role]
-    if user is not None:
-        client.force_login(user)
+    log_in(client, world, role)
     url = row.url(roles)
     data = row.data(roles, user) if row.data else {}
     if row.api and row.method in {"post", "patch", "delete"}:
@@ -1221,9 +1241,8 @@ def _request(client, row: Row, roles, role: str):
 @pytest.mark.parametrize(
     "row", MATRIX, ids=lambda r: f"{r.method}-{r.name}" + (f"-{r.label}" if r.label else "")
 )
-def test_it_answers_each_role_as_the_matrix_says(client, roles, row, role):
-    before = snapshot()
-    response = _request(client, row, roles, role)
+def test_it_answers_each_role_as_the_matrix_says(client, matrix_world, roles, row, role):
+    response = _request(client, row, matrix_world, role)
     assert response.status_code == row.expect[role], (
         f"{row.method.upper()} {row.name} as {role}: {response.status_code}"
     )
@@ -1232,7 +1251,9 @@ def test_it_answers_each_role_as_the_matrix_says(client, roles, row, role):
     )
     denied = denied or role in row.denied
     if row.writes and denied:
-        assert snapshot() == before, f"a refused {row.method} on {row.name} changed the database"
+        assert snapshot() == matrix_world.pristine, (
+            f"a refused {row.method} on {row.name} changed the database"
+        )
     if row.api and response.status_code >= 400 and response.content:
         body = response.json()
         assert body, "an API refusal carries a sentence"
@@ -1266,10 +1287,89 @@ def test_it_opens_the_admin_to_staff(client, roles):
 
 
 # --- Pages and their API twins ---------------------------------------------------------------
-# A page `name` and its twin `api-name` with the same method (and label) must give every role
-# the same verdict, so the two cannot drift apart. A page answers with its own means (a
-# redirect to the login page, a redirect after a write, a refusal shown in the page); these
-# are read as the API's 401, 2xx and 4xx.
+# A page and its API twin are declared together here, so that the two cannot drift apart: the
+# rows of a pair with the same label must give every role the same verdict. A page answers
+# with its own means (a redirect to the login page, a redirect after a write, a refusal shown
+# in the page); these are read as the API's 401, 2xx and 4xx. A page whose path has a twin
+# under /api/v1/, or a page `name` with an API route `api-name`, must be declared here.
+
+
+@dataclass(frozen=True)
+class Twin:
+    page: str
+    api: str
+    # (page method, API method) compared; none: every method both routes have rows for.
+    methods: tuple[tuple[str, str], ...] = ()
+
+    def method_pairs(self) -> list[tuple[str, str]]:
+        if self.methods:
+            return list(self.methods)
+        page = {row.method for row in MATRIX if row.name == self.page}
+        api = {row.method for row in MATRIX if row.name == self.api}
+        return [(method, method) for method in sorted(page & api)]
+
+
+TWINS: tuple[Twin, ...] = (
+    Twin("home", "api-root"),
+    Twin("signup", "api-signup"),
+    Twin("account", "api-me", (("get", "get"), ("post", "patch"))),
+    Twin("password_change", "api-password", (("post", "post"),)),
+    Twin("roll-list", "api-roll-list"),
+    Twin("roll-detail", "api-roll-detail"),
+    # KOLAPS units and characters
+    Twin("kolaps-list", "api-kolaps-unit-list", (("get", "get"),)),
+    Twin("kolaps-unit-create", "api-kolaps-unit-list", (("post", "post"),)),
+    Twin("kolaps-unit-import", "api-kolaps-unit-import"),
+    Twin("kolaps-unit", "api-kolaps-unit"),
+    Twin("kolaps-unit", "api-kolaps-unit-change", (("post", "post"),)),
+    Twin("kolaps-unit-history", "api-kolaps-unit-history"),
+    Twin("kolaps-unit-history", "api-kolaps-unit-undo", (("post", "post"),)),
+    Twin("kolaps-unit-export", "api-kolaps-unit-export"),
+    Twin("kolaps-character-create", "api-kolaps-character-list", (("post", "post"),)),
+    Twin("kolaps-character", "api-kolaps-character"),
+    Twin("kolaps-character", "api-kolaps-character-change", (("post", "post"),)),
+    Twin("kolaps-character-history", "api-kolaps-character-history"),
+    Twin("kolaps-character-history", "api-kolaps-character-undo", (("post", "post"),)),
+    Twin("kolaps-shared", "api-kolaps-shared"),
+    # Profiles
+    Twin("profile-mine", "api-profile-mine"),
+    Twin("profile-sheet", "api-profile-sheet"),
+    Twin("profile-public", "api-profile-public"),
+    Twin("profile-trauma-heal", "api-profile-trauma-heal"),
+    Twin("profile-history", "api-profile-history"),
+    Twin("profile-death-choice", "api-profile-death-choice"),
+    # Campaigns, invitations, chapters, votes
+    Twin("campaign-list", "api-campaign-list"),
+    Twin("campaign-create", "api-campaign-list", (("post", "post"),)),
+    Twin("campaign-detail", "api-campaign-detail"),
+    Twin("campaign-edit", "api-campaign-detail", (("post", "patch"),)),
+    Twin("invitation-create", "api-invitation-create"),
+    Twin("invitation-revoke", "api-invitation-revoke"),
+    Twin("campaign-join", "api-campaign-join"),
+    Twin("campaign-leave", "api-campaign-leave"),
+    Twin("campaign-co-organisers", "api-campaign-co-organisers"),
+    Twin("campaign-leaderboard", "api-campaign-leaderboard"),
+    Twin("leaderboard", "api-leaderboard"),
+    Twin("chapter-create", "api-chapter-create"),
+    Twin("chapter-upcoming", "api-chapter-upcoming"),
+    Twin("chapter-detail", "api-chapter-detail"),
+    Twin("chapter-edit", "api-chapter-detail", (("post", "patch"),)),
+    Twin("chapter-vocation", "api-chapter-vocation"),
+    Twin("chapter-start", "api-chapter-start"),
+    Twin("chapter-unit-enter", "api-chapter-units"),
+    Twin("chapter-unit-withdraw", "api-chapter-unit", (("post", "delete"),)),
+    Twin("chapter-close", "api-chapter-close"),
+    Twin("chapter-encounter", "api-chapter-encounter"),
+    Twin("chapter-settlement", "api-chapter-settlement"),
+    Twin("chapter-settlement-reopen", "api-chapter-settlement-reopen"),
+    Twin("vote-open", "api-vote-open"),
+    Twin("vote-detail", "api-vote-detail"),
+    Twin("vote-detail", "api-vote-ballot", (("post", "post"),)),
+    Twin("vote-close", "api-vote-close"),
+    Twin("calendar-token", "api-calendar-token"),
+)
+
+# Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).
 TWINS_THAT_DIFFER = {
     # The page offers what the API refuses: creating your profile, or the form of your death
     # choice with the sentence that there is none to make.
@@ -1293,26 +1393,82 @@ def _verdict(row: Row, role: str) -> str:
     return "refused" if status in (400, 403) else str(status)
 
 
-def _twins():
-    api = {(row.name, row.method, row.label): row for row in MATRIX if row.api}
-    for row in MATRIX:
-        twin = api.get((f"api-{row.name}", row.method, row.label))
-        if not row.api and twin is not None:
-            yield row, twin
+def _twin_rows(twin: Twin) -> list[tuple[Row, Row]]:
+    """The rows of a pair: each declared method pair, label by label."""
+    rows = []
+    for page_method, api_method in twin.method_pairs():
+        api = {
+            row.label: row
+            for row in MATRIX
+            if row.api and (row.name, row.method) == (twin.api, api_method)
+        }
+        rows.extend(
+            (row, api[row.label])
+            for row in MATRIX
+            if not row.api and (row.name, row.method) == (twin.page, page_method)
+            if row.label in api
+        )
+    return rows
+
+
+def _route_paths(patterns, prefix=""):
+    """(name, path pattern) of every named route outside the admin."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace != ADMIN_NAMESPACE:
+                yield from _route_paths(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield pattern.name, prefix + str(pattern.pattern)
+
+
+def _twins_in_the_routes() -> set[tuple[str, str]]:
+    """Pages and API routes that are twins by their path (the page's path under /api/v1/) or
+    by their name (`name` and `api-name`), seen from both sides."""
+    paths = dict(_route_paths(get_resolver().url_patterns))
+    pages = {name: path for name, path in paths.items() if not path.startswith("api/")}
+    api = {name: path for name, path in paths.items() if path.startswith("api/v1/")}
+    by_path = {path: name for name, path in pages.items()}
+    found = {(page, f"api-{page}") for page in pages if f"api-{page}" in api}
+    found |= {(page, api_name) for page, path in pages.items() for api_name in api
+              if api[api_name] == f"api/v1/{path}"}  # fmt: skip
+    found |= {(by_path[path.removeprefix("api/v1/")], name) for name, path in api.items()
+              if path.removeprefix("api/v1/") in by_path}  # fmt: skip
+    return found
 
 
 def test_it_pairs_pages_with_their_api_twins():
-    pairs = list(_twins())
-    assert len(pairs) >= 40, "the naming convention `name` / `api-name` pairs the twins"
-    named = {(page.name, page.method) for page, _api in pairs}
-    assert set(TWINS_THAT_DIFFER) <= named, "each listed difference is a real pair"
+    """A page and its API twin nobody paired could drift apart unseen."""
+    declared = {(twin.page, twin.api) for twin in TWINS}
+    missing = _twins_in_the_routes() - declared
+    assert not missing, f"pages and API twins to declare in TWINS: {sorted(missing)}"
+    for twin in TWINS:
+        assert _twin_rows(twin), f"{twin} compares no rows"
+    for page, api in declared:
+        assert {(r.name, r.api) for r in MATRIX} >= {(page, False), (api, True)}, (page, api)
+    compared = {
+        (page.name, page.method): _verdicts(page, api)
+        for twin in TWINS
+        for page, api in _twin_rows(twin)
+    }
+    for key, reason in TWINS_THAT_DIFFER.items():
+        assert key in compared, f"{key} is no pair: {reason}"
+        assert not all(p == a for p, a in compared[key].values()), f"{key} now agree"
+
+
+def _verdicts(page: Row, api: Row) -> dict[str, tuple[str, str]]:
+    return {role: (_verdict(page, role), _verdict(api, role)) for role in ROLES}
 
 
 @pytest.mark.parametrize(
     ("page", "api"),
-    [pair for pair in _twins() if (pair[0].name, pair[0].method) not in TWINS_THAT_DIFFER],
+    [
+        pair
+        for twin in TWINS
+        for pair in _twin_rows(twin)
+        if (pair[0].name, pair[0].method) not in TWINS_THAT_DIFFER
+    ],
     ids=lambda row: f"{row.method}-{row.name}" + (f"-{row.label}" if row.label else ""),
 )
 def test_a_page_and_its_api_twin_answer_each_role_alike(page, api):
-    verdicts = {role: (_verdict(page, role), _verdict(api, role)) for role in ROLES}
+    verdicts = _verdicts(page, api)
     assert all(p == a for p, a in verdicts.values()), verdicts

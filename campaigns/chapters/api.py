@@ -3,7 +3,6 @@ the same permission helper."""
 
 from dataclasses import asdict
 
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -17,16 +16,7 @@ from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.cards import (
     ChapterCard,
-    EntryLine,
-    K12Line,
-    LossLine,
-    MemberLine,
-    Option,
-    OutcomeLine,
-    PlayerLine,
     SheetCard,
-    SideLine,
-    UnitLine,
     UpcomingLine,
     VoteCard,
     chapter_card,
@@ -34,7 +24,6 @@ from campaigns.chapters.cards import (
     upcoming_for,
     vote_card,
 )
-from campaigns.chapters.eligibility import Check
 from campaigns.models import (
     ChapterResult,
     VoteKind,
@@ -44,103 +33,36 @@ from campaigns.selectors import (
     campaign_get_for_user,
     chapter_get_for_user,
     chapter_unit_get_for_user,
+    player_get,
     vote_get_for_user,
 )
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
-from characters.serializers import CardSerializer
+from characters.serializers import CardSerializer, card_serializer
 
 # --- Campaigns ------------------------------------------------------------------------------
 
 
-class UpcomingLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = UpcomingLine
-        fields = "__all__"
+UpcomingLineSerializer = card_serializer(UpcomingLine)
 
 
 # --- Chapters --------------------------------------------------------------------------------
 
 
-class CheckSerializer(CardSerializer):
-    class Meta:
-        dataclass = Check
-        fields = "__all__"
-
-
-class PlayerLineSerializer(CardSerializer):
-    checks = CheckSerializer(many=True)
-
-    class Meta:
-        dataclass = PlayerLine
-        fields = "__all__"
-
-
-class OutcomeLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = OutcomeLine
-        fields = "__all__"
-
-
-class LossLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = LossLine
-        fields = "__all__"
-
-
-class UnitLineSerializer(CardSerializer):
-    losses = LossLineSerializer(many=True)
-
-    class Meta:
-        dataclass = UnitLine
-        fields = "__all__"
-
-
-class MemberLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = MemberLine
-        fields = "__all__"
-
-
-class EntryLineSerializer(CardSerializer):
-    members = MemberLineSerializer(many=True)
-
-    class Meta:
-        dataclass = EntryLine
-        fields = "__all__"
-
-
-class SideLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = SideLine
-        fields = "__all__"
-
-
-class K12LineSerializer(CardSerializer):
-    sides = SideLineSerializer(many=True)
-
-    class Meta:
-        dataclass = K12Line
-        fields = "__all__"
-
-
 class ChapterCardSerializer(CardSerializer):
     awaiting_settlement = serializers.BooleanField()
     can_enter = serializers.BooleanField()
-    players = PlayerLineSerializer(many=True)
-    outcomes = OutcomeLineSerializer(many=True)
-    unit_results = UnitLineSerializer(many=True)
-    units = EntryLineSerializer(many=True, help_text="KOLAPS units entered, as they are now.")
-    k12 = K12LineSerializer(
-        allow_null=True, help_text="K12 between the two sides, when the units make two."
-    )
 
     class Meta:
         dataclass = ChapterCard
         exclude = ("my_units",)
-        extra_kwargs = {"uses_units": {"help_text": "A KOLAPS campaign: units enter it."}}
+        extra_kwargs = {
+            "uses_units": {"help_text": "A KOLAPS campaign: units enter it."},
+            "units": {"help_text": "KOLAPS units entered, as they are now."},
+            "k12": {"help_text": "K12 between the two sides, when the units make two."},
+        }
 
 
 class ChapterWriteSerializer(serializers.Serializer):
@@ -170,9 +92,10 @@ class ChapterUpdateSerializer(ChapterWriteSerializer):
     title = serializers.CharField(max_length=160, required=False)
 
 
-def _chapter(request, pk):
-    card = chapter_card(request.user, pk)
-    return Response(ChapterCardSerializer(card).data)
+def _chapter(request, pk: int, code: int = status.HTTP_200_OK) -> Response:
+    """The chapter's card as the viewer sees it now (read again after a change)."""
+    card = chapter_card(request.user, chapter_get_for_user(request.user, pk))
+    return Response(ChapterCardSerializer(card).data, status=code)
 
 
 class ChapterPlanAPI(APIView):
@@ -186,9 +109,7 @@ class ChapterPlanAPI(APIView):
         chapter = chapter_services.chapter_plan(
             actor=request.user, campaign=campaign, **data.validated_data
         )
-        response = _chapter(request, chapter.pk)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        return _chapter(request, chapter.pk, status.HTTP_201_CREATED)
 
 
 class ChapterDetailAPI(APIView):
@@ -224,7 +145,7 @@ class ChapterVocationAPI(APIView):
         player_id = data.validated_data.get("player")
         if player_id in (None, request.user.pk):
             return request.user
-        return get_object_or_404(Player, pk=player_id)
+        return player_get(player_id)
 
     @extend_schema(request=VocationSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
@@ -366,9 +287,7 @@ class ChapterUnitsAPI(APIView):
             unit=KolapsUnit.objects.filter(pk=data.validated_data["unit"]).first(),
             side=data.validated_data["side"],
         )
-        response = _chapter(request, pk)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        return _chapter(request, pk, status.HTTP_201_CREATED)
 
 
 class ChapterUnitAPI(APIView):
@@ -384,25 +303,17 @@ class ChapterUnitAPI(APIView):
 # --- Votes -------------------------------------------------------------------------------------
 
 
-class OptionSerializer(CardSerializer):
-    class Meta:
-        dataclass = Option
-        fields = "__all__"
-
-
 class VoteCardSerializer(CardSerializer):
     result = serializers.JSONField(allow_null=True)
-    candidates = OptionSerializer(many=True)
-    vocations = OptionSerializer(many=True)
-    players = OptionSerializer(many=True)
 
     class Meta:
         dataclass = VoteCard
-        fields = "__all__"
 
 
-def _vote(request, pk):
-    return Response(VoteCardSerializer(asdict(vote_card(request.user, pk))).data)
+def _vote(request, pk: int, code: int = status.HTTP_200_OK) -> Response:
+    """The vote's card as the viewer sees it now (read again after a change)."""
+    card = vote_card(request.user, vote_get_for_user(request.user, pk))
+    return Response(VoteCardSerializer(asdict(card)).data, status=code)
 
 
 class VoteOpenSerializer(serializers.Serializer):
@@ -440,9 +351,7 @@ class VoteOpenAPI(APIView):
             candidates=candidates,
             chapter=chapter,
         )
-        response = _vote(request, vote.pk)
-        response.status_code = status.HTTP_201_CREATED
-        return response
+        return _vote(request, vote.pk, status.HTTP_201_CREATED)
 
 
 class VoteDetailAPI(APIView):
@@ -525,11 +434,9 @@ class CalendarTokenAPI(APIView):
 
 class SheetSerializer(CardSerializer):
     profile = ProfileCardSerializer()
-    next_chapter = UpcomingLineSerializer(allow_null=True)
 
     class Meta:
         dataclass = SheetCard
-        fields = "__all__"
 
 
 class ProfileSheetAPI(APIView):

@@ -4,8 +4,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.http import Http404
-
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
 from campaigns.models import (
@@ -20,12 +18,12 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
+from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile, ProfileStatus, Vocation
-from characters.permissions import Role, require
+from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from rules.engine.systems.kolaps import costing
 
@@ -293,17 +291,12 @@ def _my_units(user) -> list[UnitChoice]:
     ]
 
 
-def chapter_card(user, pk: int) -> ChapterCard:
-    """Six queries whatever the number of players: the chapter with its campaign, the
-    memberships with the players' profiles, the vocations, the outcomes, the unit results,
-    the open vocation votes. A KOLAPS chapter not closed adds two whatever the number of
-    units (the entries, their characters) and, for a player while it is planned, one for
-    their own units."""
-    chapter = (
-        Chapter.objects.select_related("campaign", "campaign__organiser").filter(pk=pk).first()
-    )
-    if chapter is None:
-        raise Http404
+def chapter_card(user, chapter: Chapter) -> ChapterCard:
+    """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
+    whatever the number of players: the memberships with the players' profiles, the
+    vocations, the outcomes, the unit results, the open vocation votes. A KOLAPS chapter not
+    closed adds two whatever the number of units (the entries, their characters) and, for a
+    player while it is planned, one for their own units."""
     campaign = chapter.campaign
     members = members_of(
         campaign,
@@ -315,7 +308,6 @@ def chapter_card(user, pk: int) -> ChapterCard:
     )
     players = members.players
     roles = campaign_role(user, campaign, members=members)
-    require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     vocations = dict(
         VocationAssignment.objects.filter(chapter=chapter).values_list("player_id", "vocation")
@@ -476,17 +468,14 @@ class VoteCard:
         return self.status == VoteStatus.OPEN
 
 
-def vote_card(user, pk: int) -> VoteCard:
-    """Five queries: the vote with its campaign, the memberships, the candidates, the
-    ballots, the vocation assignments it produced."""
-    vote = Vote.objects.select_related("campaign", "chapter", "winner").filter(pk=pk).first()
-    if vote is None:
-        raise Http404
+def vote_card(user, vote: Vote) -> VoteCard:
+    """What `user` sees of a vote they may see (`vote_get_for_user`, which reads its campaign,
+    chapter and winner), in four queries: the memberships, the candidates, the ballots, the
+    vocation assignments it produced."""
     campaign = vote.campaign
     members = members_of(campaign)
     player_rows = members.players
     roles = campaign_role(user, campaign, members=members)
-    require(roles, CAN_VIEW, visible=CAN_VIEW)
     can_manage = bool(roles & CAN_MANAGE)
     show_counts = can_manage or vote.status == VoteStatus.CLOSED
     ballots = list(

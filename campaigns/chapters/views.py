@@ -26,7 +26,7 @@ from campaigns.chapters.forms import (
     VocationForm,
     VoteOpenForm,
 )
-from campaigns.models import CalendarFeed, Chapter, Vote, VoteKind
+from campaigns.models import CalendarFeed, VoteKind
 from campaigns.selectors import (
     campaign_get_for_user,
     chapter_get_for_user,
@@ -58,7 +58,7 @@ def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)
+    card = chapter_card(request.user, chapter_get_for_user(request.user, pk))
     template = "campaigns/chapters/chapter_detail.html"
     if request.htmx and request.htmx.target in ("chapter-vocations", "chapter-units"):
         template += "#" + request.htmx.target
@@ -94,8 +94,8 @@ def chapter_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)
     chapter = chapter_get_for_user(request.user, pk)
+    card = chapter_card(request.user, chapter)
     if request.POST.get("action") == "release":
         chapter_services.vocation_release(actor=request.user, chapter=chapter, player=request.user)
         form = VocationForm(card=card)
@@ -104,7 +104,7 @@ def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             form.save(request.user, chapter)
     if request.htmx:
-        card = chapter_card(request.user, pk)
+        card = chapter_card(request.user, chapter)
         return render(
             request,
             "campaigns/chapters/chapter_detail.html#chapter-vocations",
@@ -116,11 +116,11 @@ def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("chapter-detail", pk)
 
 
-def _units_answer(request, pk: int, form=None) -> HttpResponse:
+def _units_answer(request, chapter, form=None) -> HttpResponse:
     """The units section again (htmx), or back to the chapter page with the form's errors
     as messages."""
     if request.htmx:
-        card = chapter_card(request.user, pk)
+        card = chapter_card(request.user, chapter)
         if form is None or not form.errors:
             form = UnitEntryForm(card=card) if card.can_enter else None
         return render(
@@ -131,20 +131,20 @@ def _units_answer(request, pk: int, form=None) -> HttpResponse:
     for errors in form.errors.values() if form is not None else ():
         for error in errors:
             messages.error(request, error)
-    return redirect("chapter-detail", pk)
+    return redirect("chapter-detail", chapter.pk)
 
 
 @login_required
 @require_POST
 def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)
+    chapter = chapter_get_for_user(request.user, pk)
+    card = chapter_card(request.user, chapter)
     if not card.is_player:
         raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
-    chapter = Chapter.objects.select_related("campaign").get(pk=pk)
     form = UnitEntryForm(request.POST, card=card)
     if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
         messages.success(request, _("Your unit is entered into the chapter."))
-    return _units_answer(request, pk, form)
+    return _units_answer(request, chapter, form)
 
 
 @login_required
@@ -154,7 +154,7 @@ def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpRespo
     kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
     if not request.htmx:
         messages.success(request, _("The unit is withdrawn from the chapter."))
-    return _units_answer(request, pk)
+    return _units_answer(request, chapter)
 
 
 @login_required
@@ -169,20 +169,23 @@ def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
-    card = chapter_card(request.user, pk)
+    chapter = chapter_get_for_user(request.user, pk)
+    card = chapter_card(request.user, chapter)
     if not card.can_manage:
         raise Forbidden(_("Only the campaign's organisers close a chapter."))
     if card.is_closed:
         return redirect("chapter-detail", pk)
     form = CloseForm(request.POST or None, card=card)
-    if request.method == "POST" and form.is_valid():
-        chapter = Chapter.objects.select_related("campaign").get(pk=pk)
-        if form.save(request.user, chapter) is not None:
-            messages.success(
-                request,
-                _("The chapter is closed. Here is every change its settlement makes: confirm it."),
-            )
-            return redirect("chapter-settlement", pk)
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and form.save(request.user, chapter) is not None
+    ):
+        messages.success(
+            request,
+            _("The chapter is closed. Here is every change its settlement makes: confirm it."),
+        )
+        return redirect("chapter-settlement", pk)
     return render(request, "campaigns/chapters/chapter_close.html", {"chapter": card, "form": form})
 
 
@@ -213,14 +216,14 @@ def _ballot_form(card, data=None):
 @login_required
 @require_http_methods(["GET", "POST"])
 def vote_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    card = vote_card(request.user, pk)
+    vote = vote_get_for_user(request.user, pk)
+    card = vote_card(request.user, vote)
     form = _ballot_form(card) if card.can_vote else None
     if request.method == "POST":
         if not card.is_open:
             raise Refusal(_("This vote is closed."))
         if not card.can_vote:
             raise Forbidden(_("Only the campaign's players vote."))
-        vote = Vote.objects.select_related("campaign").get(pk=pk)
         form = _ballot_form(card, request.POST)
         if form.is_valid() and form.save(request.user, vote) is not None:
             messages.success(

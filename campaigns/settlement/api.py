@@ -1,85 +1,53 @@
 """API twins of the settlement pages: the same cards, services and permission checks."""
 
-from dataclasses import asdict
-
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.selectors import campaign_get_for_user, chapter_get_for_user
 from campaigns.settlement.cards import (
     BreakdownLine,
-    breakdown_lines,
+    HistoryCard,
+    SettlementCard,
     campaign_leaderboard_card,
     history_card,
     overall_leaderboard_card,
     settlement_card,
 )
-from campaigns.settlement.plan import ParticipantPlan, SettlementPlan, TraumaChange, UnitDeparture
+from campaigns.settlement.plan import SettlementPlan, TraumaChange, UnitDeparture
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.services import HistoryPoint, StandingRow
-from characters.serializers import CardSerializer
+from characters.profiles.selectors import statistics_player_get_for_user
+from characters.serializers import CardSerializer, card_serializer
 from rules.engine.systems.of_the_dead.effects import SheetNumbers
 from rules.engine.systems.of_the_dead.settlement import DeathChoice
 
-
-class SettlementSheetSerializer(CardSerializer):
-    class Meta:
-        dataclass = SheetNumbers
-        fields = "__all__"
-
-
-class SettlementTraumaChangeSerializer(CardSerializer):
-    class Meta:
-        dataclass = TraumaChange
-        fields = "__all__"
-
-
-class ParticipantPlanSerializer(CardSerializer):
-    trauma_changes = SettlementTraumaChangeSerializer(many=True)
-    sheet_before = SettlementSheetSerializer(allow_null=True)
-    sheet_after = SettlementSheetSerializer(allow_null=True)
-
-    class Meta:
-        dataclass = ParticipantPlan
-        fields = "__all__"
-
-
-class SettlementDepartureSerializer(CardSerializer):
-    class Meta:
-        dataclass = UnitDeparture
-        fields = "__all__"
+# A participant's sheet, trauma changes and a unit's departures, wherever the plan nests them.
+SettlementSheetSerializer = card_serializer(SheetNumbers, name="SettlementSheet")
+SettlementTraumaChangeSerializer = card_serializer(TraumaChange, name="SettlementTraumaChange")
+SettlementDepartureSerializer = card_serializer(UnitDeparture, name="SettlementDeparture")
 
 
 class SettlementPlanSerializer(CardSerializer):
-    participants = ParticipantPlanSerializer(many=True)
-    departures = SettlementDepartureSerializer(many=True)
-
     class Meta:
         dataclass = SettlementPlan
         fields = ("played_in_chronique", "participants", "departures")
 
 
-class SettlementSerializer(serializers.Serializer):
-    chapter = serializers.IntegerField()
-    status = serializers.CharField(
-        help_text="open, awaiting, queued, running, done, failed or reopened"
-    )
-    settled_at = serializers.DateTimeField(allow_null=True)
+class SettlementSerializer(CardSerializer):
+    chapter = serializers.IntegerField(source="chapter.pk")
+    settled_at = serializers.DateTimeField(source="chapter.settled_at", allow_null=True)
     attempts = serializers.IntegerField()
     summary = serializers.DictField()
-    preview = SettlementPlanSerializer(allow_null=True)
+    preview = SettlementPlanSerializer(source="plan", allow_null=True)
 
-
-def _settlement_body(card) -> dict:
-    return {
-        "chapter": card.chapter.pk,
-        "status": card.status,
-        "settled_at": card.chapter.settled_at,
-        "attempts": card.settlement.attempts if card.settlement else 0,
-        "summary": card.settlement.summary if card.settlement else {},
-        "preview": asdict(card.plan) if card.plan else None,
-    }
+    class Meta:
+        dataclass = SettlementCard
+        fields = ("chapter", "status", "settled_at", "attempts", "summary", "preview")
+        extra_kwargs = {
+            "status": {"help_text": "open, awaiting, queued, running, done, failed or reopened"}
+        }
 
 
 class ChapterSettlementAPI(APIView):
@@ -88,17 +56,17 @@ class ChapterSettlementAPI(APIView):
 
     @extend_schema(responses=SettlementSerializer)
     def get(self, request, pk: int):
-        card = settlement_card(request.user, pk)
-        return Response(SettlementSerializer(_settlement_body(card)).data)
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        return Response(SettlementSerializer(settlement_card(chapter)).data)
 
     @extend_schema(request=None, responses={202: SettlementSerializer})
     def post(self, request, pk: int):
-        card = settlement_card(request.user, pk, with_plan=False)
-        settlement_request(actor=request.user, chapter=card.chapter)
-        card = settlement_card(request.user, pk, with_plan=False)
-        return Response(
-            SettlementSerializer(_settlement_body(card)).data, status=status.HTTP_202_ACCEPTED
-        )
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        settlement_request(actor=request.user, chapter=chapter)
+        # Read again: the settlement may have run already (no broker: tasks run in-process).
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        card = settlement_card(chapter, with_plan=False)
+        return Response(SettlementSerializer(card).data, status=status.HTTP_202_ACCEPTED)
 
 
 class ChapterSettlementReopenAPI(APIView):
@@ -106,28 +74,20 @@ class ChapterSettlementReopenAPI(APIView):
 
     @extend_schema(request=None, responses=SettlementSerializer)
     def post(self, request, pk: int):
-        card = settlement_card(request.user, pk, with_plan=False)
-        settlement_reopen(actor=request.user, chapter=card.chapter)
-        card = settlement_card(request.user, pk)
-        return Response(SettlementSerializer(_settlement_body(card)).data)
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        settlement_reopen(actor=request.user, chapter=chapter)
+        chapter = chapter_get_for_user(request.user, pk, need="manage")  # reopened: read again
+        return Response(SettlementSerializer(settlement_card(chapter)).data)
 
 
-class ReputationBreakdownSerializer(CardSerializer):
-    class Meta:
-        dataclass = BreakdownLine
-        fields = "__all__"
+ReputationBreakdownSerializer = card_serializer(BreakdownLine, name="ReputationBreakdown")
 
 
 class StandingSerializer(CardSerializer):
-    breakdown = ReputationBreakdownSerializer(many=True)
+    breakdown = ReputationBreakdownSerializer(many=True, source="breakdown_lines")
 
     class Meta:
         dataclass = StandingRow
-        fields = "__all__"
-
-
-def _standing(row) -> dict:
-    return {**asdict(row), "breakdown": [asdict(line) for line in breakdown_lines(row)]}
 
 
 class CampaignLeaderboardAPI(APIView):
@@ -135,8 +95,8 @@ class CampaignLeaderboardAPI(APIView):
 
     @extend_schema(responses=StandingSerializer(many=True))
     def get(self, request, pk: int):
-        card = campaign_leaderboard_card(request.user, pk)
-        return Response(StandingSerializer([_standing(r) for r in card.rows], many=True).data)
+        card = campaign_leaderboard_card(campaign_get_for_user(request.user, pk))
+        return Response(StandingSerializer(card.rows, many=True).data)
 
 
 class LeaderboardAPI(APIView):
@@ -145,16 +105,14 @@ class LeaderboardAPI(APIView):
     @extend_schema(responses=StandingSerializer(many=True))
     def get(self, request):
         card = overall_leaderboard_card(request.user)
-        return Response(StandingSerializer([_standing(r) for r in card.rows], many=True).data)
+        return Response(StandingSerializer(card.rows, many=True).data)
 
 
-class HistoryChapterSerializer(CardSerializer):
-    class Meta:
-        dataclass = HistoryPoint
-        fields = "__all__"
+HistoryChapterSerializer = card_serializer(HistoryPoint, name="HistoryChapter")
 
 
 class HistoryTraumaSerializer(serializers.Serializer):
+    # A trauma as the profile records it (the card hands over the rows).
     name = serializers.CharField()
     kind = serializers.CharField()
     permanence = serializers.CharField()
@@ -162,12 +120,16 @@ class HistoryTraumaSerializer(serializers.Serializer):
     chapter = serializers.IntegerField(source="chapter_id", allow_null=True)
 
 
-class HistorySerializer(serializers.Serializer):
-    username = serializers.CharField()
-    name = serializers.CharField()
-    chapters = HistoryChapterSerializer(many=True)
+class HistorySerializer(CardSerializer):
+    username = serializers.CharField(source="player.username")
+    name = serializers.CharField(source="player.public_name")
+    chapters = HistoryChapterSerializer(many=True, source="points")
     traumas = HistoryTraumaSerializer(many=True)
     standing = StandingSerializer(allow_null=True)
+
+    class Meta:
+        dataclass = HistoryCard
+        fields = ("username", "name", "chapters", "traumas", "standing")
 
 
 class ProfileHistoryAPI(APIView):
@@ -176,15 +138,8 @@ class ProfileHistoryAPI(APIView):
 
     @extend_schema(responses=HistorySerializer)
     def get(self, request, username: str):
-        card = history_card(request.user, username)
-        body = {
-            "username": card.player.username,
-            "name": card.player.public_name,
-            "chapters": [asdict(p) for p in card.points],
-            "traumas": HistoryTraumaSerializer(card.traumas, many=True).data,
-            "standing": _standing(card.standing) if card.standing else None,
-        }
-        return Response(HistorySerializer(body).data)
+        player = statistics_player_get_for_user(request.user, username)
+        return Response(HistorySerializer(history_card(request.user, player)).data)
 
 
 class DeathChoiceSerializer(serializers.Serializer):

@@ -31,6 +31,7 @@ from campaigns.settlement.plan import (
     settlement_plan,
 )
 from campaigns.settlement.signals import settlement_step_reached
+from campaigns.statistics.columns import RECORDED, database_values
 from campaigns.statistics.services import statistics_recompute
 from characters.kolaps.models import KolapsUnit
 from characters.kolaps.services import unit_remove_lost, unit_restore_lost
@@ -164,15 +165,7 @@ def _entry(chapter, participant: ParticipantPlan, applied: list, now) -> Settlem
         died=participant.died,
         survived=participant.survived,
         won=participant.won,
-        survival_points=participant.survival_points,
-        kills_total=participant.kills_total,
-        **{f"kills_{kind}": count for kind, count in participant.kills.items()},
-        traumas_gained=participant.traumas_gained,
-        traumas_healed=participant.traumas_healed,
-        traumas_permanent=participant.traumas_permanent,
-        damage_dealt=participant.damage_dealt,
-        damage_taken=participant.damage_taken,
-        rolls=participant.rolls,
+        **database_values(participant, RECORDED),
         effects=applied,
         settled_at=now,
     )

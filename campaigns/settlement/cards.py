@@ -1,50 +1,27 @@
 """What the settlement, leaderboard and history pages show, loaded in a fixed number of
-queries and handed over as plain data; the page and its API twin share these loaders
-and their permission checks."""
+queries and handed over as plain data; the page and its API twin share these loaders,
+given what `campaigns.selectors` and `characters.profiles.selectors` fetched and
+authorised."""
 
 from dataclasses import dataclass
 
 from django.db.models import Q
-from django.http import Http404
-from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign, Chapter, ChapterSettlement, ChapterStatus, SettlementStatus
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.settlement.plan import SettlementPlan, settlement_plan
-from campaigns.statistics.services import HistoryPoint, StandingRow, character_history, leaderboard
+from campaigns.statistics.columns import COLUMNS, Column
+from campaigns.statistics.services import (
+    BreakdownLine,
+    HistoryPoint,
+    StandingRow,
+    character_history,
+    leaderboard,
+)
 from characters.models import Player, Profile, Trauma
-from characters.permissions import require
 
 RUNNING = (SettlementStatus.QUEUED, SettlementStatus.RUNNING)
-STATISTIC_LABELS = {
-    "chapters_played": _("Chapters played"),
-    "chapters_survived": _("Chapters survived"),
-    "chapters_won": _("Victories"),
-    "kills_total": _("Zombies killed"),
-    "traumas_permanent": _("Traumas made permanent"),
-    "deaths": _("Deaths"),
-}
-
-
-@dataclass(frozen=True)
-class BreakdownLine:
-    label: str
-    count: int
-    weight: int
-    points: int
-
-
-def breakdown_lines(standing: StandingRow) -> list[BreakdownLine]:
-    """The reputation's sum, one line per statistic, labelled for the reader."""
-    return [
-        BreakdownLine(
-            label=str(STATISTIC_LABELS[t.statistic]),
-            count=t.count,
-            weight=t.weight,
-            points=t.points,
-        )
-        for t in standing.breakdown.terms
-    ]
+# The statistics a leaderboard's table shows, in their declared order.
+LEADERBOARD_COLUMNS = tuple(column for column in COLUMNS if column.heading)
 
 
 @dataclass(frozen=True)
@@ -64,6 +41,14 @@ class SettlementCard:
         return self.chapter.settled_at is not None
 
     @property
+    def attempts(self) -> int:
+        return self.settlement.attempts if self.settlement else 0
+
+    @property
+    def summary(self) -> dict:
+        return self.settlement.summary if self.settlement else {}
+
+    @property
     def can_confirm(self) -> bool:
         return (
             self.chapter.status == ChapterStatus.CLOSED
@@ -72,18 +57,9 @@ class SettlementCard:
         )
 
 
-def _chapter_for_manager(user, pk: int) -> Chapter:
-    chapter = Chapter.objects.select_related("campaign").filter(pk=pk).first()
-    if chapter is None:
-        raise Http404
-    require(campaign_role(user, chapter.campaign), CAN_MANAGE, visible=CAN_VIEW)
-    return chapter
-
-
-def settlement_card(user, pk: int, *, with_plan: bool = True) -> SettlementCard:
-    """Organisers only. The preview (the plan) is computed while the chapter awaits its
-    settlement: 3 queries, plus 7 for the plan."""
-    chapter = _chapter_for_manager(user, pk)
+def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCard:
+    """For organisers (`chapter_get_for_user(..., need="manage")`). The preview (the plan) is
+    computed while the chapter awaits its settlement: 1 query, plus 7 for the plan."""
     settlement = ChapterSettlement.objects.filter(chapter=chapter).first()
     plan = None
     if with_plan and chapter.status == ChapterStatus.CLOSED and chapter.settled_at is None:
@@ -104,13 +80,19 @@ class LeaderboardCard:
     campaign: Campaign | None
     rows: list[StandingRow]
 
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        return LEADERBOARD_COLUMNS
 
-def campaign_leaderboard_card(user, pk: int) -> LeaderboardCard:
-    """Organisers and participants: 3 queries (campaign, memberships, ranked rows)."""
-    campaign = Campaign.objects.filter(pk=pk).first()
-    if campaign is None:
-        raise Http404
-    require(campaign_role(user, campaign), CAN_VIEW, visible=CAN_VIEW)
+    @property
+    def table(self) -> list[tuple[StandingRow, list[int]]]:
+        """Each row with the figures of `columns`, in their order."""
+        return [(row, [getattr(row, c.name) for c in self.columns]) for row in self.rows]
+
+
+def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
+    """For organisers and participants (`campaign_get_for_user`): one query, the ranked
+    rows."""
     return LeaderboardCard(campaign=campaign, rows=leaderboard(campaign_id=campaign.pk))
 
 
@@ -132,7 +114,7 @@ class HistoryCard:
 
     @property
     def breakdown(self) -> list[BreakdownLine]:
-        return breakdown_lines(self.standing) if self.standing else []
+        return self.standing.breakdown_lines if self.standing else []
 
     @property
     def kills_by_type(self) -> list[tuple[str, int]]:
@@ -143,17 +125,12 @@ class HistoryCard:
         return [(kind.title(), count) for kind, count in totals.items()]
 
 
-def history_card(user, username: str) -> HistoryCard:
-    """The owner, or anyone signed in when the profile is public and shows its statistics;
-    4 queries: player with profile, settled chapters, traumas, overall standing."""
-    player = Player.objects.select_related("otd_profile").filter(username=username).first()
-    if player is None:
-        raise Http404
+def history_card(user, player: Player) -> HistoryCard:
+    """For the owner, or anyone signed in when the profile is public and shows its
+    statistics (`statistics_player_get_for_user`, which reads the player with the profile);
+    3 queries: settled chapters, traumas, overall standing."""
     profile = getattr(player, "otd_profile", None)
     is_owner = user.is_authenticated and user.pk == player.pk
-    public = profile is not None and profile.is_public and profile.show_statistics
-    if not (is_owner or public):
-        raise Http404
     show_traumas = is_owner or (profile is not None and profile.show_traumas)
     traumas = (
         list(

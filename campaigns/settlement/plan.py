@@ -14,8 +14,8 @@ from campaigns.models import (
     ChapterUnitResult,
     EncounterEvent,
     SettlementEntry,
+    ZombieType,
 )
-from campaigns.statistics.models import ZOMBIE_KILL_FIELDS
 from characters.models import Profile, ProfileStatus, Trauma, TraumaPermanence
 from rules.engine.systems.of_the_dead import effects
 from rules.engine.systems.of_the_dead.settlement import (
@@ -187,7 +187,7 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
     participants = []
     for outcome in outcomes:
         profile = profiles.get(outcome.player_id)
-        kills = {name.removeprefix("kills_"): 0 for name in ZOMBIE_KILL_FIELDS}
+        kills = dict.fromkeys(ZombieType.values, 0)
         for kind, count in (outcome.kills or {}).items():
             if kind in kills:
                 kills[kind] += int(count)

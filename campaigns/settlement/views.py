@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.selectors import campaign_get_for_user, chapter_get_for_user
 from campaigns.settlement import charts
 from campaigns.settlement.cards import (
     campaign_leaderboard_card,
@@ -17,21 +18,26 @@ from campaigns.settlement.cards import (
     settlement_card,
 )
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
+from campaigns.statistics.columns import BY_NAME
 from characters.models import ProfileStatus
 from characters.permissions import Refusal
+from characters.profiles.selectors import statistics_player_get_for_user
 from rules.engine.systems.of_the_dead.settlement import DeathChoice
+
+# The running totals a character's history draws, survival points first (the solid line).
+OVER_TIME = (BY_NAME["survival_points"], BY_NAME["kills_total"])
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_settlement(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the preview of every change, or the settlement's progress. POST: confirm."""
+    chapter = chapter_get_for_user(request.user, pk, need="manage")
     if request.method == "POST":
-        card = settlement_card(request.user, pk, with_plan=False)
-        settlement_request(actor=request.user, chapter=card.chapter)
+        settlement_request(actor=request.user, chapter=chapter)
         messages.success(request, _("The settlement is on its way."))
         return redirect("chapter-settlement", pk=pk)
-    card = settlement_card(request.user, pk)
+    card = settlement_card(chapter)
     return render(request, "campaigns/settlement/settlement.html", {"card": card})
 
 
@@ -39,58 +45,51 @@ def chapter_settlement(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def chapter_settlement_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """The progress region, polled by htmx every second while the task is queued or runs."""
-    card = settlement_card(request.user, pk, with_plan=False)
+    chapter = chapter_get_for_user(request.user, pk, need="manage")
+    card = settlement_card(chapter, with_plan=False)
     return render(request, "campaigns/settlement/_progress.html", {"card": card})
 
 
 @login_required
 @require_POST
 def chapter_settlement_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    card = settlement_card(request.user, pk, with_plan=False)
-    settlement_reopen(actor=request.user, chapter=card.chapter)
+    chapter = chapter_get_for_user(request.user, pk, need="manage")
+    settlement_reopen(actor=request.user, chapter=chapter)
     messages.success(request, _("The chapter is reopened: its effects are undone."))
     return redirect("chapter-settlement", pk=pk)
 
 
-def _leaderboard_chart(card):
-    return charts.bar_chart(
+def _leaderboard_page(request: HttpRequest, card) -> HttpResponse:
+    chart = charts.bar_chart(
         title=_("Reputation"), rows=[(row.name, row.reputation) for row in card.rows[:15]]
     )
+    return render(request, "campaigns/settlement/leaderboard.html", {"card": card, "chart": chart})
 
 
 @login_required
 @require_GET
 def campaign_leaderboard(request: HttpRequest, pk: int) -> HttpResponse:
-    card = campaign_leaderboard_card(request.user, pk)
-    return render(
-        request,
-        "campaigns/settlement/leaderboard.html",
-        {"card": card, "chart": _leaderboard_chart(card)},
-    )
+    campaign = campaign_get_for_user(request.user, pk)
+    return _leaderboard_page(request, campaign_leaderboard_card(campaign))
 
 
 @login_required
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    card = overall_leaderboard_card(request.user)
-    return render(
-        request,
-        "campaigns/settlement/leaderboard.html",
-        {"card": card, "chart": _leaderboard_chart(card)},
-    )
+    return _leaderboard_page(request, overall_leaderboard_card(request.user))
 
 
 @login_required
 @require_GET
 def profile_history(request: HttpRequest, username: str) -> HttpResponse:
-    card = history_card(request.user, username)
+    card = history_card(request.user, statistics_player_get_for_user(request.user, username))
     labels = [str(point.chapter_number) for point in card.points]
     over_time = charts.line_chart(
         title=_("Survival points and kills over chapters"),
         labels=labels,
         series=[
-            (_("Survival points"), [p.survival_total for p in card.points]),
-            (_("Zombies killed"), [p.kills_running for p in card.points]),
+            (column.label, [getattr(p, column.running) for p in card.points])
+            for column in OVER_TIME
         ],
     )
     kills = charts.bar_chart(title=_("Kills by zombie type"), rows=card.kills_by_type)

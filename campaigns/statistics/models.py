@@ -4,42 +4,37 @@ settlement ledger by `campaigns.statistics.services`, never edited."""
 from django.conf import settings
 from django.db import models
 
-# The statistics' kill columns, one per zombie type of the rule text (settlement ledger and
-# statistics alike).
-ZOMBIE_KILL_FIELDS = (
-    "kills_zonard",
-    "kills_braillard",
-    "kills_vicelard",
-    "kills_soudard",
-    "kills_mastard",
-    "kills_charognard",
-)
+from campaigns.statistics.columns import COUNTED, RECORDED
 
 
 class SummedColumns(models.Model):
     """The figures a ledger row records for one chapter and a statistics row sums over a
-    campaign: declared once, for `campaigns.settlement.models.SettlementEntry` and
-    `CharacterStatistics` alike, and read by `campaigns.statistics.services`."""
-
-    survival_points = models.IntegerField(default=0)
-    kills_total = models.PositiveIntegerField(default=0)
-    traumas_gained = models.PositiveIntegerField(default=0)
-    traumas_healed = models.PositiveIntegerField(default=0)
-    traumas_permanent = models.PositiveIntegerField(default=0)
-    # Null when the chapter's encounters were not played in Chronique.
-    damage_dealt = models.PositiveIntegerField(null=True, blank=True)
-    damage_taken = models.PositiveIntegerField(null=True, blank=True)
-    rolls = models.PositiveIntegerField(null=True, blank=True)
+    campaign, for `campaigns.settlement.models.SettlementEntry` and `CharacterStatistics`
+    alike: one field per database column of `columns.RECORDED`."""
 
     class Meta:
         abstract = True
 
 
-for _kills in ZOMBIE_KILL_FIELDS:
-    SummedColumns.add_to_class(_kills, models.PositiveIntegerField(default=0))
+class CountedColumns(models.Model):
+    """The statistics that count ledger rows (chapters played, won...): one field per
+    column of `columns.COUNTED`."""
+
+    class Meta:
+        abstract = True
 
 
-class CharacterStatistics(SummedColumns):
+def _add_fields(model, columns) -> None:
+    for column in columns:
+        for name, field in column.model_fields():
+            model.add_to_class(name, field)
+
+
+_add_fields(SummedColumns, RECORDED)
+_add_fields(CountedColumns, COUNTED)
+
+
+class CharacterStatistics(CountedColumns, SummedColumns):
     """A player's statistics in one campaign (overall: the sum of them). Derived: rebuilt
     from the ledger by campaigns.statistics.services.statistics_recompute, never edited."""
 
@@ -62,10 +57,6 @@ class CharacterStatistics(SummedColumns):
         db_index=False,
         db_constraint=False,
     )
-    chapters_played = models.PositiveIntegerField(default=0)
-    chapters_survived = models.PositiveIntegerField(default=0)
-    chapters_won = models.PositiveIntegerField(default=0)
-    deaths = models.PositiveIntegerField(default=0)
     reputation = models.IntegerField(default=0)
 
     class Meta:

@@ -11,7 +11,7 @@ Readers (`leaderboard`, `character_history`) are single queries too; ranks come 
 window function at read time, so a settlement never rewrites anyone else's rank.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from datetime import datetime
 
 from django.db import connection
@@ -19,27 +19,32 @@ from django.db.models import Count, F, IntegerField, Q, Sum, Value, Window
 from django.db.models.functions import Coalesce, Greatest, Rank
 
 from campaigns.models import CharacterStatistics, SettlementEntry
-from campaigns.statistics.models import ZOMBIE_KILL_FIELDS, SummedColumns
+from campaigns.statistics.columns import (
+    BY_NAME,
+    COLUMNS,
+    COUNTED,
+    DATABASE_COLUMNS,
+    NULLABLE,
+    RECORDED,
+    figure_fields,
+    figures,
+)
 from rules.engine.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
 
-# The summed columns, read from their one declaration; a nullable one stays null for a
-# player who never played an encounter in Chronique.
-SUMMED = tuple(f.name for f in SummedColumns._meta.get_fields() if not f.null)
-NULLABLE = tuple(f.name for f in SummedColumns._meta.get_fields() if f.null)
-COUNTERS = ("chapters_played", "chapters_survived", "chapters_won", "deaths", *SUMMED, *NULLABLE)
 STATS_LOCK = 0x5E771E  # advisory lock: one statistics rebuild at a time (PostgreSQL)
 
 
+def _sum(name: str):
+    # A nullable column stays null for a player who never played an encounter in Chronique.
+    return Sum(name) if name in NULLABLE else Coalesce(Sum(name), Value(0))
+
+
 def _aggregates() -> dict:
-    """Statistic name -> its aggregate over ledger rows."""
-    zero = Value(0)
+    """Statistic name -> its aggregate over ledger rows: a count of the rows a counted
+    column matches (an empty Q counts them all), the sum of a recorded one."""
     return {
-        "chapters_played": Count("pk"),
-        "chapters_survived": Count("pk", filter=Q(survived=True)),
-        "chapters_won": Count("pk", filter=Q(won=True)),
-        "deaths": Count("pk", filter=Q(died=True)),
-        **{name: Coalesce(Sum(name), zero) for name in SUMMED},
-        **{name: Sum(name) for name in NULLABLE},
+        **{column.name: Count("pk", filter=column.counts or None) for column in COUNTED},
+        **{name: _sum(name) for column in RECORDED for name, _field in column.model_fields()},
     }
 
 
@@ -61,25 +66,21 @@ def _reputation_expression(aggregates: dict):
 
 def _rollup() -> dict:
     """Statistic name -> its sum over a player's per-campaign rows (all are additive)."""
-    zero = Value(0)
-    return {
-        **{name: Coalesce(Sum(name), zero) for name in COUNTERS if name not in NULLABLE},
-        **{name: Sum(name) for name in NULLABLE},
-    }
+    return {name: _sum(name) for name in DATABASE_COLUMNS}
 
 
-COLUMNS = ("player_id", "campaign_id", *COUNTERS, "reputation")
+INSERTED = ("player_id", "campaign_id", *DATABASE_COLUMNS, "reputation")
 
 
 def _select_sql(queryset) -> tuple[str, tuple]:
-    selected = ["player_id", "s_scope", *(f"s_{name}" for name in COLUMNS[2:])]
+    selected = ["player_id", "s_scope", *(f"s_{name}" for name in INSERTED[2:])]
     return queryset.values_list(*selected).query.sql_with_params()
 
 
 def _insert_select(queryset) -> None:
     sql, params = _select_sql(queryset)
     table = connection.ops.quote_name(CharacterStatistics._meta.db_table)
-    quoted = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
+    quoted = ", ".join(connection.ops.quote_name(c) for c in INSERTED)
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {table} ({quoted}) {sql}", params)
 
@@ -130,38 +131,46 @@ def statistics_recompute(*, player_ids=None, campaign_id: int | None = None) -> 
 
 
 @dataclass(frozen=True)
-class StandingRow:
-    rank: int
-    player_id: int
-    name: str
-    username: str
-    chapters_played: int
-    chapters_survived: int
-    chapters_won: int
-    deaths: int
-    kills_total: int
-    kills: dict[str, int]
-    traumas_gained: int
-    traumas_healed: int
-    traumas_permanent: int
-    damage_dealt: int | None
-    damage_taken: int | None
-    rolls: int | None
-    survival_points: int
-    reputation: int
+class BreakdownLine:
+    label: str
+    count: int
+    weight: int
+    points: int
 
-    @property
-    def breakdown(self):
-        return reputation(
-            {
-                "chapters_played": self.chapters_played,
-                "chapters_survived": self.chapters_survived,
-                "chapters_won": self.chapters_won,
-                "kills_total": self.kills_total,
-                "traumas_permanent": self.traumas_permanent,
-                "deaths": self.deaths,
-            }
+
+def breakdown_lines(standing) -> list[BreakdownLine]:
+    """The reputation's sum, one line per statistic, labelled for the reader."""
+    return [
+        BreakdownLine(
+            label=str(BY_NAME[t.statistic].label),
+            count=t.count,
+            weight=t.weight,
+            points=t.points,
         )
+        for t in standing.breakdown.terms
+    ]
+
+
+# A leaderboard row: the player, every statistic of COLUMNS, the reputation; `breakdown`
+# is the reputation's sum (rules.engine.systems.of_the_dead.reputation), `breakdown_lines`
+# its labelled lines.
+StandingRow = make_dataclass(
+    "StandingRow",
+    [
+        ("rank", int),
+        ("player_id", int),
+        ("name", str),
+        ("username", str),
+        *figure_fields(COLUMNS),
+        ("reputation", int),
+    ],
+    frozen=True,
+    namespace={
+        "__module__": __name__,
+        "breakdown": property(lambda row: reputation(vars(row))),
+        "breakdown_lines": property(breakdown_lines),
+    },
+)
 
 
 LEADERBOARD_SIZE = 100
@@ -231,34 +240,31 @@ def _standing(row: dict) -> StandingRow:
         player_id=row["player_id"],
         name=row["display"] or row["username"],
         username=row["username"],
-        kills={f.removeprefix("kills_"): row[f] for f in ZOMBIE_KILL_FIELDS},
-        **{name: row[name] for name in (*COUNTERS, "reputation") if not name.startswith("kills_")},
-        kills_total=row["kills_total"],
+        **figures(row, COLUMNS),
+        reputation=row["reputation"],
     )
 
 
-@dataclass(frozen=True)
-class HistoryPoint:
-    """One settled chapter of a character, with running totals up to it."""
-
-    chapter_id: int
-    chapter_title: str
-    chapter_number: int
-    campaign_name: str
-    settled_at: datetime
-    result: str
-    died: bool
-    survival_points: int
-    survival_total: int
-    kills_total: int
-    kills_running: int
-    kills: dict[str, int]
-    traumas_gained: int
-    traumas_healed: int
-    traumas_permanent: int
-    damage_dealt: int | None
-    damage_taken: int | None
-    rolls: int | None
+# The chapter and its result, as a history point and its ledger row (annotated) name them.
+HISTORY_CHAPTER = (
+    ("chapter_id", int),
+    ("chapter_title", str),
+    ("chapter_number", int),
+    ("campaign_name", str),
+    ("settled_at", datetime),
+    ("result", str),
+    ("died", bool),
+)
+HistoryPoint = make_dataclass(
+    "HistoryPoint",
+    [*HISTORY_CHAPTER, *figure_fields(RECORDED, running=True)],
+    frozen=True,
+    namespace={
+        "__module__": __name__,
+        "__doc__": "One settled chapter of a character (the ledger's figures of RECORDED), "
+        "with running totals up to it.",
+    },
+)
 
 
 def character_history(*, player_id: int) -> list[HistoryPoint]:
@@ -268,8 +274,11 @@ def character_history(*, player_id: int) -> list[HistoryPoint]:
     rows = (
         SettlementEntry.objects.filter(player_id=player_id, reverted_at__isnull=True)
         .annotate(
-            survival_total=Window(Sum("survival_points"), order_by=order),
-            kills_running=Window(Sum("kills_total"), order_by=order),
+            **{
+                column.running: Window(Sum(column.name), order_by=order)
+                for column in RECORDED
+                if column.running
+            },
             chapter_title=F("chapter__title"),
             chapter_number=F("chapter__number"),
             campaign_name=F("campaign__name"),
@@ -279,24 +288,8 @@ def character_history(*, player_id: int) -> list[HistoryPoint]:
     )
     return [
         HistoryPoint(
-            chapter_id=row["chapter_id"],
-            chapter_title=row["chapter_title"],
-            chapter_number=row["chapter_number"],
-            campaign_name=row["campaign_name"],
-            settled_at=row["settled_at"],
-            result=row["result"],
-            died=row["died"],
-            survival_points=row["survival_points"],
-            survival_total=row["survival_total"],
-            kills_total=row["kills_total"],
-            kills_running=row["kills_running"],
-            kills={f.removeprefix("kills_"): row[f] for f in ZOMBIE_KILL_FIELDS},
-            traumas_gained=row["traumas_gained"],
-            traumas_healed=row["traumas_healed"],
-            traumas_permanent=row["traumas_permanent"],
-            damage_dealt=row["damage_dealt"],
-            damage_taken=row["damage_taken"],
-            rolls=row["rolls"],
+            **{name: row[name] for name, _type in HISTORY_CHAPTER},
+            **figures(row, RECORDED, running=True),
         )
         for row in rows
     ]

@@ -12,9 +12,9 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from characters.accounts import services
-from characters.accounts.permissions import player_role
+from characters.accounts.selectors import account_get_for_user
 from characters.models import Player
-from characters.permissions import Refusal, Role, require
+from characters.permissions import Refusal
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -67,18 +67,17 @@ class MeAPI(APIView):
 
     @extend_schema(responses=PlayerSerializer)
     def get(self, request):
-        require(player_role(request.user, request.user), {Role.OWNER})
-        return Response(PlayerSerializer(request.user).data)
+        return Response(PlayerSerializer(account_get_for_user(request.user, need="view")).data)
 
     @extend_schema(request=PlayerSerializer, responses=PlayerSerializer)
     def patch(self, request):
-        require(player_role(request.user, request.user), {Role.OWNER})
-        data = PlayerSerializer(request.user, data=request.data, partial=True)
+        player = account_get_for_user(request.user)
+        data = PlayerSerializer(player, data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         player = services.player_update(
-            player=request.user,
-            email=data.validated_data.get("email", request.user.email),
-            display_name=data.validated_data.get("display_name", request.user.display_name),
+            player=player,
+            email=data.validated_data.get("email", player.email),
+            display_name=data.validated_data.get("display_name", player.display_name),
         )
         return Response(PlayerSerializer(player).data)
 
@@ -91,7 +90,7 @@ class PasswordAPI(APIView):
         data = PasswordChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_change_password(
-            player=request.user,
+            player=account_get_for_user(request.user),
             old_password=data.validated_data["old_password"],
             new_password=data.validated_data["new_password"],
         )

@@ -10,8 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from characters.accounts import services
 from characters.accounts.forms import AccountForm, PasswordChangeForm, SignupForm
-from characters.accounts.permissions import player_role
-from characters.permissions import Role, require
+from characters.accounts.selectors import account_get_for_user
 
 
 @require_http_methods(["GET", "POST"])
@@ -28,9 +27,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-def _account_context(request: HttpRequest, form: AccountForm | None = None) -> dict:
-    player = request.user
-    require(player_role(request.user, player), {Role.OWNER})
+def _account_context(player, form: AccountForm | None = None) -> dict:
     from rest_framework.authtoken.models import Token
 
     return {
@@ -44,29 +41,27 @@ def _account_context(request: HttpRequest, form: AccountForm | None = None) -> d
 @login_required
 @require_http_methods(["GET", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
+    player = account_get_for_user(request.user)
     form = None
     if request.method == "POST":
         form = AccountForm(request.POST)
-        if form.is_valid() and form.save(request.user) is not None:
+        if form.is_valid() and form.save(player) is not None:
             messages.success(request, _("Your account is saved."))
             return redirect("account")
-    else:
-        form = AccountForm(
-            initial={"email": request.user.email, "display_name": request.user.display_name}
-        )
-    return render(request, "characters/accounts/account.html", _account_context(request, form))
+    return render(request, "characters/accounts/account.html", _account_context(player, form))
 
 
 @login_required
 @require_POST
 def account_token(request: HttpRequest) -> HttpResponse:
+    player = account_get_for_user(request.user)
     if request.POST.get("action") == "revoke":
-        services.player_token_revoke(player=request.user)
+        services.player_token_revoke(player=player)
     else:
-        services.player_token(player=request.user, rotate=True)
+        services.player_token(player=player, rotate=True)
     if request.htmx:
         return render(
-            request, "characters/accounts/account.html#api-token", _account_context(request)
+            request, "characters/accounts/account.html#api-token", _account_context(player)
         )
     return redirect("account")
 
@@ -76,7 +71,7 @@ def account_token(request: HttpRequest) -> HttpResponse:
 def password_change(request: HttpRequest) -> HttpResponse:
     form = PasswordChangeForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        player = form.save(request.user)
+        player = form.save(account_get_for_user(request.user))
         if player is not None:
             update_session_auth_hash(request, player)
             messages.success(request, _("Your password is changed."))

@@ -4,6 +4,8 @@ Every write sends the `version` it was shown; a stale one answers 409 with the c
 state under `current`, so a second device never overwrites the first silently.
 """
 
+from dataclasses import replace
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -20,69 +22,83 @@ from rest_framework.views import APIView
 
 from characters.kolaps import cards, services
 from characters.kolaps import unit_file as kolaps_io
-from characters.kolaps.cards import ChangeLine, UnitSummary
+from characters.kolaps.cards import (
+    ChangeLine,
+    CharacterCard,
+    ComparisonCard,
+    UnitCard,
+    UnitSummary,
+)
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
-from characters.serializers import CardSerializer
-from rules.engine.systems.kolaps.costing import Comparison
+from characters.serializers import CardSerializer, card_serializer
 
 # --- Serializers (output) --------------------------------------------------------------------
 
 
-class GaugesSerializer(serializers.Serializer):
-    sante = serializers.IntegerField(min_value=1, max_value=6)
-    souffle = serializers.IntegerField(min_value=1, max_value=6)
-    moral = serializers.IntegerField(min_value=1, max_value=6)
-
-
-class CharacterSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    version = serializers.IntegerField()
-    unit = serializers.IntegerField(allow_null=True)
-    affiliation = serializers.CharField()
-    archetype = serializers.CharField()
-    rank = serializers.CharField()
-    is_avatar = serializers.BooleanField()
-    talents = serializers.DictField(child=serializers.IntegerField())
-    equipment = serializers.ListField(child=serializers.CharField())
-    gauges = GaugesSerializer()
-    pp_budget = serializers.IntegerField()
-    pp_spent = serializers.IntegerField()
-    pp_left = serializers.IntegerField()
-    value = serializers.IntegerField(help_text="rank PU + PU bought (RULES-NOTES K2)")
-    problems = serializers.ListField(child=serializers.CharField())
-    catalogue_version = serializers.CharField()
-
-
-class ComparisonSerializer(CardSerializer):
+class GaugesSerializer(CardSerializer):
     class Meta:
-        dataclass = Comparison
-        fields = ("opponent_vu", "surplus", "defectors", "beyond")
+        dataclass = CharacterCard
+        fields = ("sante", "souffle", "moral")
+        extra_kwargs = {gauge: {"min_value": 1, "max_value": 6} for gauge in fields}
 
 
-class UnitSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    version = serializers.IntegerField()
-    vu = serializers.IntegerField()
+class CharacterSerializer(CardSerializer):
+    # The API names the stored choices where the sheet has its own lines.
+    unit = serializers.IntegerField(source="unit_id", allow_null=True)
+    talents = serializers.DictField(child=serializers.IntegerField(), source="talent_levels")
+    equipment = serializers.ListField(child=serializers.CharField(), source="equipment_slugs")
+    gauges = GaugesSerializer(source="*")
+
+    class Meta:
+        dataclass = CharacterCard
+        fields = (
+            "id",
+            "name",
+            "version",
+            "unit",
+            "affiliation",
+            "archetype",
+            "rank",
+            "is_avatar",
+            "talents",
+            "equipment",
+            "gauges",
+            "pp_budget",
+            "pp_spent",
+            "pp_left",
+            "value",
+            "problems",
+            "catalogue_version",
+        )
+        extra_kwargs = {"value": {"help_text": "rank PU + PU bought (RULES-NOTES K2)"}}
+
+
+ComparisonSerializer = card_serializer(ComparisonCard, name="Comparison")
+
+
+class UnitSerializer(CardSerializer):
     status = serializers.ChoiceField(choices=["draft", "valid"])
-    share_token = serializers.CharField(allow_null=True)
+    # The API's own form of a character, not the sheet's.
     characters = CharacterSerializer(many=True)
-    problems = serializers.ListField(child=serializers.CharField())
-    catalogue_version = serializers.CharField()
-    comparison = ComparisonSerializer(allow_null=True)
 
-
-class UnitSummarySerializer(CardSerializer):
     class Meta:
-        dataclass = UnitSummary
-        fields = "__all__"
+        dataclass = UnitCard
+        fields = (
+            "id",
+            "name",
+            "version",
+            "vu",
+            "status",
+            "share_token",
+            "characters",
+            "problems",
+            "catalogue_version",
+            "comparison",
+        )
 
 
-class ChangeSerializer(CardSerializer):
-    class Meta:
-        dataclass = ChangeLine
-        fields = "__all__"
+UnitSummarySerializer = card_serializer(UnitSummary)
+ChangeSerializer = card_serializer(ChangeLine, name="Change")
 
 
 # --- Serializers (input) ---------------------------------------------------------------------
@@ -132,60 +148,14 @@ StaleResponse = inline_serializer(
 
 
 def character_data(character: KolapsCharacter) -> dict:
-    card = cards.character_card_for(character)
-    return _character_dict(character, card)
-
-
-def _character_dict(character: KolapsCharacter, card) -> dict:
-    return {
-        "id": character.pk,
-        "name": character.name,
-        "version": character.version,
-        "unit": character.unit_id,
-        "affiliation": character.affiliation,
-        "archetype": character.archetype,
-        "rank": character.rank,
-        "is_avatar": character.is_avatar,
-        "talents": dict(character.talents),
-        "equipment": list(character.equipment),
-        "gauges": {
-            "sante": character.sante,
-            "souffle": character.souffle,
-            "moral": character.moral,
-        },
-        "pp_budget": card.pp_budget,
-        "pp_spent": card.pp_spent,
-        "pp_left": card.pp_left,
-        "value": card.value,
-        "problems": card.problems,
-        "catalogue_version": character.catalogue_version,
-    }
+    return CharacterSerializer(cards.character_card_for(character)).data
 
 
 def unit_data(unit: KolapsUnit, *, opponent_vu=None, with_token=True) -> dict:
     card = cards.unit_card(unit, opponent_vu=opponent_vu)
-    members = {m.pk: m for m in KolapsCharacter.objects.filter(unit=unit)}
-    comparison = None
-    if card.comparison is not None:
-        c = card.comparison
-        comparison = {
-            "opponent_vu": c.opponent_vu,
-            "surplus": c.surplus,
-            "defectors": c.defectors,
-            "beyond": c.beyond,
-        }
-    return {
-        "id": unit.pk,
-        "name": unit.name,
-        "version": unit.version,
-        "vu": card.vu,
-        "status": "valid" if card.valid else "draft",
-        "share_token": unit.share_token if with_token else None,
-        "characters": [_character_dict(members[c.id], c) for c in card.characters],
-        "problems": card.problems,
-        "catalogue_version": unit.catalogue_version,
-        "comparison": comparison,
-    }
+    if not with_token:
+        card = replace(card, share_token=None)
+    return UnitSerializer(card).data
 
 
 def _stale(stale: services.StaleVersion, render) -> Response:
@@ -247,69 +217,89 @@ class CharacterDetailAPI(APIView):
         return Response(character_data(cards.character_get_for_user(request.user, pk)))
 
 
-class CharacterChangeAPI(APIView):
-    """One builder operation: raise, lower, talent_choice, equipment, gauges, rename, rank."""
+# A character and a unit are changed, copied and undone, and have their history, alike:
+# `kind` picks the fetch-and-authorise helper, the service and the answer's shape.
+DATA = {"character": character_data, "unit": unit_data}
 
-    @extend_schema(
-        request=CharacterChangeSerializer,
-        responses={200: CharacterSerializer, 409: StaleResponse},
-    )
+
+class _KindAPI(APIView):
+    kind = ""
+
+    def _object(self, request, pk: int):
+        return cards.GET_FOR_USER[self.kind](request.user, pk)
+
+
+class _ChangeAPI(_KindAPI):
+    request_serializer: type[serializers.Serializer]
+
+    def _fields(self, request, values: dict) -> dict:
+        """The operation's fields, as the service takes them."""
+        return values
+
     def post(self, request, pk: int):
-        character = cards.character_get_for_user(request.user, pk)
-        data = CharacterChangeSerializer(data=request.data)
+        obj = self._object(request, pk)
+        data = self.request_serializer(data=request.data)
         data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = self._fields(request, dict(data.validated_data))
         op, version = fields.pop("op"), fields.pop("version")
+        as_data = DATA[self.kind]
         try:
-            character = services.character_change(
-                actor=request.user, character=character, op=op, version=version, **fields
+            changed = services.CHANGE[self.kind](
+                actor=request.user, op=op, version=version, **{self.kind: obj}, **fields
             )
         except services.StaleVersion as stale:
-            return _stale(stale, character_data)
-        return Response(character_data(character))
+            return _stale(stale, as_data)
+        return Response(as_data(changed))
 
 
-class CharacterDuplicateAPI(APIView):
-    """A copy of one of your characters, in no unit."""
-
-    @extend_schema(request=None, responses={201: CharacterSerializer})
+class _DuplicateAPI(_KindAPI):
     def post(self, request, pk: int):
-        character = cards.character_get_for_user(request.user, pk)
-        copy = services.character_duplicate(actor=request.user, character=character)
-        return Response(character_data(copy), status=status.HTTP_201_CREATED)
+        copy = services.DUPLICATE[self.kind](
+            actor=request.user, **{self.kind: self._object(request, pk)}
+        )
+        return Response(DATA[self.kind](copy), status=status.HTTP_201_CREATED)
 
 
-# A character and a unit have the same history and undo: `kind` picks the fetch-and-authorise
-# helper, the undo service and the answer's shape.
-def _kind(kind: str):
-    if kind == "character":
-        return cards.character_get_for_user, services.character_undo, character_data
-    return cards.unit_get_for_user, services.unit_undo, unit_data
-
-
-class _HistoryAPI(APIView):
-    kind = ""
-
+class _HistoryAPI(_KindAPI):
     def get(self, request, pk: int):
-        get_for_user, _undo, _as_data = _kind(self.kind)
-        obj = get_for_user(request.user, pk)
-        return Response(ChangeSerializer(cards.history_for(**{self.kind: obj}), many=True).data)
+        changes = cards.history_for(**{self.kind: self._object(request, pk)})
+        return Response(ChangeSerializer(changes, many=True).data)
 
 
-class _UndoAPI(APIView):
-    kind = ""
-
+class _UndoAPI(_KindAPI):
     def post(self, request, pk: int):
-        get_for_user, undo, as_data = _kind(self.kind)
-        obj = get_for_user(request.user, pk)
+        obj = self._object(request, pk)
         data = UndoSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        as_data = DATA[self.kind]
         try:
-            undo(actor=request.user, version=data.validated_data["version"], **{self.kind: obj})
+            services.UNDO[self.kind](
+                actor=request.user, version=data.validated_data["version"], **{self.kind: obj}
+            )
         except services.StaleVersion as stale:
             return _stale(stale, as_data)
         obj.refresh_from_db()
         return Response(as_data(obj))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=CharacterChangeSerializer,
+        responses={200: CharacterSerializer, 409: StaleResponse},
+    )
+)
+class CharacterChangeAPI(_ChangeAPI):
+    """One builder operation: raise, lower, talent_choice, equipment, gauges, rename, rank."""
+
+    kind = "character"
+    request_serializer = CharacterChangeSerializer
+
+
+@extend_schema_view(post=extend_schema(request=None, responses={201: CharacterSerializer}))
+class CharacterDuplicateAPI(_DuplicateAPI):
+    """A copy of one of your characters, in no unit."""
+
+    kind = "character"
 
 
 @extend_schema_view(get=extend_schema(responses=ChangeSerializer(many=True)))
@@ -358,43 +348,30 @@ class UnitDetailAPI(APIView):
         return Response(unit_data(unit, opponent_vu=_opponent_vu(request)))
 
 
-class UnitChangeAPI(APIView):
-    """One unit operation: rename, add, remove, avatar, share, unshare."""
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         request=UnitChangeSerializer, responses={200: UnitSerializer, 409: StaleResponse}
     )
-    def post(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
-        data = UnitChangeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        character = None
-        if data.validated_data.get("character"):
-            character = cards.character_get_for_user(request.user, data.validated_data["character"])
-        try:
-            unit = services.unit_change(
-                actor=request.user,
-                unit=unit,
-                op=data.validated_data["op"],
-                version=data.validated_data["version"],
-                character=character,
-                name=data.validated_data.get("name", ""),
-            )
-        except services.StaleVersion as stale:
-            return _stale(stale, unit_data)
-        return Response(unit_data(unit))
+)
+class UnitChangeAPI(_ChangeAPI):
+    """One unit operation: rename, add, remove, avatar, share, unshare."""
+
+    kind = "unit"
+    request_serializer = UnitChangeSerializer
+
+    def _fields(self, request, values: dict) -> dict:
+        """`character` is one of yours, by id."""
+        character = values.pop("character", None)
+        if character:
+            character = cards.character_get_for_user(request.user, character)
+        return {**values, "character": character or None, "name": values.get("name", "")}
 
 
-class UnitDuplicateAPI(APIView):
+@extend_schema_view(post=extend_schema(request=None, responses={201: UnitSerializer}))
+class UnitDuplicateAPI(_DuplicateAPI):
     """A copy of one of your units and of its characters."""
 
-    @extend_schema(request=None, responses={201: UnitSerializer})
-    def post(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
-        return Response(
-            unit_data(services.unit_duplicate(actor=request.user, unit=unit)),
-            status=status.HTTP_201_CREATED,
-        )
+    kind = "unit"
 
 
 @extend_schema_view(get=extend_schema(responses=ChangeSerializer(many=True)))
@@ -419,10 +396,7 @@ class UnitExportAPI(APIView):
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
         unit = cards.unit_get_for_user(request.user, pk)
-        members = list(unit.members.order_by("position", "pk"))
-        return HttpResponse(
-            kolaps_io.unit_export_text(unit, members), content_type="application/json"
-        )
+        return HttpResponse(kolaps_io.unit_export_text(unit), content_type="application/json")
 
 
 class UnitImportAPI(APIView):

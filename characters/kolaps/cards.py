@@ -104,6 +104,9 @@ def character_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsCharac
     return _owned_get(KolapsCharacter, user, pk, need)
 
 
+GET_FOR_USER = {"character": character_get_for_user, "unit": unit_get_for_user}
+
+
 def unit_for_token(token: str) -> KolapsUnit:
     unit = KolapsUnit.objects.filter(share_token=token).first() if token else None
     if unit is None:
@@ -174,6 +177,10 @@ class CharacterCard:
     equipment: list[ItemLine]
     problems: list[str]
     catalogue_version: str
+    # The choices as stored (slug -> level; one equipment slug per group chosen): what the
+    # API returns and a client sends back, where `talents` and `equipment` are the sheet's.
+    talent_levels: dict[str, int]
+    equipment_slugs: list[str]
 
     @property
     def gauges(self) -> list[tuple[str, str, int]]:
@@ -206,6 +213,10 @@ class UnitCard:
     catalogue_version: str
     comparison: ComparisonCard | None = None
     cost: costing.UnitCost | None = field(default=None, repr=False)
+
+    @property
+    def status(self) -> str:
+        return "valid" if self.valid else "draft"
 
 
 @dataclass(frozen=True)
@@ -382,6 +393,8 @@ def character_card(
         equipment=equipment,
         problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
         catalogue_version=character.catalogue_version,
+        talent_levels=dict(character.talents),
+        equipment_slugs=list(character.equipment),
     )
 
 
@@ -445,6 +458,13 @@ class CharacterSummary:
     value: int
     pp_left: int
     unit_id: int | None
+
+
+def free_characters_of(user) -> list[tuple[int, str]]:
+    """(id, name) of the user's characters in no unit, which a unit page offers to add: one
+    query."""
+    rows = KolapsCharacter.objects.owned_by(user).filter(unit__isnull=True)
+    return list(rows.order_by("name", "pk").values_list("pk", "name"))
 
 
 def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:
@@ -520,8 +540,9 @@ def _sentence(verb: str, given: dict, cat: Catalogue) -> str:
 
 
 def history_for(*, unit: KolapsUnit | None = None, character: KolapsCharacter | None = None):
-    """The latest changes, newest first: one query."""
-    cat = services.catalogue()
+    """The latest changes, newest first: one query. Named with the catalogue the unit or
+    character was built with."""
+    cat = services.catalogue((unit or character).catalogue_version)
     changes = KolapsChange.objects.filter(**({"unit": unit} if unit else {"character": character}))
     rows = changes.select_related("actor", "undone_by").order_by("-at", "-pk")[:HISTORY_SHOWN]
     lines = []

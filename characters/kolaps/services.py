@@ -14,6 +14,7 @@ Avatar) and anything not the actor's own.
 
 import secrets
 from collections.abc import Iterable
+from typing import TypeVar
 
 from django.db import transaction
 from django.db.models import Max
@@ -26,6 +27,7 @@ from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 
 NAME_MAX = 80
+Owned = TypeVar("Owned", KolapsCharacter, KolapsUnit)
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})
 # What a chapter did to a unit is a fact of the campaign, not an edit to take back.
 FINAL_VERBS = frozenset({"lost", "restored"})
@@ -98,20 +100,28 @@ def _owner_only(actor, obj) -> None:
         raise Forbidden(_("Only the owner changes this."))
 
 
-def _lock_character(actor, character: KolapsCharacter, version: int | None) -> KolapsCharacter:
-    locked = KolapsCharacter.objects.select_for_update().get(pk=character.pk)
+def _lock(actor, obj: Owned, version: int | None) -> Owned:
+    """The character or unit locked for the change, if it is the actor's and still at the
+    version the client was shown (None: whatever its version)."""
+    locked = type(obj).objects.select_for_update().get(pk=obj.pk)
     _owner_only(actor, locked)
     if version is not None and locked.version != version:
         raise StaleVersion(locked)
     return locked
 
 
-def _lock_unit(actor, unit: KolapsUnit, version: int | None) -> KolapsUnit:
-    locked = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
-    _owner_only(actor, locked)
-    if version is not None and locked.version != version:
-        raise StaleVersion(locked)
-    return locked
+def _lock_unit_of(character: KolapsCharacter) -> KolapsUnit | None:
+    """The unit the character is in, locked to be recomputed (None: in no unit)."""
+    if not character.unit_id:
+        return None
+    return KolapsUnit.objects.select_for_update().get(pk=character.unit_id)
+
+
+def _state(obj: KolapsCharacter | KolapsUnit) -> dict:
+    """What a change to `obj` is compared and undone by."""
+    if isinstance(obj, KolapsUnit):
+        return unit_state(obj, _members(obj))
+    return character_state(obj)
 
 
 def _members(unit: KolapsUnit) -> list[KolapsCharacter]:
@@ -146,6 +156,19 @@ def _record(*, actor, owner, target, verb, unit=None, character=None, before=Non
     )
 
 
+def _record_new(*, actor, verb, obj, unit=None, members=(), **data) -> KolapsChange:
+    """The history line of a character or a unit just made (created, duplicated, imported):
+    who made it, when, and what it holds (a character's unit, a unit's `members`)."""
+    if isinstance(obj, KolapsUnit):
+        target, unit, character = KolapsChange.Target.UNIT, obj, None
+        after = unit_state(obj, members)
+    else:
+        target, character = KolapsChange.Target.CHARACTER, obj
+        after = character_state(obj)
+    return _record(actor=actor, owner=obj.owner, target=target, verb=verb, unit=unit,
+                   character=character, after=after, name=obj.name, **data)  # fmt: skip
+
+
 def _clean_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
@@ -174,7 +197,7 @@ def character_create(
         raise Refusal(_("This archetype cannot have this rank."), field="rank")
     talents, equipment = costing.archetype_defaults(cat, archetype)
     with transaction.atomic():
-        locked_unit = _lock_unit(owner, unit, None) if unit is not None else None
+        locked_unit = _lock(owner, unit, None) if unit is not None else None
         character = KolapsCharacter.objects.create(
             owner=owner,
             name=name,
@@ -187,16 +210,7 @@ def character_create(
             unit=locked_unit,
             position=_next_position(locked_unit) if locked_unit else 0,
         )
-        _record(
-            actor=owner,
-            owner=owner,
-            target=KolapsChange.Target.CHARACTER,
-            verb="created",
-            unit=locked_unit,
-            character=character,
-            after=character_state(character),
-            name=name,
-        )
+        _record_new(actor=owner, verb="created", obj=character, unit=locked_unit)
         if locked_unit is not None:
             _recompute(locked_unit)
     return character
@@ -207,34 +221,30 @@ def _next_position(unit: KolapsUnit) -> int:
     return 0 if highest is None else highest + 1
 
 
-def _change_character(*, actor, character, version, verb, change, **data) -> KolapsCharacter:
-    """Lock, apply `change(locked)` (which validates and edits the row), record, recompute."""
+def _change(*, actor, obj: Owned, version, verb, change, character=None, **data) -> Owned:
+    """Change a character or a unit: lock it at the version the client was shown, apply
+    `change(locked)` (which validates and edits it; a unit's change may move its members),
+    and when its state moved, record the state before and after and recompute the unit
+    from scratch (a character's own, when it is in one). `character` names the member a
+    unit's change is about."""
     with transaction.atomic():
-        locked = _lock_character(actor, character, version)
-        before = character_state(locked)
+        locked = _lock(actor, obj, version)
+        before = _state(locked)
         change(locked)
-        after = character_state(locked)
+        after = _state(locked)
         if after == before:
             return locked
-        locked.version += 1
-        locked.save()
-        unit = (
-            KolapsUnit.objects.select_for_update().get(pk=locked.unit_id)
-            if locked.unit_id
-            else None
-        )
-        _record(
-            actor=actor,
-            owner=locked.owner,
-            target=KolapsChange.Target.CHARACTER,
-            verb=verb,
-            unit=unit,
-            character=locked,
-            before=before,
-            after=after,
-            name=locked.name,
-            **data,
-        )
+        if isinstance(locked, KolapsUnit):
+            target, unit = KolapsChange.Target.UNIT, locked
+            locked.save()
+        else:
+            target, character = KolapsChange.Target.CHARACTER, locked
+            data = {"name": locked.name, **data}
+            locked.version += 1  # a unit's version moves on as it is recomputed
+            locked.save()
+            unit = _lock_unit_of(locked)
+        _record(actor=actor, owner=locked.owner, target=target, verb=verb, unit=unit,
+                character=character, before=before, after=after, **data)  # fmt: skip
         if unit is not None:
             _recompute(unit)
     return locked
@@ -273,15 +283,8 @@ def character_set_level(
                 _refuse_missing_prerequisite(cat, locked, talents, talent)
         locked.talents = talents
 
-    return _change_character(
-        actor=actor,
-        character=character,
-        version=version,
-        verb="level",
-        change=change,
-        talent=talent,
-        level=level,
-    )
+    return _change(actor=actor, obj=character, version=version, verb="level", change=change,
+                   talent=talent, level=level)  # fmt: skip
 
 
 def _refuse_missing_prerequisite(cat, locked, talents, talent) -> None:
@@ -352,14 +355,8 @@ def character_set_talent_choice(
         talents[talent] = locked.talents.get(talent, 0)
         locked.talents = talents
 
-    return _change_character(
-        actor=actor,
-        character=character,
-        version=version,
-        verb="talent_choice",
-        change=change,
-        talent=talent,
-    )
+    return _change(actor=actor, obj=character, version=version, verb="talent_choice", change=change,
+                   talent=talent)  # fmt: skip
 
 
 def character_set_equipment(*, actor, character, version, group: int, item: str) -> KolapsCharacter:
@@ -375,14 +372,8 @@ def character_set_equipment(*, actor, character, version, group: int, item: str)
         equipment[group - 1] = item
         locked.equipment = equipment[: len(groups)]
 
-    return _change_character(
-        actor=actor,
-        character=character,
-        version=version,
-        verb="equipment",
-        change=change,
-        item=item,
-    )
+    return _change(actor=actor, obj=character, version=version, verb="equipment", change=change,
+                   item=item)  # fmt: skip
 
 
 def character_set_gauges(
@@ -400,8 +391,8 @@ def character_set_gauges(
         for gauge, value in values.items():
             setattr(locked, gauge, value)
 
-    return _change_character(
-        actor=actor, character=character, version=version, verb="gauges", change=change, **values
+    return _change(
+        actor=actor, obj=character, version=version, verb="gauges", change=change, **values
     )
 
 
@@ -411,9 +402,7 @@ def character_rename(*, actor, character, version, name: str) -> KolapsCharacter
     def change(locked: KolapsCharacter) -> None:
         locked.name = name
 
-    return _change_character(
-        actor=actor, character=character, version=version, verb="renamed", change=change
-    )
+    return _change(actor=actor, obj=character, version=version, verb="renamed", change=change)
 
 
 def character_set_rank(*, actor, character, version, rank: str) -> KolapsCharacter:
@@ -424,8 +413,8 @@ def character_set_rank(*, actor, character, version, rank: str) -> KolapsCharact
             raise Refusal(_("This archetype cannot have this rank."), field="rank")
         locked.rank = rank
 
-    return _change_character(
-        actor=actor, character=character, version=version, verb="rank", change=change, rank=rank
+    return _change(
+        actor=actor, obj=character, version=version, verb="rank", change=change, rank=rank
     )
 
 
@@ -434,17 +423,7 @@ def character_duplicate(*, actor, character: KolapsCharacter, unit=None) -> Kola
     _owner_only(actor, character)
     with transaction.atomic():
         copy = _copy_character(character, owner=actor, unit=unit, avatar=False)
-        _record(
-            actor=actor,
-            owner=actor,
-            target=KolapsChange.Target.CHARACTER,
-            verb="duplicated",
-            character=copy,
-            unit=unit,
-            after=character_state(copy),
-            name=copy.name,
-            source=character.name,
-        )
+        _record_new(actor=actor, verb="duplicated", obj=copy, unit=unit, source=character.name)
     return copy
 
 
@@ -476,86 +455,60 @@ def unit_create(*, owner, name: str) -> KolapsUnit:
         unit = KolapsUnit.objects.create(
             owner=owner, name=name, catalogue_version=catalogue().version, version=0
         )
-        _record(
-            actor=owner,
-            owner=owner,
-            target=KolapsChange.Target.UNIT,
-            verb="created",
-            unit=unit,
-            after=unit_state(unit, []),
-            name=name,
-        )
+        _record_new(actor=owner, verb="created", obj=unit)
         _recompute(unit, [])
     return unit
 
 
 def unit_import(*, owner, name: str, characters: list[dict], source_version: str) -> KolapsUnit:
     """A unit and its characters from a checked unit file (`characters.kolaps.unit_file`):
-    every row written in one transaction with one `imported` history line; the choices are
-    costed with the current catalogue, the file's own version kept in the history."""
-    cat = catalogue()
+    every row written in one transaction, each with its `imported` history line (the unit's
+    keeps the file's catalogue version); the unit is costed with the current catalogue."""
     with transaction.atomic():
         unit = KolapsUnit.objects.create(
-            owner=owner, name=name, catalogue_version=cat.version, version=0
+            owner=owner, name=name, catalogue_version=catalogue().version, version=0
         )
-        members = [
-            KolapsCharacter.objects.create(owner=owner, unit=unit, position=position, **row)
-            for position, row in enumerate(characters)
-        ]
-        _record(
+        members = []
+        for position, row in enumerate(characters):
+            member = KolapsCharacter.objects.create(
+                owner=owner, unit=unit, position=position, **row
+            )
+            _record_new(actor=owner, verb="imported", obj=member, unit=unit)
+            members.append(member)
+        _record_new(
             actor=owner,
-            owner=owner,
-            target=KolapsChange.Target.UNIT,
             verb="imported",
-            unit=unit,
-            after=unit_state(unit, members),
-            name=unit.name,
+            obj=unit,
+            members=members,
             catalogue_version=source_version,
         )
         _recompute(unit, members)
     return unit
 
 
-def _change_unit(*, actor, unit, version, verb, change, character=None, **data) -> KolapsUnit:
-    with transaction.atomic():
-        locked = _lock_unit(actor, unit, version)
-        members = _members(locked)
-        before = unit_state(locked, members)
-        change(locked, members)
-        locked.save()
-        members = _members(locked)
-        after = unit_state(locked, members)
-        if after == before:
-            return locked
-        _record(
-            actor=actor,
-            owner=locked.owner,
-            target=KolapsChange.Target.UNIT,
-            verb=verb,
-            unit=locked,
-            character=character,
-            before=before,
-            after=after,
-            **data,
-        )
-        _recompute(locked, members)
-    return locked
+def _member(unit: KolapsUnit, character: KolapsCharacter) -> KolapsCharacter:
+    """`character`, locked, when it is in the unit; refused otherwise."""
+    member = KolapsCharacter.objects.select_for_update().filter(pk=character.pk, unit=unit)
+    found = member.first()
+    if found is None:
+        raise Refusal(_("This character is not in the unit."), field="character")
+    return found
 
 
 def unit_rename(*, actor, unit, version, name: str) -> KolapsUnit:
     name = _clean_name(name)
 
-    def change(locked, members):
+    def change(locked):
         locked.name = name
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="renamed", change=change,
-                        name=name)  # fmt: skip
+    return _change(actor=actor, obj=unit, version=version, verb="renamed", change=change,
+                   name=name)  # fmt: skip
 
 
 def unit_add_character(*, actor, unit, version, character: KolapsCharacter) -> KolapsUnit:
     """Put one of the owner's characters, not in another unit, at the end of the unit."""
 
-    def change(locked, members):
+    def change(locked):
         member = KolapsCharacter.objects.select_for_update().get(pk=character.pk)
         if member.owner_id != locked.owner_id:
             raise Refusal(_("Only your own characters join your units."), field="character")
@@ -571,33 +524,29 @@ def unit_add_character(*, actor, unit, version, character: KolapsCharacter) -> K
         member.is_avatar = False
         member.save(update_fields=["unit", "position", "is_avatar", "updated_at"])
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="added", change=change,
-                        character=character, name=character.name)  # fmt: skip
+    return _change(actor=actor, obj=unit, version=version, verb="added", change=change,
+                   character=character, name=character.name)  # fmt: skip
 
 
 def unit_remove_character(*, actor, unit, version, character: KolapsCharacter) -> KolapsUnit:
     """Take a character out of the unit (it stays among the owner's characters)."""
 
-    def change(locked, members):
-        member = next((m for m in members if m.pk == character.pk), None)
-        if member is None:
-            raise Refusal(_("This character is not in the unit."), field="character")
+    def change(locked):
+        member = _member(locked, character)
         member.unit = None
         member.is_avatar = False
         member.save(update_fields=["unit", "is_avatar", "updated_at"])
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="removed", change=change,
-                        character=character, name=character.name)  # fmt: skip
+    return _change(actor=actor, obj=unit, version=version, verb="removed", change=change,
+                   character=character, name=character.name)  # fmt: skip
 
 
 def unit_set_avatar(*, actor, unit, version, character: KolapsCharacter) -> KolapsUnit:
     """Make `character` the unit's one Avatar (the previous one no longer is). The Avatar's
     Moral is always 6 (K13), so it is set to 6."""
 
-    def change(locked, members):
-        member = next((m for m in members if m.pk == character.pk), None)
-        if member is None:
-            raise Refusal(_("This character is not in the unit."), field="character")
+    def change(locked):
+        member = _member(locked, character)
         KolapsCharacter.objects.filter(unit=locked, is_avatar=True).exclude(pk=member.pk).update(
             is_avatar=False
         )
@@ -607,27 +556,27 @@ def unit_set_avatar(*, actor, unit, version, character: KolapsCharacter) -> Kola
             member.version += 1
             member.save(update_fields=["is_avatar", "moral", "version", "updated_at"])
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="avatar", change=change,
-                        character=character, name=character.name)  # fmt: skip
+    return _change(actor=actor, obj=unit, version=version, verb="avatar", change=change,
+                   character=character, name=character.name)  # fmt: skip
 
 
 def unit_share(*, actor, unit, version) -> KolapsUnit:
     """Give the unit a read-only link (a new one each time it is shared again)."""
 
-    def change(locked, members):
+    def change(locked):
         if not locked.share_token:
             locked.share_token = secrets.token_urlsafe(24)
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="shared", change=change)
+    return _change(actor=actor, obj=unit, version=version, verb="shared", change=change)
 
 
 def unit_unshare(*, actor, unit, version) -> KolapsUnit:
     """Revoke the read-only link: whoever had it no longer sees the unit."""
 
-    def change(locked, members):
+    def change(locked):
         locked.share_token = None
 
-    return _change_unit(actor=actor, unit=unit, version=version, verb="unshared", change=change)
+    return _change(actor=actor, obj=unit, version=version, verb="unshared", change=change)
 
 
 def unit_duplicate(*, actor, unit: KolapsUnit) -> KolapsUnit:
@@ -644,16 +593,7 @@ def unit_duplicate(*, actor, unit: KolapsUnit) -> KolapsUnit:
             _copy_character(m, owner=actor, unit=copy, avatar=m.is_avatar, position=m.position)
             for m in _members(unit)
         ]
-        _record(
-            actor=actor,
-            owner=actor,
-            target=KolapsChange.Target.UNIT,
-            verb="duplicated",
-            unit=copy,
-            after=unit_state(copy, members),
-            name=copy.name,
-            source=unit.name,
-        )
+        _record_new(actor=actor, verb="duplicated", obj=copy, members=members, source=unit.name)
         _recompute(copy, members)
     return copy
 
@@ -789,25 +729,24 @@ def _last_undoable(changes) -> KolapsChange | None:
 
 def unit_undo(*, actor, unit: KolapsUnit, version: int | None) -> KolapsChange:
     """Undo the unit's last change (its own, or one of its characters' while in it)."""
-    with transaction.atomic():
-        locked = _lock_unit(actor, unit, version)
-        change = _last_undoable(KolapsChange.objects.filter(unit=locked))
-        return _undo(actor, change, locked)
+    return _undo_last(actor, unit, version)
 
 
 def character_undo(*, actor, character: KolapsCharacter, version: int | None) -> KolapsChange:
     """Undo the character's last change to its own sheet."""
+    return _undo_last(actor, character, version)
+
+
+def _undo_last(actor, obj: KolapsCharacter | KolapsUnit, version: int | None) -> KolapsChange:
     with transaction.atomic():
-        locked = _lock_character(actor, character, version)
-        change = _last_undoable(
-            KolapsChange.objects.filter(character=locked, target=KolapsChange.Target.CHARACTER)
-        )
-        unit = (
-            KolapsUnit.objects.select_for_update().get(pk=locked.unit_id)
-            if locked.unit_id
-            else None
-        )
-        return _undo(actor, change, unit)
+        locked = _lock(actor, obj, version)
+        if isinstance(locked, KolapsUnit):
+            changes, unit = KolapsChange.objects.filter(unit=locked), locked
+        else:
+            target = KolapsChange.Target.CHARACTER
+            changes = KolapsChange.objects.filter(character=locked, target=target)
+            unit = _lock_unit_of(locked)
+        return _undo(actor, _last_undoable(changes), unit)
 
 
 def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> KolapsChange:
@@ -827,9 +766,7 @@ def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> Kolaps
             setattr(character, field, value)
         character.version += 1
         character.save()
-        restored_unit = unit
-        if restored_unit is None and character.unit_id:
-            restored_unit = KolapsUnit.objects.select_for_update().get(pk=character.unit_id)
+        restored_unit = unit if unit is not None else _lock_unit_of(character)
         undo = _record(
             actor=actor,
             owner=character.owner,
@@ -936,3 +873,10 @@ def unit_change(*, actor, unit, op: str, version: int | None, character=None, na
     if op == "unshare":
         return unit_unshare(**common)
     raise Refusal(_("Unknown operation."), field="op")
+
+
+# A character and a unit are changed, copied and undone alike: the pages and API classes
+# that serve both name the operation by kind.
+CHANGE = {"character": character_change, "unit": unit_change}
+DUPLICATE = {"character": character_duplicate, "unit": unit_duplicate}
+UNDO = {"character": character_undo, "unit": unit_undo}

@@ -54,7 +54,10 @@ def unit_export(unit: KolapsUnit, members: list[KolapsCharacter]) -> dict:
     }
 
 
-def unit_export_text(unit: KolapsUnit, members: list[KolapsCharacter]) -> str:
+def unit_export_text(unit: KolapsUnit, members: list[KolapsCharacter] | None = None) -> str:
+    """The file's text; `members` in their order, read when not given."""
+    if members is None:
+        members = list(unit.members.order_by("position", "pk"))
     return json.dumps(unit_export(unit, members), ensure_ascii=False, indent=2) + "\n"
 
 

@@ -7,7 +7,7 @@ the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,7 +26,6 @@ from characters.kolaps.forms import (
     archetype_choices,
     rank_choices,
 )
-from characters.kolaps.models import KolapsCharacter
 from characters.permissions import Refusal
 
 
@@ -50,6 +49,11 @@ def _opponent_vu(request) -> int | None:
 @login_required
 @require_GET
 def kolaps_list(request: HttpRequest) -> HttpResponse:
+    return _list_page(request)
+
+
+def _list_page(request, *, unit_form=None, character_form=None) -> HttpResponse:
+    """My units and characters, with the two creation forms (one of them with its errors)."""
     units, characters = cards.lists_for(request.user)
     return render(
         request,
@@ -57,8 +61,8 @@ def kolaps_list(request: HttpRequest) -> HttpResponse:
         {
             "units": units,
             "characters": characters,
-            "unit_form": UnitCreateForm(),
-            "character_form": CharacterCreateForm(),
+            "unit_form": UnitCreateForm() if unit_form is None else unit_form,
+            "character_form": CharacterCreateForm() if character_form is None else character_form,
         },
     )
 
@@ -74,17 +78,7 @@ def unit_create(request: HttpRequest) -> HttpResponse:
             form.add_error("name", str(refusal.message))
         else:
             return redirect("kolaps-unit", pk=unit.pk)
-    units, characters = cards.lists_for(request.user)
-    return render(
-        request,
-        "characters/kolaps/list.html",
-        {
-            "units": units,
-            "characters": characters,
-            "unit_form": form,
-            "character_form": CharacterCreateForm(),
-        },
-    )
+    return _list_page(request, unit_form=form)
 
 
 @login_required
@@ -111,17 +105,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
             return redirect("kolaps-character", pk=character.pk)
     if unit is not None:
         return _unit_page(request, unit, message=_first_error(form))
-    units, characters = cards.lists_for(request.user)
-    return render(
-        request,
-        "characters/kolaps/list.html",
-        {
-            "units": units,
-            "characters": characters,
-            "unit_form": UnitCreateForm(),
-            "character_form": form,
-        },
-    )
+    return _list_page(request, character_form=form)
 
 
 # --- The character builder -------------------------------------------------------------------
@@ -142,51 +126,41 @@ def _character_page(request, character, *, message="", status=200) -> HttpRespon
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_page(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_get_for_user(request.user, pk)
-    if request.method == "GET":
-        return _character_page(request, character)
-    form = CharacterChangeForm(request.POST)
-    if not form.is_valid():
-        return _character_page(request, character, message=_first_error(form))
-    data = form.cleaned_data
-    if data["op"] == "duplicate":
-        return _answer_change(
-            request,
-            character,
-            lambda: services.character_duplicate(actor=request.user, character=character),
-            _character_page,
-            "kolaps-character",
-            always_redirect=True,
-        )
-    return _answer_change(
-        request,
-        character,
-        lambda: services.character_change(
-            actor=request.user,
-            character=character,
-            op=data["op"],
-            version=data["version"],
-            **form.fields_for_service(),
-        ),
-        _character_page,
-        "kolaps-character",
+    return _builder(
+        request, "character", pk, CharacterChangeForm, lambda form: form.fields_for_service()
     )
 
 
-def _answer_change(request, obj, change, page, url_name, *, always_redirect=False):
-    """Run one service change of a unit or character and answer the page: the changed
-    object (a fragment for htmx, else a redirect), or the current state with the sentence
-    when the change is refused or the version is stale."""
+def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse:
+    """The page of a character or a unit (`kind`). POST runs the one operation its form
+    names, with the fields `fields_of(form)` gives the service, and answers the page: the
+    changed object (a fragment for htmx, else a redirect; a copy is always a redirect to
+    it), or the current state with the sentence when the operation is refused or the
+    version is stale."""
+    obj = cards.GET_FOR_USER[kind](request.user, pk)
+    page = PAGES[kind]
+    if request.method == "GET":
+        return page(request, obj)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return page(request, obj, message=_first_error(form))
+    op, version = form.cleaned_data["op"], form.cleaned_data["version"]
     try:
-        changed = change()
+        fields = fields_of(form)
+        if op == "duplicate":
+            changed = services.DUPLICATE[kind](actor=request.user, **{kind: obj})
+        else:
+            changed = services.CHANGE[kind](
+                actor=request.user, op=op, version=version, **{kind: obj}, **fields
+            )
     except services.StaleVersion as stale:
         return page(request, stale.current, message=str(stale.message))
     except Refusal as refusal:
         obj.refresh_from_db()
         return page(request, obj, message=str(refusal.message))
-    if request.htmx and not always_redirect:
+    if request.htmx and op != "duplicate":
         return page(request, changed)
-    return redirect(url_name, pk=changed.pk)
+    return redirect(f"kolaps-{kind}", pk=changed.pk)
 
 
 @login_required
@@ -204,11 +178,6 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-# A character and a unit have the same history page: the kind names the undo service, the
-# pages' route names and the history's filter.
-UNDO = {"character": services.character_undo, "unit": services.unit_undo}
-
-
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
     """The changes of a character or a unit, newest first; POST undoes the last one."""
     message = ""
@@ -217,7 +186,9 @@ def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
         try:
             if not form.is_valid():
                 raise Refusal(_first_error(form))
-            UNDO[kind](actor=request.user, version=form.cleaned_data["version"], **{kind: obj})
+            services.UNDO[kind](
+                actor=request.user, version=form.cleaned_data["version"], **{kind: obj}
+            )
         except Refusal as refusal:
             message = str(refusal.message)
         else:
@@ -252,19 +223,12 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
     target = request.htmx.target if request.htmx else None
     if target in ("unit-compare", "unit-body"):
         template += f"#{target}"
-    free = [
-        (c.pk, c.name)
-        for c in KolapsCharacter.objects.owned_by(request.user)
-        .filter(unit__isnull=True)
-        .order_by("name", "pk")
-        .only("pk", "name")
-    ]
     return render(
         request,
         template,
         {
             "unit": card,
-            "free_characters": free,
+            "free_characters": cards.free_characters_of(request.user),
             "message": message,
             "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
             # Resolved once for the list of members, however long.
@@ -294,46 +258,24 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
     )
 
 
+# The page a change answers with, by kind.
+PAGES = {"character": _character_page, "unit": _unit_page}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_get_for_user(request.user, pk)
-    if request.method == "GET":
-        return _unit_page(request, unit)
-    form = UnitChangeForm(request.POST)
-    if not form.is_valid():
-        return _unit_page(request, unit, message=_first_error(form))
-    data = form.cleaned_data
-    character = None
-    if data.get("character"):
-        character = (
-            KolapsCharacter.objects.owned_by(request.user).filter(pk=data["character"]).first()
-        )
-        if character is None:
-            return _unit_page(request, unit, message=_("Choose one of your characters."))
-    if data["op"] == "duplicate":
-        return _answer_change(
-            request,
-            unit,
-            lambda: services.unit_duplicate(actor=request.user, unit=unit),
-            _unit_page,
-            "kolaps-unit",
-            always_redirect=True,
-        )
-    return _answer_change(
-        request,
-        unit,
-        lambda: services.unit_change(
-            actor=request.user,
-            unit=unit,
-            op=data["op"],
-            version=data["version"],
-            character=character,
-            name=data.get("name") or "",
-        ),
-        _unit_page,
-        "kolaps-unit",
-    )
+    def fields_of(form) -> dict:
+        """`character` is one of yours, by id."""
+        character = form.cleaned_data.get("character")
+        if character:
+            try:
+                character = cards.character_get_for_user(request.user, character)
+            except Http404:
+                raise Refusal(_("Choose one of your characters.")) from None
+        return {"character": character or None, "name": form.cleaned_data.get("name") or ""}
+
+    return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
 
 @login_required
@@ -358,9 +300,8 @@ def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def unit_export(request: HttpRequest, pk: int) -> HttpResponse:
     unit = cards.unit_get_for_user(request.user, pk)
-    members = list(unit.members.order_by("position", "pk"))
     response = HttpResponse(
-        kolaps_io.unit_export_text(unit, members), content_type="application/json; charset=utf-8"
+        kolaps_io.unit_export_text(unit), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="kolaps-unit-{unit.pk}.json"'
     return response

@@ -13,51 +13,20 @@ from rest_framework.views import APIView
 from characters.models import Profile, TraumaKind, TraumaPermanence
 from characters.profiles import services as profiles
 from characters.profiles.cards import (
-    CampaignPlayed,
     ProfileCard,
     ProfileEventLine,
-    TraumaLine,
-    VocationLine,
     my_profile_card,
     public_profile_card,
-    trauma_get_for_user,
 )
-from characters.serializers import CardSerializer
+from characters.profiles.selectors import profile_get_for_user, profile_of, trauma_get_for_user
+from characters.serializers import CardSerializer, card_serializer
 
-
-class TraumaLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = TraumaLine
-        fields = "__all__"
-
-
-class VocationLineSerializer(CardSerializer):
-    class Meta:
-        dataclass = VocationLine
-        fields = "__all__"
-
-
-class CampaignPlayedSerializer(CardSerializer):
-    class Meta:
-        dataclass = CampaignPlayed
-        fields = "__all__"
-
-
-class ProfileEventSerializer(CardSerializer):
-    class Meta:
-        dataclass = ProfileEventLine
-        fields = "__all__"
+ProfileEventSerializer = card_serializer(ProfileEventLine, name="ProfileEvent")
 
 
 class ProfileCardSerializer(CardSerializer):
-    traumas = TraumaLineSerializer(many=True)
-    vocations = VocationLineSerializer(many=True)
-    campaigns = CampaignPlayedSerializer(many=True)
-    history = ProfileEventSerializer(many=True)
-
     class Meta:
         dataclass = ProfileCard
-        fields = "__all__"
         extra_kwargs = {
             "settled_chapters": {
                 "help_text": "Chapters settled by the post-chapter work; 0 means no statistics yet."
@@ -117,6 +86,13 @@ class TraumaCreateSerializer(serializers.Serializer):
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+def _own_profile(request) -> Profile:
+    profile = profile_of(request.user)
+    if profile is None:
+        raise NotFound(_("You have no Of the Dead profile yet."))
+    return profile
+
+
 def _mine(request) -> dict:
     card = my_profile_card(request.user)
     if card is None:
@@ -140,9 +116,7 @@ class ProfileMineAPI(APIView):
 
     @extend_schema(request=ProfileUpdateSerializer, responses=ProfileCardSerializer)
     def patch(self, request):
-        profile = Profile.objects.filter(player=request.user).first()
-        if profile is None:
-            raise NotFound(_("You have no Of the Dead profile yet."))
+        profile = _own_profile(request)
         data = ProfileUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profiles.profile_update(actor=request.user, profile=profile, **data.validated_data)
@@ -154,9 +128,7 @@ class ProfileTraumaAPI(APIView):
 
     @extend_schema(request=TraumaCreateSerializer, responses={201: ProfileCardSerializer})
     def post(self, request):
-        profile = Profile.objects.filter(player=request.user).first()
-        if profile is None:
-            raise NotFound(_("You have no Of the Dead profile yet."))
+        profile = _own_profile(request)
         data = TraumaCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profiles.trauma_add(actor=request.user, profile=profile, **data.validated_data)
@@ -179,6 +151,5 @@ class ProfilePublicAPI(APIView):
 
     @extend_schema(responses=ProfileCardSerializer)
     def get(self, request, username: str):
-        return Response(
-            ProfileCardSerializer(asdict(public_profile_card(request.user, username))).data
-        )
+        card = public_profile_card(request.user, profile_get_for_user(request.user, username))
+        return Response(ProfileCardSerializer(asdict(card)).data)

@@ -4,8 +4,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.db.models import Count, Q
-from django.http import Http404
-from django.utils.translation import gettext as _
 
 from characters.models import (
     Player,
@@ -245,15 +243,11 @@ def my_profile_card(user) -> ProfileCard | None:
     )
 
 
-def public_profile_card(viewer, username: str) -> ProfileCard:
-    """What the player chose to show; 404 when the profile is not public (its owner always
-    sees it). A fixed number of queries."""
-    profile = Profile.objects.select_related("player").filter(player__username=username).first()
-    if profile is None:
-        raise Http404
+def public_profile_card(viewer, profile: Profile) -> ProfileCard:
+    """What the player chose to show of a profile the viewer may see
+    (`profile_get_for_user`, which reads it with its player; its owner sees everything).
+    A fixed number of queries."""
     is_owner = viewer.is_authenticated and viewer.pk == profile.player_id
-    if not (profile.is_public or is_owner):
-        raise Http404
     player = profile.player
     show = {name: getattr(profile, name) or is_owner for name in VISIBILITY}
     card = profile_card_of(
@@ -281,11 +275,3 @@ def public_profile_card(viewer, username: str) -> ProfileCard:
     if hidden:
         card = replace(card, **hidden)
     return card
-
-
-def trauma_get_for_user(user, pk: int) -> Trauma:
-    """Fetch and authorise one of the player's own traumas (anyone else's is a 404)."""
-    trauma = Trauma.objects.filter(pk=pk, profile__player_id=user.pk).first()
-    if trauma is None:
-        raise Http404(_("You have no such trauma."))
-    return trauma

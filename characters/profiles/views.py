@@ -7,16 +7,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.models import Profile
 from characters.permissions import Refusal
 from characters.profiles import services as profiles
-from characters.profiles.cards import my_profile_card, public_profile_card, trauma_get_for_user
+from characters.profiles.cards import my_profile_card, public_profile_card
 from characters.profiles.forms import ProfileForm, TraumaForm
+from characters.profiles.selectors import profile_get_for_user, profile_of, trauma_get_for_user
 
 
 def _profile_page(request, form=None, trauma_form=None, status=200):
     card = my_profile_card(request.user)
-    profile = Profile.objects.filter(player=request.user).first() if card else None
+    profile = profile_of(request.user) if card else None
     if form is None:
         form = ProfileForm(
             initial=ProfileForm.initial_for(profile) if profile else None, profile=profile
@@ -30,7 +30,7 @@ def _profile_page(request, form=None, trauma_form=None, status=200):
 def profile_mine(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _profile_page(request)
-    profile = Profile.objects.filter(player=request.user).first()
+    profile = profile_of(request.user)
     form = ProfileForm(request.POST, profile=profile)
     if form.is_valid() and form.save(request.user) is not None:
         messages.success(request, _("Your profile is saved."))
@@ -41,7 +41,7 @@ def profile_mine(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def profile_trauma_add(request: HttpRequest) -> HttpResponse:
-    profile = Profile.objects.filter(player=request.user).first()
+    profile = profile_of(request.user)
     if profile is None:
         messages.error(request, _("Create your profile first."))
         return redirect("profile-mine")
@@ -89,5 +89,5 @@ def profile_public(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "characters/profiles/profile_public.html",
-        {"card": public_profile_card(request.user, username)},
+        {"card": public_profile_card(request.user, profile_get_for_user(request.user, username))},
     )

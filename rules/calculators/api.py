@@ -1,14 +1,12 @@
-"""The stateless rules API and the audited server rolls (API twins of the calculator)."""
+"""The stateless rules API: the systems, their resolvers, and each resolver run."""
 
 import threading
 from collections import OrderedDict
-from dataclasses import asdict
 
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -17,10 +15,7 @@ from rest_framework.views import APIView
 
 from rules.engine.registry import RESOLVERS, VERBS, resolvers_of
 from rules.engine.systems import SYSTEMS
-from rules.rolls.models import RollRecord
-from rules.rolls.selectors import roll_get_for_user
-from rules.rolls.services import resolve, roll_on_server, roll_replay
-from rules.table.cards import chapters_being_played
+from rules.rolls.services import resolve, roll_on_server
 
 
 def systems_listing() -> list[dict]:
@@ -41,12 +36,6 @@ def systems_listing() -> list[dict]:
         }
         for system in SYSTEMS
     ]
-
-
-class RollRecordSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = RollRecord
-        fields = ["id", "at", "system", "resolver", "inputs", "seed", "dice", "outcome"]
 
 
 class RulesAPI(APIView):
@@ -179,28 +168,3 @@ class ResolveAPI(APIView):
             record = roll_on_server(player=request.user, system=system, name=resolver, data=data)
             return Response({**record.outcome, "roll_id": record.pk}, status=201)
         return Response(resolve(system=system, name=resolver, verb=verb, data=data))
-
-
-class RollListAPI(APIView):
-    """Your server rolls, newest first (the last 100)."""
-
-    @extend_schema(responses=RollRecordSerializer(many=True))
-    def get(self, request):
-        rows = RollRecord.objects.for_user(request.user)[:100]
-        return Response(RollRecordSerializer(rows, many=True).data)
-
-
-class RollDetailAPI(APIView):
-    """One of your server rolls, and whether replaying its seed gives the same result."""
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request, pk: int):
-        record = roll_get_for_user(request.user, pk)
-        return Response(
-            {
-                **RollRecordSerializer(record).data,
-                "replay": roll_replay(record=record),
-                # Where it can be recorded: POST {"roll": id} to each chapter's encounter log.
-                "record_in": [asdict(c) for c in chapters_being_played(request.user)],
-            }
-        )

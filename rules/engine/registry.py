@@ -45,16 +45,20 @@ class Resolver:
     dice_fields: tuple[str, ...] = ("dice",)
 
 
+def _object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of an object with its required properties."""
+    return {"type": "object", "required": required, "properties": properties}
+
+
 def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
 # --- kolaps/test ------------------------------------------------------------------------
 
-_KOLAPS_TEST_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["db", "rank"],
-    "properties": {
+_KOLAPS_TEST_SCHEMA: dict[str, Any] = _object(
+    ["db", "rank"],
+    {
         "db": {"type": "integer", "minimum": -20, "maximum": 30, "description": "difficulty"},
         "rank": {"type": "string", "enum": list(talent_test.rank_slugs())},
         "sante": {"type": "integer", "minimum": 1, "maximum": 6, "default": 6},
@@ -64,7 +68,7 @@ _KOLAPS_TEST_SCHEMA: dict[str, Any] = {
             "description": "evaluate only: db dice, or 2/3/4 when db is 0/-1/-2 or less",
         },
     },
-}
+)
 
 
 def _kolaps_setup(data: Mapping[str, Any]) -> talent_test.TestSetup:
@@ -117,7 +121,7 @@ _CATALOGUE = load_catalogue()
 _RANKS = {"type": "string", "enum": list(talent_test.rank_slugs())}
 _SANTE = {"type": "integer", "minimum": 1, "maximum": 6, "default": 6}
 _GAUGE = {"type": "integer", "minimum": 1, "maximum": 6}
-_AFFILIATION = {"type": "string", "enum": list(ranged.AFFILIATIONS)}
+_AFFILIATION = {"type": "string", "enum": list(_CATALOGUE.affiliations)}
 _TALENTS = {
     "type": "object",
     "description": "talent slug -> expertise level, as in the catalogue",
@@ -155,14 +159,12 @@ _FOLLOW_UP_SCHEMA = {
     "temper_die": _faces("the miss's D6 at threshold 3 (1 Moral lost below)"),
 }
 
-_RANGED_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["attacker", "weapon", "distance_cm"],
-    "properties": {
-        "attacker": {
-            "type": "object",
-            "required": ["rank"],
-            "properties": {
+_RANGED_SCHEMA: dict[str, Any] = _object(
+    ["attacker", "weapon", "distance_cm"],
+    {
+        "attacker": _object(
+            ["rank"],
+            {
                 "rank": _RANKS,
                 "sante": _SANTE,
                 "affiliation": _AFFILIATION,
@@ -170,7 +172,7 @@ _RANGED_SCHEMA: dict[str, Any] = {
                 "armour": _ARMOUR,
                 "traits": _TRAITS,
             },
-        },
+        ),
         "weapon": {
             "type": "string",
             "enum": sorted(w.slug for w in _CATALOGUE.weapons.values() if w.kind == "ranged"),
@@ -198,12 +200,11 @@ _RANGED_SCHEMA: dict[str, Any] = {
         },
         **_FOLLOW_UP_SCHEMA,
     },
-}
+)
 
-_FIGHTER = {
-    "type": "object",
-    "required": ["rank", "weapon"],
-    "properties": {
+_FIGHTER = _object(
+    ["rank", "weapon"],
+    {
         "rank": _RANKS,
         "sante": _SANTE,
         "affiliation": _AFFILIATION,
@@ -226,53 +227,48 @@ _FIGHTER = {
             },
         },
     },
-}
+)
 
-_MELEE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["a", "b"],
-    "properties": {
+_MELEE_SCHEMA: dict[str, Any] = _object(
+    ["a", "b"],
+    {
         "a": _FIGHTER,
         "b": _FIGHTER,
         "a_dice": _faces("a's exploding D6 as rolled: sixes, then a die that is not a six"),
         "b_dice": _faces("b's exploding D6 as rolled"),
         **_FOLLOW_UP_SCHEMA,
     },
-}
+)
 
-_DEATH_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["wound"],
-    "properties": {
+_DEATH_SCHEMA: dict[str, Any] = _object(
+    ["wound"],
+    {
         "sante": {**_SANTE, "description": "Santé before the wound"},
         "wound": {"type": "string", "enum": list(_CATALOGUE.tables.wounds.rows)},
         "talents": _TALENTS,
         "death_die": _faces("the death roll"),
     },
-}
+)
 
-_INITIAL_MORALE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["rank"],
-    "properties": {
+_INITIAL_MORALE_SCHEMA: dict[str, Any] = _object(
+    ["rank"],
+    {
         "rank": _RANKS,
         "avatar": {"type": "boolean", "default": False},
         "dice": _faces("one die"),
     },
-}
+)
 
-_END_PHASE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["characters"],
-    "properties": {
+_END_PHASE_SCHEMA: dict[str, Any] = _object(
+    ["characters"],
+    {
         "characters": {
             "type": "array",
             "minItems": 1,
             "maxItems": 50,
-            "items": {
-                "type": "object",
-                "required": ["rank", "sante", "souffle", "moral"],
-                "properties": {
+            "items": _object(
+                ["rank", "sante", "souffle", "moral"],
+                {
                     "name": {"type": "string"},
                     "rank": _RANKS,
                     "avatar": {"type": "boolean"},
@@ -288,56 +284,52 @@ _END_PHASE_SCHEMA: dict[str, Any] = {
                     "unconscious": {"type": "boolean"},
                     "frightened": {"type": "boolean"},
                 },
-            },
+            ),
         }
     },
-}
+)
 
-_NEXT_ATTACKER_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["sides", "previous"],
-    "properties": {
+_NEXT_ATTACKER_SCHEMA: dict[str, Any] = _object(
+    ["sides", "previous"],
+    {
         "sides": {
             "type": "object",
             "minProperties": 2,
             "additionalProperties": {
                 "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["rank", "moral"],
-                    "properties": {
+                "items": _object(
+                    ["rank", "moral"],
+                    {
                         "rank": _RANKS,
                         "moral": _GAUGE,
                         "revealed": {"type": "boolean", "default": True},
                     },
-                },
+                ),
             },
         },
         "previous": {"type": "string", "description": "the side that attacked this turn"},
     },
-}
+)
 
-_VIGILANCE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["rank", "target_rank"],
-    "properties": {
+_VIGILANCE_SCHEMA: dict[str, Any] = _object(
+    ["rank", "target_rank"],
+    {
         "rank": _RANKS,
         "level": {"type": "integer", "minimum": 0, "maximum": 3, "default": 0},
         "target_rank": _RANKS,
         "sante": _SANTE,
         "dice": _faces("the dice of the table's cell"),
     },
-}
+)
 
-_SIX_SIX_SIX_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["affiliation"],
-    "properties": {
+_SIX_SIX_SIX_SCHEMA: dict[str, Any] = _object(
+    ["affiliation"],
+    {
         "affiliation": _AFFILIATION,
         "in_combat": {"type": "boolean", "default": False},
         "dice": _faces("three dice"),
     },
-}
+)
 
 
 def _kolaps(

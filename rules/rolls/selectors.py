@@ -1,7 +1,11 @@
-"""Fetch and authorise a server roll: a player sees their own rolls, anyone else gets a 404."""
+"""Fetch and authorise a server roll: a player sees their own rolls, anyone else gets a 404;
+and where a player may record one (the chapters being played in their campaigns)."""
+
+from dataclasses import dataclass
 
 from django.http import Http404
 
+from campaigns.models import Chapter, ChapterStatus, MembershipRole
 from rules.rolls.models import RollRecord
 
 
@@ -10,3 +14,27 @@ def roll_get_for_user(user, pk: int) -> RollRecord:
     if record is None:
         raise Http404
     return record
+
+
+@dataclass(frozen=True)
+class PlayingChapter:
+    id: int
+    title: str
+    campaign: str
+
+
+def chapters_being_played(user) -> list[PlayingChapter]:
+    """The chapters being played in the campaigns where `user` is a player: where a server
+    roll of theirs can be recorded. One query."""
+    if not user.is_authenticated:
+        return []
+    rows = (
+        Chapter.objects.filter(
+            status=ChapterStatus.CURRENT,
+            campaign__memberships__player=user,
+            campaign__memberships__role=MembershipRole.PLAYER,
+        )
+        .order_by("campaign__name", "number")
+        .values_list("pk", "title", "campaign__name")
+    )
+    return [PlayingChapter(pk, title, campaign) for pk, title, campaign in rows]

@@ -1,6 +1,7 @@
 """API twin of the encounter log page: the same card, service and permission checks."""
 
 from dataclasses import asdict
+from datetime import UTC
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -9,23 +10,28 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
+from campaigns.selectors import chapter_get_for_user
 from characters.models import Player
 from characters.serializers import CardSerializer
 from rules.rolls.models import RollRecord
-from rules.table.cards import EncounterRow, encounter_card
+from rules.table.cards import EncounterCard, EncounterRow, encounter_card
 
 
 class EncounterRowSerializer(CardSerializer):
     class Meta:
         dataclass = EncounterRow
-        fields = "__all__"
+        # The log gives its times in UTC ("...Z"), as it always has.
+        extra_kwargs = {"at": {"default_timezone": UTC}}
 
 
-class EncounterLogSerializer(serializers.Serializer):
-    chapter_id = serializers.IntegerField()
-    status = serializers.CharField()
+class EncounterLogSerializer(CardSerializer):
+    chapter_id = serializers.IntegerField(source="chapter.pk")
+    status = serializers.CharField(source="chapter.status")
     can_record = serializers.BooleanField()
-    rows = EncounterRowSerializer(many=True)
+
+    class Meta:
+        dataclass = EncounterCard
+        fields = ("chapter_id", "status", "can_record", "rows")
 
 
 class EncounterRollSerializer(serializers.Serializer):
@@ -39,13 +45,8 @@ class EncounterRollSerializer(serializers.Serializer):
     )
 
 
-def _log(card) -> dict:
-    return {
-        "chapter_id": card.chapter.pk,
-        "status": card.chapter.status,
-        "can_record": bool(card.record_for),
-        "rows": [asdict(row) for row in card.rows],
-    }
+def _log(card: EncounterCard) -> dict:
+    return EncounterLogSerializer(card).data
 
 
 def _found(model, pk, field: str, sentence: str):
@@ -63,18 +64,18 @@ class ChapterEncounterAPI(APIView):
 
     @extend_schema(responses=EncounterLogSerializer)
     def get(self, request, pk: int):
-        return Response(_log(encounter_card(request.user, pk)))
+        return Response(_log(encounter_card(request.user, chapter_get_for_user(request.user, pk))))
 
     @extend_schema(request=EncounterRollSerializer, responses={201: EncounterRowSerializer})
     def post(self, request, pk: int):
-        card = encounter_card(request.user, pk)
+        chapter = chapter_get_for_user(request.user, pk)
         serializer = EncounterRollSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         unknown_player = _("Choose a player of this campaign.")
         event = encounter_event_record(
             actor=request.user,
-            chapter=card.chapter,
+            chapter=chapter,
             player=_found(Player, data.get("player"), "player", unknown_player) or request.user,
             target=_found(Player, data.get("target"), "target", unknown_player),
             damage=data["damage"],
@@ -85,5 +86,5 @@ class ChapterEncounterAPI(APIView):
                 _("Choose one of the rolling player's own server rolls."),
             ),
         )
-        row = next(row for row in encounter_card(request.user, pk).rows if row.id == event.pk)
+        row = next(row for row in encounter_card(request.user, chapter).rows if row.id == event.pk)
         return Response(asdict(row), status=status.HTTP_201_CREATED)

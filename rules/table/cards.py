@@ -4,17 +4,14 @@ ledger (damage dealt and taken, rolls made: docs/settlement.md).
 
 The log is the chapter's: `campaigns.chapters.services.encounter_event_record` is the only
 writer of `EncounterEvent`. `encounter_card` is what the page and its API twin read (four
-queries, however long the log): it names the server rolls, which live here.
+queries with the chapter, however long the log): it names the server rolls, which live here.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.http import Http404
-
-from campaigns.models import Chapter, ChapterStatus, EncounterEvent, MembershipRole
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
-from characters.permissions import require
+from campaigns.models import Chapter, ChapterStatus, EncounterEvent
+from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from rules.rolls.models import RollRecord
 from rules.templatetags.outcomes import outcome_label, row_label
 
@@ -52,6 +49,10 @@ class EncounterCard:
         return self.chapter.status == ChapterStatus.CURRENT
 
     @property
+    def can_record(self) -> bool:
+        return bool(self.record_for)
+
+    @property
     def damage_by_player(self) -> list[tuple[str, int, int, int]]:
         """(name, rolls made, damage dealt, damage taken) per player, in the log's order."""
         names = dict(self.players)
@@ -82,15 +83,12 @@ def _roll_label(pk: int, resolver: str, outcome: dict) -> str:
     return f"#{pk} {resolver}" + (f" — {result}" if result else "")
 
 
-def encounter_card(user, pk: int) -> EncounterCard:
-    """Organisers and participants of the campaign; four queries: the chapter, the
-    memberships, the log, the viewer's recent server rolls (only when they may record)."""
-    chapter = Chapter.objects.select_related("campaign").filter(pk=pk).first()
-    if chapter is None:
-        raise Http404
+def encounter_card(user, chapter: Chapter) -> EncounterCard:
+    """For organisers and participants of the campaign (`chapter_get_for_user`, which reads
+    the chapter with its campaign); three queries: the memberships, the log, the viewer's
+    recent server rolls (only when they may record)."""
     members = members_of(chapter.campaign)
     roles = campaign_role(user, chapter.campaign, members=members)
-    require(roles, CAN_VIEW, visible=CAN_VIEW)
     players = [(member.id, member.name) for member in members.players]
     rows = [
         EncounterRow(
@@ -148,27 +146,3 @@ def encounter_card(user, pk: int) -> EncounterCard:
         record_for=record_for,
         my_rolls=my_rolls,
     )
-
-
-@dataclass(frozen=True)
-class PlayingChapter:
-    id: int
-    title: str
-    campaign: str
-
-
-def chapters_being_played(user) -> list[PlayingChapter]:
-    """The chapters being played in the campaigns where `user` is a player: where a server
-    roll of theirs can be recorded. One query."""
-    if not user.is_authenticated:
-        return []
-    rows = (
-        Chapter.objects.filter(
-            status=ChapterStatus.CURRENT,
-            campaign__memberships__player=user,
-            campaign__memberships__role=MembershipRole.PLAYER,
-        )
-        .order_by("campaign__name", "number")
-        .values_list("pk", "title", "campaign__name")
-    )
-    return [PlayingChapter(pk, title, campaign) for pk, title, campaign in rows]

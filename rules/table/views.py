@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from campaigns.selectors import chapter_get_for_user
 from rules.table.cards import encounter_card
 from rules.table.forms import EncounterRollForm
 
@@ -15,7 +16,8 @@ from rules.table.forms import EncounterRollForm
 @login_required
 @require_http_methods(["GET", "POST"])
 def chapter_encounter(request: HttpRequest, pk: int) -> HttpResponse:
-    card = encounter_card(request.user, pk)
+    chapter = chapter_get_for_user(request.user, pk)
+    card = encounter_card(request.user, chapter)
     # `?roll=<id>`: arriving from one of your server rolls, it is chosen already.
     initial = {"player": str(request.user.pk), "roll": request.GET.get("roll", "")}
     form = EncounterRollForm(card=card, initial=initial)
@@ -25,7 +27,7 @@ def chapter_encounter(request: HttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 messages.success(request, _("The roll is recorded."))
                 return redirect("chapter-encounter", pk=pk)
-            card = encounter_card(request.user, pk)
+            card = encounter_card(request.user, chapter)
             form = EncounterRollForm(card=card, initial={"player": form.cleaned_data["player"]})
     elif request.method == "POST":
         form = None

@@ -205,7 +205,7 @@ def icepool_melee(depth: int) -> dict:
 def ours_melee() -> melee.MeleeOdds:
     """The melee pipeline, cold: every cache emptied first."""
     t.odds.cache_clear()
-    attack_module._packaged_odds.cache_clear()
+    attack_module._attack_odds.cache_clear()
     attack_module.power_distribution.cache_clear()
     return melee.melee_odds(melee.setup(FIGHT))
 

@@ -204,8 +204,9 @@ def test_it_groups_units_by_side_and_skips_k12_with_three_sides():
         unit, _ = build_unit(player, name, ranks=("novice", "novice"))
         chapter_unit_enter(actor=player, chapter=chapter, unit=unit, side=side)
     from campaigns.chapters.cards import chapter_card
+    from campaigns.selectors import chapter_get_for_user
 
-    card = chapter_card(organiser, chapter.pk)
+    card = chapter_card(organiser, chapter_get_for_user(organiser, chapter.pk))
     assert [(s.name, s.vu, s.units) for s in card.k12.sides] == [
         ("Est", 4, ["A", "B"]),
         ("C", 2, ["C"]),
@@ -214,7 +215,7 @@ def test_it_groups_units_by_side_and_skips_k12_with_three_sides():
     campaign_add_participant(actor=organiser, campaign=chapter.campaign, player=dave)
     unit, _ = build_unit(dave, "D")
     chapter_unit_enter(actor=dave, chapter=chapter, unit=unit, side="Ouest")
-    assert chapter_card(organiser, chapter.pk).k12 is None
+    assert chapter_card(organiser, chapter_get_for_user(organiser, chapter.pk)).k12 is None
 
 
 # --- Pages and their fragments ---------------------------------------------------------------

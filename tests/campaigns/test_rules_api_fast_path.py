@@ -1,4 +1,4 @@
-"""The odds endpoint's shortcuts (campaigns/rules_api.py ResolveAPI) keep DRF's answers:
+"""The odds endpoint's shortcuts (rules/calculators/api.py ResolveAPI) keep DRF's answers:
 JSON for JSON clients, the browsable page for a browser, a bad token still refused,
 a signed-in player's roll still recorded as theirs."""
 
@@ -7,6 +7,7 @@ import json
 import pytest
 from django.test import Client
 
+from rules.calculators.api import RenderedOdds, rendered_odds
 from rules.rolls.models import RollRecord
 
 pytestmark = pytest.mark.django_db
@@ -66,8 +67,6 @@ def _odds(body: str, **headers):
 
 
 def test_an_odds_body_asked_again_gets_the_same_bytes_from_the_cache():
-    from rules.calculators.api import rendered_odds
-
     rendered_odds.clear()
     first = _odds(BODY)
     assert len(rendered_odds._answers) == 1
@@ -80,8 +79,6 @@ def test_an_odds_body_asked_again_gets_the_same_bytes_from_the_cache():
 
 
 def test_the_cache_keeps_each_body_apart_and_never_keeps_a_refusal():
-    from rules.calculators.api import rendered_odds
-
     rendered_odds.clear()
     three = _odds(json.dumps({"db": 3, "rank": "veteran"})).json()
     five = _odds(json.dumps({"db": 5, "rank": "veteran"})).json()
@@ -93,8 +90,6 @@ def test_the_cache_keeps_each_body_apart_and_never_keeps_a_refusal():
 
 
 def test_an_indented_json_request_is_rendered_as_asked_not_from_the_cache():
-    from rules.calculators.api import rendered_odds
-
     rendered_odds.clear()
     _odds(BODY)
     indented = _odds(BODY, HTTP_ACCEPT="application/json; indent=4")
@@ -104,8 +99,6 @@ def test_an_indented_json_request_is_rendered_as_asked_not_from_the_cache():
 
 
 def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
-    from rules.calculators.api import RenderedOdds, rendered_odds
-
     monkeypatch.setattr(RenderedOdds, "MAX_ENTRIES", 3)
     rendered_odds.clear()
     for db in (1, 2, 3):
@@ -117,8 +110,6 @@ def test_the_cache_is_bounded_least_recently_used_out(monkeypatch):
 
 
 def test_a_large_or_oddly_measured_body_is_answered_without_the_cache(monkeypatch):
-    from rules.calculators.api import RenderedOdds, rendered_odds
-
     rendered_odds.clear()
     monkeypatch.setattr(RenderedOdds, "MAX_BODY", len(BODY) - 1)
     large = _odds(BODY)

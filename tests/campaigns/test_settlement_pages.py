@@ -92,7 +92,7 @@ def test_it_costs_the_same_queries_for_3_or_30_participants(
 ):
     organiser, campaign, players = _campaign_of(size)
     client.force_login(organiser)
-    with django_assert_num_queries(5):  # session, user, campaign, memberships, ranked rows
+    with django_assert_num_queries(4):  # session, user, campaign with my membership, ranked rows
         page = client.get(reverse("campaign-leaderboard", args=[campaign.pk])).content.decode()
     assert page.count("<tr>") == size + 1
     assert "<svg" in page and "<title>Reputation</title>" in page
@@ -152,3 +152,7 @@ def test_it_answers_the_api_twins(client, table):
     assert bad.status_code == 400 and "choice" in bad.json()
     history = client.get(reverse("api-profile-history", args=[players[2].username])).json()
     assert history["chapters"][0]["died"] is True
+    client.force_login(players[0])
+    history = client.get(reverse("api-profile-history", args=[players[0].username])).json()
+    assert [(t["name"], t["chapter"]) for t in history["traumas"]] == [("Bras cassé 0", chapter.pk)]
+    assert history["standing"]["breakdown"][0]["label"] == "Chapters played"

@@ -292,6 +292,23 @@ def test_it_exports_and_imports_a_unit_identically(owner):
     assert (copy.vu, copy.status) == (4, "valid")
 
 
+def test_it_imports_with_a_history_line_for_the_unit_and_each_character(owner):
+    text = _exported(_built_unit(owner))
+    bruno = PlayerFactory(username="bruno")
+    copy = kolaps_io.unit_import(owner=bruno, text=text)
+    lines = KolapsChange.objects.filter(unit=copy).order_by("pk")
+    members = list(copy.members.order_by("position"))
+    assert [(c.verb, c.target, c.actor, c.owner, c.character) for c in lines] == [
+        *[("imported", "character", bruno, bruno, m) for m in members],
+        ("imported", "unit", bruno, bruno, None),
+    ]
+    assert lines.last().data["catalogue_version"] == services.catalogue().version
+    with pytest.raises(Refusal, match="nothing left to undo"):
+        services.unit_undo(actor=bruno, unit=copy, version=fresh(copy).version)
+    with pytest.raises(Refusal, match="nothing left to undo"):
+        services.character_undo(actor=bruno, character=members[0], version=members[0].version)
+
+
 def _line_of(text: str, needle: str, occurrence: int = 1) -> int:
     found = [n for n, line in enumerate(text.splitlines(), start=1) if needle in line]
     return found[occurrence - 1]

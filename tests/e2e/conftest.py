@@ -18,9 +18,10 @@ CHROMIUM_ARGS = [
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser():
-    """One chromium per test module, closed when the module ends.
+    """One chromium for the browser tests, closed when the last of them ends; each test has
+    its own context (cookies, storage), so none sees another's session.
 
     Playwright's sync API keeps an event loop running in this thread, and Django's ORM
     refuses to run beside one unless told the thread is meant to be synchronous; the
@@ -41,6 +42,16 @@ def browser():
             browser.close()
     finally:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts(request):
+    """Close the contexts a test opened on the shared browser, so no page of it keeps
+    polling the live server during the next test."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rules.engine.systems import SYSTEMS, system_get
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "rules" / "engine"
 APPS = ("campaigns", "characters", "config")
@@ -52,8 +54,6 @@ def test_it_imports_every_rules_module_with_django_unavailable():
 
 
 def test_it_lists_the_five_game_systems_of_the_seeds():
-    from rules.engine.systems import SYSTEMS, system_get
-
     assert [s.slug for s in SYSTEMS] == [
         "kolaps",
         "of-the-dead",

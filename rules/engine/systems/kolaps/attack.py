@@ -62,8 +62,10 @@ class Attack:
         return row
 
 
-def test_setup(db: int, rank: str, sante: int) -> t.TestSetup:
-    return t.TestSetup(db=max(-20, min(30, db)), rank=rank, sante=sante)
+def test_setup(db: int, rank: str, sante: int, catalogue: Catalogue) -> t.TestSetup:
+    """The attack roll, read with `catalogue`'s numbers."""
+    numbers = t.numbers_of(catalogue)
+    return t.TestSetup(db=max(-20, min(30, db)), rank=rank, sante=sante, numbers=numbers)
 
 
 def describe(attack: Attack) -> dict[str, Any]:
@@ -152,7 +154,8 @@ def _incident(
     incident: dict[str, Any] = {"effect": effect, **follow.incident_effects[effect]}
     out["incident"] = incident
     if incident.get("attacker_death_roll"):
-        after = max(1, attack.attacker_sante - incident["attacker_sante_loss"])
+        floor = catalogue.tables.wounds.sante_floor
+        after = max(floor, attack.attacker_sante - incident["attacker_sante_loss"])
         incident["attacker_sante_after"] = after
         death = source.take("attacker_death_die", D6)[0]
         incident["attacker_killed"] = c.dies(c.death_threshold(catalogue, after), death)
@@ -210,17 +213,12 @@ def attack_odds(attack: Attack, catalogue: Catalogue | None = None) -> AttackOdd
     death chance is (threshold - 1) / 6 (K8); a 666 removes the target (K5, annexes)
     whatever the row. A test checks every figure against walking each roll one by one.
     """
-    if catalogue is None:
-        return _packaged_odds(attack)
-    return _attack_odds(attack, catalogue)
+    return _attack_odds(attack, catalogue or load_catalogue())
 
 
-# Bounded: the key is built from the caller's input (equipment, protection, gauges).
+# Bounded: the key is built from the caller's input (equipment, protection, gauges) and the
+# catalogue (one per shipped version).
 @lru_cache(maxsize=4096)
-def _packaged_odds(attack: Attack) -> AttackOdds:
-    return _attack_odds(attack, load_catalogue())
-
-
 def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
     rows: dict[str, Fraction] = {}
     follow_odds: dict[str, Fraction] = {}
@@ -240,7 +238,7 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
     # A 666 (three sixes) is a critical success unless the effective rank is Novice, then a
     # success with referent 6: its share of those rows is a removal, not a wound.
     six_rows: dict[str, Fraction] = {}
-    if six and attack.test.effective_rank > 1:
+    if six and attack.test.can_be_critical:
         six_rows["lethal"] = Fraction(1)
     elif six:
         for value, pv in power:
@@ -259,7 +257,7 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
         _add(follow_odds, f"major_incident:{effect}", p)
         if follow.incident_effects[effect].get("attacker_death_roll"):
             loss = follow.incident_effects[effect]["attacker_sante_loss"]
-            after = max(1, attack.attacker_sante - loss)
+            after = max(catalogue.tables.wounds.sante_floor, attack.attacker_sante - loss)
             attacker_dies += p * c.death_chance(c.death_threshold(catalogue, after))
     miss = rows.get("miss", Fraction(0))
     if attack.into_melee:

@@ -448,6 +448,21 @@ class EffectiveRank:
 
 
 @dataclass(frozen=True)
+class RollOutcomes:
+    """What the effective rank and the 1s change in the outcome of a roll, and the dice of a
+    666 (K5): a critical success needs at least `critical_success_min_rank`; a critical
+    failure at most `critical_failure_max_rank` and `critical_failure_min_ones` dice showing
+    1; a failure with a 1 at most `failure_with_one_max_rank`."""
+
+    critical_success_min_rank: str
+    critical_failure_max_rank: str
+    critical_failure_min_ones: int
+    failure_with_one_max_rank: str
+    six_six_six_dice: int
+    ref: str
+
+
+@dataclass(frozen=True)
 class MeleeOpposition:
     db_base: int
     rank_bonus: Mapping[str, int]
@@ -493,6 +508,12 @@ class FollowUps:
     breath_recovery_min_sante: int
     next_attacker_min_rank: str
     next_attacker_min_moral: int
+    # K14: "Gauges stay within 1..6"; the breath a rested character recovers; the Moral a
+    # frightened one pays to recover.
+    gauge_min: int
+    gauge_max: int
+    rested_breath_gain: int
+    frightened_moral_loss: int
     ref: str
 
 
@@ -506,6 +527,7 @@ class Tables:
     cover: Cover
     keep_best_dice_by_db: KeepBestDice
     effective_rank: EffectiveRank
+    roll_outcomes: RollOutcomes
     melee_opposition: MeleeOpposition
     starting_moral: StartingMoral
     follow_ups: FollowUps
@@ -516,7 +538,9 @@ class Tables:
 _Entry = TypeVar("_Entry")
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity: each shipped version is read once, so what is cached by
+# catalogue (a talent test's numbers, an attack's odds) is cached by version.
+@dataclass(frozen=True, eq=False)
 class Catalogue:
     system: str
     version: str
@@ -1153,6 +1177,7 @@ def _read_tables(fields: _Fields) -> Tables:
         cover=_read_cover(fields.obj("cover")),
         keep_best_dice_by_db=_read_keep_best(fields.obj("keep_best_dice_by_db")),
         effective_rank=_read_effective_rank(fields.obj("effective_rank")),
+        roll_outcomes=_read_roll_outcomes(fields.obj("roll_outcomes")),
         melee_opposition=_read_melee_opposition(fields.obj("melee_opposition")),
         starting_moral=_read_starting_moral(fields.obj("starting_moral")),
         follow_ups=_read_follow_ups(fields.obj("follow_ups")),
@@ -1214,6 +1239,7 @@ def _read_follow_ups(fields: _Fields) -> FollowUps:
             {kind: tuple((int(a), int(b)) for a, b in pairs) for kind, pairs in by_kind.items()}
         )
     next_attacker = fields.obj("next_attacker")
+    end_phase = fields.obj("end_phase")
     follow_ups = FollowUps(
         major_incident=_frozen(major),
         minor_incident=minor,
@@ -1229,9 +1255,14 @@ def _read_follow_ups(fields: _Fields) -> FollowUps:
         breath_recovery_min_sante=fields.integer("breath_recovery_min_sante"),
         next_attacker_min_rank=next_attacker.slug("min_rank"),
         next_attacker_min_moral=next_attacker.integer("min_moral"),
+        gauge_min=end_phase.integer("gauge_min"),
+        gauge_max=end_phase.integer("gauge_max"),
+        rested_breath_gain=end_phase.integer("rested_breath_gain"),
+        frightened_moral_loss=end_phase.integer("frightened_moral_loss"),
         ref=fields.text("ref"),
     )
     next_attacker.close()
+    end_phase.close()
     fields.close()
     return follow_ups
 
@@ -1420,6 +1451,12 @@ def _read_effective_rank(fields: _Fields) -> EffectiveRank:
     return effective_rank
 
 
+def _read_roll_outcomes(fields: _Fields) -> RollOutcomes:
+    outcomes = RollOutcomes(**fields.read(_ROLL_OUTCOMES))
+    fields.close()
+    return outcomes
+
+
 def _read_melee_opposition(fields: _Fields) -> MeleeOpposition:
     melee = MeleeOpposition(**fields.read(_MELEE_OPPOSITION))
     fields.close()
@@ -1487,6 +1524,14 @@ _WOUND: Spec = (
 _EFFECTIVE_RANK: Spec = (
     ("rank_drop_by_sante", _frozen_int_keyed_ints),
     ("floor", _F.slug),
+    ("ref", _F.text),
+)
+_ROLL_OUTCOMES: Spec = (
+    ("critical_success_min_rank", _F.slug),
+    ("critical_failure_max_rank", _F.slug),
+    ("critical_failure_min_ones", _F.integer),
+    ("failure_with_one_max_rank", _F.slug),
+    ("six_six_six_dice", _F.integer),
     ("ref", _F.text),
 )
 _MELEE_OPPOSITION: Spec = (
@@ -1670,3 +1715,11 @@ def _check_tables(catalogue: Catalogue) -> Iterator[str]:
         yield "tables.melee_opposition, field 'rank_bonus': needs one value per rank"
     if tables.effective_rank.floor not in catalogue.ranks:
         yield f"tables.effective_rank, field 'floor': unknown rank {tables.effective_rank.floor!r}"
+    outcomes = tables.roll_outcomes
+    for field, rank in (
+        ("critical_success_min_rank", outcomes.critical_success_min_rank),
+        ("critical_failure_max_rank", outcomes.critical_failure_max_rank),
+        ("failure_with_one_max_rank", outcomes.failure_with_one_max_rank),
+    ):
+        if rank not in catalogue.ranks:
+            yield f"tables.roll_outcomes, field '{field}': unknown rank {rank!r}"

@@ -13,7 +13,6 @@ plus `"death_die": [4]` for evaluate.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -21,15 +20,17 @@ from typing import Any
 from rules.engine.dice import parse
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.ranged import metabolism
-from rules.engine.systems.kolaps.steps import DiceSource, GivenDice, Pending, RolledDice
+from rules.engine.systems.kolaps.steps import DiceSource, Pending, verbs
 
 D6 = parse("D6")
 
 
-def setup(data: Mapping[str, Any]) -> tuple[c.WoundResult, Mapping[str, Any]]:
-    catalogue = load_catalogue()
+def setup(
+    data: Mapping[str, Any], catalogue: Catalogue | None = None
+) -> tuple[c.WoundResult, Mapping[str, Any]]:
+    catalogue = catalogue or load_catalogue()
     levels = {slug: talent.level_numbers for slug, talent in catalogue.talents.items()}
     sante = inputs.integer(data, "sante", 1, 6, 6)
     wound = inputs.choice(data, "wound", catalogue.tables.wounds.rows)
@@ -45,8 +46,10 @@ def setup(data: Mapping[str, Any]) -> tuple[c.WoundResult, Mapping[str, Any]]:
     return result, effects
 
 
-def _resolve(data: Mapping[str, Any], source: DiceSource) -> dict[str, Any]:
-    wound, effects = setup(data)
+def _walk(
+    data: Mapping[str, Any], source: DiceSource, catalogue: Catalogue | None
+) -> dict[str, Any]:
+    wound, effects = setup(data, catalogue)
     out: dict[str, Any] = {**c.wound_json(wound), **effects}
     if wound.death_threshold is not None:
         try:
@@ -58,9 +61,9 @@ def _resolve(data: Mapping[str, Any], source: DiceSource) -> dict[str, Any]:
     return out
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
     """P(the character dies) of a wound at a Santé: (threshold - 1) / 6, or 1 if lethal."""
-    wound, effects = setup(data)
+    wound, effects = setup(data, catalogue)
     p = Fraction(1) if wound.killed else c.death_chance(wound.death_threshold)
     return {
         **c.wound_json(wound),
@@ -70,9 +73,4 @@ def odds(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    return _resolve(data, GivenDice(data))
-
-
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    return _resolve(data, RolledDice(rng))
+evaluate, roll = verbs(_walk)

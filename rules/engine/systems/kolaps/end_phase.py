@@ -21,26 +21,25 @@ No dice: the three verbs give the same answer.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import Catalogue, FollowUps, load_catalogue
+from rules.engine.systems.kolaps.steps import certain
 from rules.engine.systems.kolaps.talent_test import rank_slugs
-
-GAUGE_MIN, GAUGE_MAX = 1, 6
 
 # The Moral a wound costs by rank ("Un personnage blessé ce tour perd du moral ..."), the
 # threshold of unconsciousness ("Dès que cette somme passe à 6 ou moins ... inconscient")
-# and of breath recovery ("si la Santé est à 3 ou moins cette récupération est interdite")
-# are the catalogue's `tables.follow_ups`.
+# and of breath recovery ("si la Santé est à 3 ou moins cette récupération est interdite"),
+# the bounds of the gauges, the breath a rest gives and the Moral fright costs are the
+# catalogue's `tables.follow_ups`.
 
 
-def clamp(value: int) -> int:
+def clamp(value: int, follow: FollowUps) -> int:
     """K14: "Gauges stay within 1..6"."""
-    return max(GAUGE_MIN, min(GAUGE_MAX, value))
+    return max(follow.gauge_min, min(follow.gauge_max, value))
 
 
 def wound_moral_loss(
@@ -58,10 +57,13 @@ def wound_moral_loss(
     return max(by_loss, by_left)
 
 
-def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
+def end_of_turn(
+    character: Mapping[str, Any], index: int, catalogue: Catalogue | None = None
+) -> dict[str, Any]:
     """K14 steps 2-6 for one character, in the text's order."""
+    catalogue = catalogue or load_catalogue()
     path = f"characters.{index}."
-    rank = inputs.choice(character, "rank", rank_slugs(), path=path)
+    rank = inputs.choice(character, "rank", rank_slugs(catalogue), path=path)
     avatar = inputs.flag(character, "avatar", path=path)
     sante = inputs.integer(character, "sante", 1, 6, path=path)
     souffle = inputs.integer(character, "souffle", 1, 6, path=path)
@@ -76,18 +78,18 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     frightened = inputs.flag(character, "frightened", path=path)
     name = character.get("name", f"#{index + 1}")
     steps: list[str] = []
-    follow = load_catalogue().tables.follow_ups
-    wound_loss = wound_moral_loss(rank, sante_lost, sante)
+    follow = catalogue.tables.follow_ups
+    wound_loss = wound_moral_loss(rank, sante_lost, sante, catalogue)
     # 2. Healing.
     if healing:
-        sante = clamp(sante + healing)
+        sante = clamp(sante + healing, follow)
         steps.append("healing")
     # 3. Breath: a declared Recovery gives Santé; otherwise +1 if rested and Santé > 3.
     if recovery:
-        souffle = clamp(souffle + sante)
+        souffle = clamp(souffle + sante, follow)
         steps.append("recovery")
     elif not spent and not engaged and sante >= follow.breath_recovery_min_sante:
-        souffle = clamp(souffle + 1)
+        souffle = clamp(souffle + follow.rested_breath_gain, follow)
         steps.append("breath")
     # 4. "Les personnages tombés inconscients le tour d'avant se relèvent."
     gets_up = unconscious
@@ -95,11 +97,11 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     # 6. Moral adjustments. The Avatar's Moral "ne peut pas être modifié".
     if not avatar:
         if frightened:
-            moral = clamp(moral - 1)
+            moral = clamp(moral - follow.frightened_moral_loss, follow)
             steps.append("frightened")
         change = moral_changes - wound_loss
         if change:
-            moral = clamp(moral + change)
+            moral = clamp(moral + change, follow)
             steps.append("moral")
     return {
         "name": name,
@@ -114,7 +116,7 @@ def end_of_turn(character: Mapping[str, Any], index: int) -> dict[str, Any]:
     }
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
+def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
     characters = data.get("characters")
     if not isinstance(characters, list) or not 1 <= len(characters) <= 50:
         raise RuleInputError("characters", "characters is a list of 1 to 50", kind="list")
@@ -122,14 +124,9 @@ def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
     for index, character in enumerate(characters):
         if not isinstance(character, Mapping):
             raise RuleInputError(f"characters.{index}", "a character is an object", kind="object")
-        out.append(end_of_turn(character, index))
+        out.append(end_of_turn(character, index, catalogue))
     return {"characters": out, "dice": []}
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    """No dice: the end phase is certain."""
-    return {**evaluate(data), "probability": 1.0}
-
-
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    return evaluate(data)
+# No dice: the end phase is certain.
+odds, roll = certain(evaluate)

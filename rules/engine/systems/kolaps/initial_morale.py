@@ -16,14 +16,14 @@ from typing import Any
 from rules.engine.dice import SIDES, DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 
 
-def starting_moral(rank: str, die: int) -> int:
+def starting_moral(rank: str, die: int, catalogue: Catalogue | None = None) -> int:
     """K13, in the text's order: "Si la valeur ainsi obtenue est au moins 6 ... moral de 6.
     Si le D6 indique un 1 ... moral de 4. Dans tout autre cas ... moral de 5"."""
-    catalogue = load_catalogue()
+    catalogue = catalogue or load_catalogue()
     table = catalogue.tables.starting_moral
     if die + catalogue.rank(rank).number >= table.total_at_least:
         return table.when_total_reached
@@ -32,17 +32,18 @@ def starting_moral(rank: str, die: int) -> int:
     return table.otherwise
 
 
-def _setup(data: Mapping[str, Any]) -> tuple[str, bool]:
-    return inputs.choice(data, "rank", rank_slugs()), inputs.flag(data, "avatar")
+def _setup(data: Mapping[str, Any], catalogue: Catalogue) -> tuple[str, bool]:
+    return inputs.choice(data, "rank", rank_slugs(catalogue)), inputs.flag(data, "avatar")
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    rank, avatar = _setup(data)
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    rank, avatar = _setup(data, catalogue)
     if avatar:
         return {"outcomes": {"6": 1.0}, "outcomes_exact": {"6": "1/1"}, "dice_count": 0}
     counts: dict[int, int] = {}
     for die in range(1, SIDES + 1):
-        moral = starting_moral(rank, die)
+        moral = starting_moral(rank, die, catalogue)
         counts[moral] = counts.get(moral, 0) + 1
     shares = {str(k): Fraction(v, SIDES) for k, v in sorted(counts.items())}
     return {
@@ -52,24 +53,28 @@ def odds(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _judge(rank: str, avatar: bool, dice: tuple[int, ...]) -> dict[str, Any]:
+def _judge(rank: str, avatar: bool, dice: tuple[int, ...], catalogue: Catalogue) -> dict[str, Any]:
     if avatar:
         # "L'Avatar commence toujours avec un moral de 6".
-        return {"moral": load_catalogue().tables.starting_moral.avatar, "dice": []}
-    return {"moral": starting_moral(rank, dice[0]), "dice": list(dice)}
+        return {"moral": catalogue.tables.starting_moral.avatar, "dice": []}
+    return {"moral": starting_moral(rank, dice[0], catalogue), "dice": list(dice)}
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    rank, avatar = _setup(data)
+def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    rank, avatar = _setup(data, catalogue)
     if avatar:
-        return _judge(rank, avatar, ())
+        return _judge(rank, avatar, (), catalogue)
     try:
         dice = check_dice(data.get("dice") or (), 1)
     except (DiceError, TypeError) as exc:
         raise RuleInputError("dice", str(exc), kind="dice", count=1) from exc
-    return _judge(rank, avatar, dice)
+    return _judge(rank, avatar, dice, catalogue)
 
 
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    rank, avatar = _setup(data)
-    return _judge(rank, avatar, () if avatar else roll_d6(1, rng))
+def roll(
+    data: Mapping[str, Any], rng: random.Random, catalogue: Catalogue | None = None
+) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    rank, avatar = _setup(data, catalogue)
+    return _judge(rank, avatar, () if avatar else roll_d6(1, rng), catalogue)

@@ -25,9 +25,8 @@ exploding dice as rolled, e.g. [6, 3]), then `dice` and the follow-ups as for a 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -45,8 +44,8 @@ from rules.engine.systems.kolaps.attack import (
 )
 from rules.engine.systems.kolaps.attack import describe as attack_description
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
-from rules.engine.systems.kolaps.ranged import AFFILIATIONS, metabolism
-from rules.engine.systems.kolaps.steps import DiceSource, GivenDice, Pending, RolledDice
+from rules.engine.systems.kolaps.ranged import metabolism
+from rules.engine.systems.kolaps.steps import DiceSource, Pending, verbs
 
 SIDES = ("a", "b")
 EXPLODING = parse("D6!")
@@ -91,6 +90,7 @@ class Melee:
     b: Fighter
     score_a: tuple[Modifier, ...]
     score_b: tuple[Modifier, ...]
+    catalogue: Catalogue = field(repr=False, compare=False)
 
     def fighter(self, side: str) -> Fighter:
         return self.a if side == "a" else self.b
@@ -120,9 +120,11 @@ def _fighter(data: Mapping[str, Any], side: str, catalogue: Catalogue) -> Fighte
             )
         )
     return Fighter(
-        rank=inputs.choice(fighter, "rank", t.rank_slugs(), path=path),
+        rank=inputs.choice(fighter, "rank", t.rank_slugs(catalogue), path=path),
         sante=inputs.integer(fighter, "sante", 1, 6, 6, path=path),
-        affiliation=inputs.optional_choice(fighter, "affiliation", AFFILIATIONS, path),
+        affiliation=inputs.optional_choice(
+            fighter, "affiliation", tuple(catalogue.affiliations), path
+        ),
         talents=talents,
         charged=inputs.flag(fighter, "charged", path=path),
         weapon=inputs.choice(fighter, "weapon", melee_weapons, path=path),
@@ -169,7 +171,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Melee:
     catalogue = catalogue or load_catalogue()
     a = _fighter(data, "a", catalogue)
     b = _fighter(data, "b", catalogue)
-    return Melee(a, b, score_modifiers(a, catalogue), score_modifiers(b, catalogue))
+    return Melee(a, b, score_modifiers(a, catalogue), score_modifiers(b, catalogue), catalogue)
 
 
 def strike(melee: Melee, attacker_side: str, difference: int, catalogue: Catalogue) -> Attack:
@@ -210,7 +212,7 @@ def strike(melee: Melee, attacker_side: str, difference: int, catalogue: Catalog
     return Attack(
         table="melee",
         modifiers=tuple(modifiers),
-        test=test_setup(sum(m.db for m in modifiers), attacker.rank, attacker.sante),
+        test=test_setup(sum(m.db for m in modifiers), attacker.rank, attacker.sante, catalogue),
         power=weapon.power_at("point_blank"),
         power_bonus=bonus,
         power_divisor=divisor,
@@ -232,8 +234,13 @@ def _describe(melee: Melee) -> dict[str, Any]:
     }
 
 
-def _resolve(melee: Melee, source: DiceSource) -> dict[str, Any]:
-    catalogue = load_catalogue()
+def _walk(
+    data: Mapping[str, Any], source: DiceSource, catalogue: Catalogue | None
+) -> dict[str, Any]:
+    """A melee, opposition and attack, with dice typed in (`evaluate`: names the next roll
+    if one is missing) or rolled (`roll`)."""
+    melee = setup(data, catalogue)
+    catalogue = melee.catalogue
     out = _describe(melee)
     try:
         scores = {}
@@ -258,14 +265,7 @@ def _resolve(melee: Melee, source: DiceSource) -> dict[str, Any]:
     return out
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Judge a melee with the dice typed in; names the next roll if one is missing."""
-    return _resolve(setup(data), GivenDice(data))
-
-
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Roll a melee, opposition and attack, with the caller's random source."""
-    return _resolve(setup(data), RolledDice(rng))
+evaluate, roll = verbs(_walk)
 
 
 @dataclass(frozen=True)
@@ -302,19 +302,22 @@ def melee_odds(melee: Melee, depth: int = DEPTH) -> MeleeOdds:
     below all roll four dice kept best, K6), so the weights of the differences are summed
     by (striker, DB) before the attack's odds multiply them once.
     """
-    catalogue = load_catalogue()
+    catalogue = melee.catalogue
+    # K6: every DB at or below the lowest the kept-best table lists rolls the same dice.
+    lowest_db = t.numbers_of(catalogue).keep_best[0][0]
+    db_base = catalogue.tables.melee_opposition.db_base
     weights, denominator = difference_weights(melee, depth)
     _die, dropped = exploding_d6(depth)
     exchange = 0
     # The DB is 6 - difference plus adjustments that depend only on who strikes.
-    adjustment = {side: strike(melee, side, 1, catalogue).db - 5 for side in SIDES}
+    adjustment = {side: strike(melee, side, 1, catalogue).db - (db_base - 1) for side in SIDES}
     by_key: dict[tuple[str, int], list[Any]] = {}
     for difference, weight in weights.items():
         if difference == 0:
             exchange += weight
             continue
         side = "a" if difference > 0 else "b"
-        key = (side, max(-2, 6 - abs(difference) + adjustment[side]))
+        key = (side, max(lowest_db, db_base - abs(difference) + adjustment[side]))
         if key in by_key:
             by_key[key][1] += weight
         else:
@@ -325,7 +328,7 @@ def melee_odds(melee: Melee, depth: int = DEPTH) -> MeleeOdds:
     for (side, _db), (attack, weight) in by_key.items():
         other = "b" if side == "a" else "a"
         p = Fraction(weight, denominator)
-        result = attack_odds(attack)
+        result = attack_odds(attack, catalogue)
         attacker[side] += p
         for row, q in result.rows.items():
             rows[side][row] = rows[side].get(row, Fraction(0)) + p * q
@@ -334,9 +337,9 @@ def melee_odds(melee: Melee, depth: int = DEPTH) -> MeleeOdds:
     return MeleeOdds(Fraction(exchange, denominator), attacker, rows, dies, 1 - (1 - dropped) ** 2)
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
     """Exact odds of a melee (K10), explosions cut below a 1e-9 error."""
-    melee = setup(data)
+    melee = setup(data, catalogue)
     result = melee_odds(melee)
     return {
         **_describe(melee),

@@ -13,22 +13,26 @@ No dice: the three verbs give the same answer.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.steps import certain
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 
 
-def counts(characters: list[Mapping[str, Any]], side: str) -> tuple[int, int]:
+def counts(
+    characters: list[Mapping[str, Any]], side: str, catalogue: Catalogue | None = None
+) -> tuple[int, int]:
     """(revealed Aguerri or more with Moral >= 3, revealed Novices) of one side."""
+    catalogue = catalogue or load_catalogue()
     seasoned = novices = 0
-    ranks = rank_slugs()
-    # "de rang Aguerri au minimum ... ayant au moins 3 de moral": the catalogue's numbers.
-    follow = load_catalogue().tables.follow_ups
+    ranks = rank_slugs(catalogue)
+    # "de rang Aguerri au minimum ... ayant au moins 3 de moral": the catalogue's numbers;
+    # the Novices are the lowest rank.
+    follow = catalogue.tables.follow_ups
     min_rank, min_moral = follow.next_attacker_min_rank, follow.next_attacker_min_moral
     for index, character in enumerate(characters):
         path = f"sides.{side}.{index}."
@@ -40,12 +44,12 @@ def counts(characters: list[Mapping[str, Any]], side: str) -> tuple[int, int]:
             continue
         if ranks.index(rank) >= ranks.index(min_rank) and moral >= min_moral:
             seasoned += 1
-        elif rank == "novice":
+        elif rank == ranks[0]:
             novices += 1
     return seasoned, novices
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
+def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
     sides = data.get("sides")
     if not isinstance(sides, Mapping) or len(sides) < 2:
         raise RuleInputError(
@@ -55,7 +59,7 @@ def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
     for side, characters in sides.items():
         if not isinstance(characters, list):
             raise RuleInputError(f"sides.{side}", "a side is a list of characters", kind="list")
-        tally[str(side)] = counts(characters, str(side))
+        tally[str(side)] = counts(characters, str(side), catalogue)
     previous = inputs.choice(data, "previous", list(tally))
     best = max(tally.values())
     leaders = [side for side, score in tally.items() if score == best]
@@ -73,9 +77,4 @@ def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {**evaluate(data), "probability": 1.0}
-
-
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    return evaluate(data)
+odds, roll = certain(evaluate)

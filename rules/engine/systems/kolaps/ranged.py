@@ -26,9 +26,8 @@ plus, for `evaluate`, the dice as they are rolled: `dice`, then when asked `powe
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.dice import BANDS, Dice, parse
@@ -45,10 +44,9 @@ from rules.engine.systems.kolaps.attack import (
 )
 from rules.engine.systems.kolaps.attack import describe as attack_description
 from rules.engine.systems.kolaps.catalogue import UNTOUCHABLE, Catalogue, Weapon, load_catalogue
-from rules.engine.systems.kolaps.steps import DiceSource, GivenDice, RolledDice
+from rules.engine.systems.kolaps.steps import DiceSource, verbs
 
 ORDERS = ("support", "defensive", "offensive", "movement")
-AFFILIATIONS = ("apc", "sheol", "chrisme")
 METABOLISM = "metabolisme-inhumain-vampire"
 
 
@@ -60,6 +58,7 @@ class Shot:
     band: str
     attack: Attack
     possible: bool
+    catalogue: Catalogue = field(repr=False, compare=False)
     why_impossible: str | None = None
 
 
@@ -140,9 +139,10 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
     levels = _levels(catalogue)
     attacker = inputs.section(data, "attacker")
     target = inputs.section(data, "target")
-    rank = inputs.choice(attacker, "rank", t.rank_slugs(), path="attacker.")
+    rank = inputs.choice(attacker, "rank", t.rank_slugs(catalogue), path="attacker.")
     sante = inputs.integer(attacker, "sante", 1, 6, 6, path="attacker.")
-    affiliation = inputs.optional_choice(attacker, "affiliation", AFFILIATIONS, "attacker.")
+    affiliations = tuple(catalogue.affiliations)
+    affiliation = inputs.optional_choice(attacker, "affiliation", affiliations, "attacker.")
     talents = inputs.talents(attacker, "talents", levels, path="attacker.")
     armour_slug = inputs.optional_choice(attacker, "armour", catalogue.armours, "attacker.")
     traits = inputs.slugs(attacker, "traits", catalogue.veteran_traits, path="attacker.")
@@ -229,7 +229,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
     attack = Attack(
         table="ranged",
         modifiers=tuple(modifiers),
-        test=test_setup(sum(m.db for m in modifiers), rank, sante),
+        test=test_setup(sum(m.db for m in modifiers), rank, sante, catalogue),
         power=weapon.power_at(band),
         power_bonus=power_bonus,
         power_divisor=divisor,
@@ -244,6 +244,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
         band=band,
         attack=attack,
         possible=possible,
+        catalogue=catalogue,
         why_impossible=None if possible else f"cover:{kind}",
     )
 
@@ -268,22 +269,18 @@ def describe(shot: Shot) -> dict[str, Any]:
     }
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Judge a shot with the dice typed in (K4-K9, K11); names the next roll if missing."""
-    shot = setup(data)
-    return _resolve(shot, GivenDice(data))
-
-
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Roll a shot and everything after it with the caller's random source."""
-    shot = setup(data)
-    return _resolve(shot, RolledDice(rng))
+def _walk(
+    data: Mapping[str, Any], source: DiceSource, catalogue: Catalogue | None
+) -> dict[str, Any]:
+    """A shot and everything after it (K4-K9, K11), with dice typed in (`evaluate`: names
+    the next roll if one is missing) or rolled (`roll`)."""
+    return _resolve(setup(data, catalogue), source)
 
 
 def _resolve(shot: Shot, source: DiceSource) -> dict[str, Any]:
     out = describe(shot)
     if shot.possible:
-        resolve(shot.attack, source, out)
+        resolve(shot.attack, source, out, shot.catalogue)
     else:
         out["row"] = None
     used = dict(source.used)
@@ -292,9 +289,12 @@ def _resolve(shot: Shot, source: DiceSource) -> dict[str, Any]:
     return out
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
+evaluate, roll = verbs(_walk)
+
+
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
     """Exact odds of every row of the ranged damage table and of the target's death."""
-    shot = setup(data)
+    shot = setup(data, catalogue)
     if not shot.possible:
         return {**describe(shot), "rows": {}, "rows_exact": {}, "target_dies": 0.0}
-    return {**describe(shot), **odds_json(attack_odds(shot.attack))}
+    return {**describe(shot), **odds_json(attack_odds(shot.attack, shot.catalogue))}

@@ -1,10 +1,11 @@
 """The 666 of each affiliation (RULES-NOTES K5 and the affiliation annexes).
 
 K5: "666: any roll of exactly three dice (3D6, or 3 dice kept best) all showing 6,
-whatever the rank: the affiliation's 666 effect applies, besides the outcome." The
-effects are the catalogue's `tables.follow_ups.six_six_six` (Annexe 1 and 2, "666"); the
-Chrisme has no annex and so no effect. Input: `{"affiliation": "sheol", "in_combat": true}` plus
-`"dice": [6, 6, 6]` for evaluate.
+whatever the rank: the affiliation's 666 effect applies, besides the outcome." The dice
+are the catalogue's `tables.roll_outcomes.six_six_six_dice`, the effects its
+`tables.follow_ups.six_six_six` (Annexe 1 and 2, "666"); the Chrisme has no annex and so no
+effect. Input: `{"affiliation": "sheol", "in_combat": true}` plus `"dice": [6, 6, 6]` for
+evaluate.
 """
 
 from __future__ import annotations
@@ -14,21 +15,19 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.engine.dice import DiceError, check_dice, roll_d6
+from rules.engine.dice import SIDES, DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import load_catalogue
-from rules.engine.systems.kolaps.ranged import AFFILIATIONS
-
-DICE = 3
-P_666 = Fraction(1, 6**DICE)
+from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 
 
-def effect(affiliation: str, in_combat: bool) -> dict[str, Any] | None:
+def effect(
+    affiliation: str, in_combat: bool, catalogue: Catalogue | None = None
+) -> dict[str, Any] | None:
     """What a 666 does for this affiliation, here: in combat the opponent is removed,
     elsewhere the roll counts as a critical success; gauges locked at 6."""
-    rules = load_catalogue().tables.follow_ups.six_six_six.get(affiliation)
+    rules = (catalogue or load_catalogue()).tables.follow_ups.six_six_six.get(affiliation)
     if rules is None:
         return None
     return {
@@ -39,37 +38,47 @@ def effect(affiliation: str, in_combat: bool) -> dict[str, Any] | None:
     }
 
 
-def _setup(data: Mapping[str, Any]) -> tuple[str, bool]:
-    return inputs.choice(data, "affiliation", AFFILIATIONS), inputs.flag(data, "in_combat")
+def _setup(data: Mapping[str, Any], catalogue: Catalogue) -> tuple[str, bool, int]:
+    affiliation = inputs.choice(data, "affiliation", tuple(catalogue.affiliations))
+    dice = catalogue.tables.roll_outcomes.six_six_six_dice
+    return affiliation, inputs.flag(data, "in_combat"), dice
 
 
-def _judge(affiliation: str, in_combat: bool, dice: tuple[int, ...]) -> dict[str, Any]:
-    happened = all(d == 6 for d in dice)
+def _judge(
+    affiliation: str, in_combat: bool, dice: tuple[int, ...], catalogue: Catalogue
+) -> dict[str, Any]:
+    happened = all(d == SIDES for d in dice)
     return {
         "six_six_six": happened,
-        "effect": effect(affiliation, in_combat) if happened else None,
+        "effect": effect(affiliation, in_combat, catalogue) if happened else None,
         "dice": list(dice),
     }
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    affiliation, in_combat = _setup(data)
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    affiliation, in_combat, count = _setup(data, catalogue)
+    p = Fraction(1, SIDES**count)
     return {
-        "outcomes": {"six_six_six": float(P_666), "no_effect": float(1 - P_666)},
-        "six_six_six_exact": c.exact(P_666),
-        "effect": effect(affiliation, in_combat),
+        "outcomes": {"six_six_six": float(p), "no_effect": float(1 - p)},
+        "six_six_six_exact": c.exact(p),
+        "effect": effect(affiliation, in_combat, catalogue),
     }
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    affiliation, in_combat = _setup(data)
+def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    affiliation, in_combat, count = _setup(data, catalogue)
     try:
-        dice = check_dice(data.get("dice") or (), DICE)
+        dice = check_dice(data.get("dice") or (), count)
     except (DiceError, TypeError) as exc:
-        raise RuleInputError("dice", str(exc), kind="dice", count=DICE) from exc
-    return _judge(affiliation, in_combat, dice)
+        raise RuleInputError("dice", str(exc), kind="dice", count=count) from exc
+    return _judge(affiliation, in_combat, dice, catalogue)
 
 
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    affiliation, in_combat = _setup(data)
-    return _judge(affiliation, in_combat, roll_d6(DICE, rng))
+def roll(
+    data: Mapping[str, Any], rng: random.Random, catalogue: Catalogue | None = None
+) -> dict[str, Any]:
+    catalogue = catalogue or load_catalogue()
+    affiliation, in_combat, count = _setup(data, catalogue)
+    return _judge(affiliation, in_combat, roll_d6(count, rng), catalogue)

@@ -9,17 +9,24 @@ before. Each resolver walks its steps once, asking a `DiceSource` for each roll 
 - `RolledDice` rolls them with the caller's random source (`roll`).
 
 Both record what they handed out, so `evaluate` fed with the dice a `roll` used gives the
-same answer: one walk, two sources.
+same answer: one walk, two sources (`verbs` makes both verbs of a walk). A resolver with no
+dice answers its three verbs alike (`certain`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.engine.dice import SIDES, Dice, DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps.catalogue import Catalogue
+
+Answer = dict[str, Any]
+Walk = Callable[[Mapping[str, Any], "DiceSource", Catalogue | None], Answer]
+Evaluate = Callable[[Mapping[str, Any], Catalogue | None], Answer]
+Roll = Callable[[Mapping[str, Any], random.Random, Catalogue | None], Answer]
 
 
 class Pending(Exception):
@@ -99,3 +106,33 @@ def _exploding(field: str, value: list[Any] | tuple[Any, ...]) -> tuple[int, ...
             field, f"{field}: every 6 adds a die, and the last die is not a 6", kind="exploding"
         )
     return faces
+
+
+def verbs(walk: Walk) -> tuple[Evaluate, Roll]:
+    """`evaluate` (dice typed in by players) and `roll` (dice rolled with the caller's random
+    source) of one walk through a resolution; each takes the catalogue to read (the current
+    one when None)."""
+
+    def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Answer:
+        return walk(data, GivenDice(data), catalogue)
+
+    def roll(
+        data: Mapping[str, Any], rng: random.Random, catalogue: Catalogue | None = None
+    ) -> Answer:
+        return walk(data, RolledDice(rng), catalogue)
+
+    return evaluate, roll
+
+
+def certain(evaluate: Evaluate) -> tuple[Evaluate, Roll]:
+    """`odds` and `roll` of a resolver with no dice: `evaluate`'s answer, certain."""
+
+    def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Answer:
+        return {**evaluate(data, catalogue), "probability": 1.0}
+
+    def roll(
+        data: Mapping[str, Any], rng: random.Random, catalogue: Catalogue | None = None
+    ) -> Answer:
+        return evaluate(data, catalogue)
+
+    return odds, roll

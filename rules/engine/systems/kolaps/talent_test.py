@@ -23,29 +23,43 @@ from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 @dataclass(frozen=True)
 class TestNumbers:
     """What a talent test reads from a catalogue: the ranks, their success thresholds
-    (K4), the ranks lost at low Santé (K4) and the dice a DB of 0 or less rolls to keep the
-    best (K6). Plain and hashable, so the exact odds of a setup can be cached."""
+    (K4), the ranks lost at low Santé (K4), the dice a DB of 0 or less rolls to keep the
+    best (K6), and the rank numbers and 1s that refine an outcome (K5). Plain and hashable,
+    so the exact odds of a setup can be cached."""
 
     ranks: tuple[str, ...]  # rank slugs, lowest first: rank number n is ranks[n - 1]
     thresholds: tuple[int, ...]  # the success threshold of each rank, same order
     drop_by_sante: tuple[tuple[int, int], ...]  # (Santé, ranks lost)
     keep_best: tuple[tuple[int, int], ...]  # (DB, dice rolled); the lowest DB stands for below
     floor: int  # the rank number a character never falls below
+    critical_success_min: int  # the lowest rank number a critical success needs
+    critical_failure_max: int  # the highest rank number a critical failure allows
+    critical_failure_min_ones: int  # the 1s a critical failure needs
+    failure_with_one_max: int  # the highest rank number a failure with a 1 allows
+    six_six_six_dice: int  # the dice of a roll that can make a 666
 
     def number(self, rank: str) -> int:
         return self.ranks.index(rank) + 1
 
 
+@lru_cache(maxsize=64)
 def numbers_of(catalogue: Catalogue) -> TestNumbers:
+    """The numbers of `catalogue`, read once per catalogue (each shipped version is one)."""
     ranks = sorted(catalogue.ranks.values(), key=lambda rank: rank.number)
     effective = catalogue.tables.effective_rank
     keep_best = catalogue.tables.keep_best_dice_by_db.dice
+    outcomes = catalogue.tables.roll_outcomes
     return TestNumbers(
         ranks=tuple(rank.slug for rank in ranks),
         thresholds=tuple(rank.success_threshold for rank in ranks),
         drop_by_sante=tuple(sorted(effective.rank_drop_by_sante.items())),
         keep_best=tuple(sorted((db, parse(dice).count) for db, dice in keep_best.items())),
         floor=catalogue.rank(effective.floor).number,
+        critical_success_min=catalogue.rank(outcomes.critical_success_min_rank).number,
+        critical_failure_max=catalogue.rank(outcomes.critical_failure_max_rank).number,
+        critical_failure_min_ones=outcomes.critical_failure_min_ones,
+        failure_with_one_max=catalogue.rank(outcomes.failure_with_one_max_rank).number,
+        six_six_six_dice=outcomes.six_six_six_dice,
     )
 
 
@@ -55,9 +69,14 @@ def test_numbers(version: str | None = None) -> TestNumbers:
     return numbers_of(load_catalogue(version))
 
 
+def numbers_for(catalogue: Catalogue | None) -> TestNumbers:
+    """The numbers of `catalogue`, or of the current catalogue when None."""
+    return numbers_of(catalogue) if catalogue is not None else test_numbers()
+
+
 def rank_slugs(catalogue: Catalogue | None = None) -> tuple[str, ...]:
     """The rank slugs, lowest first, of `catalogue` (the current one when None)."""
-    return (numbers_of(catalogue) if catalogue is not None else test_numbers()).ranks
+    return numbers_for(catalogue).ranks
 
 
 OUTCOMES = (
@@ -80,13 +99,22 @@ class TestSetup:
 
     @property
     def effective_rank(self) -> int:
-        """K4: the rank lowered at low Santé, never below the floor (Novice)."""
+        """K4: the rank number lowered at low Santé, never below the floor (Novice)."""
         drop = dict(self.numbers.drop_by_sante).get(self.sante, 0)
         return max(self.numbers.floor, self.numbers.number(self.rank) - drop)
 
     @property
     def threshold(self) -> int:
         return self.numbers.thresholds[self.effective_rank - 1]
+
+    @property
+    def effective_rank_slug(self) -> str:
+        return self.numbers.ranks[self.effective_rank - 1]
+
+    @property
+    def can_be_critical(self) -> bool:
+        """K5: "critical success: every die shows 6, and the effective rank is not Novice"."""
+        return self.effective_rank >= self.numbers.critical_success_min
 
     @property
     def keep_best(self) -> bool:
@@ -124,7 +152,7 @@ def setup(
 ) -> TestSetup:
     """Check the inputs of a test, read with `catalogue`'s numbers (the current catalogue's
     when None); a refusal names its field."""
-    numbers = numbers_of(catalogue) if catalogue is not None else test_numbers()
+    numbers = numbers_for(catalogue)
     if isinstance(db, bool) or not isinstance(db, int):
         raise RuleInputError("db", "db is a whole number")
     if not -20 <= db <= 30:
@@ -139,15 +167,14 @@ def setup(
 def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
     """Judge rolled dice (K5, K6). `dice` has `test.dice_count` values from 1 to 6."""
     threshold = test.threshold
-    not_novice = test.effective_rank > 1
     all_six = all(d == SIDES for d in dice)
     # K5: any roll of exactly three dice all showing 6, whatever the rank.
-    six_six_six = len(dice) == 3 and all_six
+    six_six_six = len(dice) == test.numbers.six_six_six_dice and all_six
     if test.keep_best:
         # K6: the kept die alone is judged as a one-die roll; it is the referent die.
         kept = max(dice)
         s = 1 if kept >= threshold else 0
-        if all_six and not_novice:
+        if all_six and test.can_be_critical:
             outcome = "critical_success"
         elif s:
             outcome = "success"
@@ -163,32 +190,37 @@ def judge(test: TestSetup, dice: tuple[int, ...]) -> TestResult:
             s,
             1 - s,
             threshold,
-            test.numbers.ranks[test.effective_rank - 1],
+            test.effective_rank_slug,
         )
     s = sum(1 for d in dice if d >= threshold)
     f = len(dice) - s
     ones = sum(1 for d in dice if d == 1)
-    rank = test.effective_rank
-    outcome = plain_outcome(rank, s, f, ones, all_six)
+    outcome = plain_outcome(test, s, f, ones, all_six)
     # K5: on a success the referent die is the lowest die.
     referent = min(dice) if outcome in {"success", "critical_success"} else None
     return TestResult(
-        outcome, referent, six_six_six, dice, s, f, threshold, test.numbers.ranks[rank - 1]
+        outcome, referent, six_six_six, dice, s, f, threshold, test.effective_rank_slug
     )
 
 
-def plain_outcome(rank: int, s: int, f: int, ones: int, all_six: bool) -> str:
+def plain_outcome(test: TestSetup, s: int, f: int, ones: int, all_six: bool) -> str:
     """K5 for a roll of n >= 1 dice, from its counts: `s` dice at the threshold or above,
-    `f` below, `ones` showing 1, `all_six` every die a 6; `rank` the effective rank."""
-    if all_six and rank > 1:
+    `f` below, `ones` showing 1, `all_six` every die a 6; the effective rank is the test's,
+    and the ranks and 1s each outcome needs are the catalogue's."""
+    rank, numbers = test.effective_rank, test.numbers
+    if all_six and test.can_be_critical:
         return "critical_success"
     if f == 0:
         return "success"
     if s > f:
         return "mitigated_success"
-    if s == 0 and ones >= 2 and rank <= 2:
+    if (
+        s == 0
+        and ones >= numbers.critical_failure_min_ones
+        and rank <= numbers.critical_failure_max
+    ):
         return "critical_failure"
-    if ones == 1 and rank < 4:
+    if ones == 1 and rank <= numbers.failure_with_one_max:
         return "failure_with_one"
     return "failure"
 
@@ -244,7 +276,7 @@ def odds(test: TestSetup) -> TestOdds:
             if kept == SIDES:
                 # All six (one way) is critical unless Novice; the rest are successes.
                 all_six = 1
-                if test.effective_rank > 1:
+                if test.can_be_critical:
                     add("critical_success", all_six * total)
                     referent[SIDES] = referent.get(SIDES, Fraction(0)) + all_six * total
                     ways -= all_six
@@ -253,7 +285,7 @@ def odds(test: TestSetup) -> TestOdds:
                 referent[kept] = referent.get(kept, Fraction(0)) + ways * total
             else:
                 add("failure", ways * total)
-        six = total if n == 3 else Fraction(0)
+        six = total if n == test.numbers.six_six_six_dice else Fraction(0)
         return TestOdds(outcomes, six, dict(sorted(referent.items())))
 
     # Count ways in whole numbers and divide once: a die is a 1, another failing face
@@ -261,7 +293,6 @@ def odds(test: TestSetup) -> TestOdds:
     # how many of each, and `plain_outcome` (which `judge` uses too) decides it.
     other_fail = threshold - 2
     other_success = SIDES - threshold
-    rank = test.effective_rank
     ways_by_outcome: dict[str, int] = {}
     referent_ways: dict[int, int] = {}
     fact = _FACTORIALS
@@ -282,7 +313,7 @@ def odds(test: TestSetup) -> TestOdds:
                 if not ways:
                     continue
                 s_count = succ + sixes  # thresholds are 2 to 4: a 1 always fails
-                outcome = plain_outcome(rank, s_count, n - s_count, ones, sixes == n)
+                outcome = plain_outcome(test, s_count, n - s_count, ones, sixes == n)
                 ways_by_outcome[outcome] = ways_by_outcome.get(outcome, 0) + ways
                 if outcome in ("success", "critical_success"):
                     # The lowest die of a success: spread over the faces it may show.
@@ -291,7 +322,7 @@ def odds(test: TestSetup) -> TestOdds:
         outcomes[outcome] = ways * total
     for face, ways in referent_ways.items():
         referent[face] = ways * total
-    six = total if n == 3 else Fraction(0)
+    six = total if n == test.numbers.six_six_six_dice else Fraction(0)
     return TestOdds({k: v for k, v in outcomes.items() if v}, six, dict(sorted(referent.items())))
 
 

@@ -28,14 +28,17 @@ from rules.engine.systems.kolaps import talent_test as t
 from rules.engine.systems.kolaps.catalogue import (
     INTERVENTION_AUTOMATIC,
     INTERVENTION_IMPOSSIBLE,
+    Catalogue,
     load_catalogue,
 )
 
 
-def intervention_cell(rank: str, level: int, target_rank: str) -> str:
+def intervention_cell(
+    rank: str, level: int, target_rank: str, catalogue: Catalogue | None = None
+) -> str:
     """The cell of the table: "-", "X" or the dice; level 0 has no table (core rule). The
     table is the vigilance talent's (Discipline from catalogue 2026.11.2, K17)."""
-    catalogue = load_catalogue()
+    catalogue = catalogue or load_catalogue()
     numbers = catalogue.vigilance_talent().level(level).intervention_dice
     if numbers is None:
         higher = catalogue.rank(rank).number > catalogue.rank(target_rank).number
@@ -43,21 +46,27 @@ def intervention_cell(rank: str, level: int, target_rank: str) -> str:
     return numbers[rank][target_rank]
 
 
-def db_of(cell: str) -> int:
-    """`nD6` rolls n dice (DB n); `nC6` keeps the best of n (DB 2 - n, K6)."""
+def db_of(cell: str, numbers: t.TestNumbers | None = None) -> int:
+    """`nD6` rolls n dice (DB n); `nC6` keeps the best of n: the DB whose kept-best dice
+    the catalogue's K6 table gives as n (2C6: DB 0)."""
     dice = parse(cell)
-    return 2 - dice.count if dice.keep_best else dice.count
+    if not dice.keep_best:
+        return dice.count
+    keep_best = (numbers or t.numbers_for(None)).keep_best
+    return next(db for db, count in keep_best if count == dice.count)
 
 
-def _setup(data: Mapping[str, Any]) -> tuple[str, t.TestSetup | None]:
-    rank = inputs.choice(data, "rank", t.rank_slugs())
+def _setup(data: Mapping[str, Any], catalogue: Catalogue) -> tuple[str, t.TestSetup | None]:
+    numbers = t.numbers_of(catalogue)
+    rank = inputs.choice(data, "rank", numbers.ranks)
     level = inputs.integer(data, "level", 0, 3, 0)
-    target_rank = inputs.choice(data, "target_rank", t.rank_slugs())
+    target_rank = inputs.choice(data, "target_rank", numbers.ranks)
     sante = inputs.integer(data, "sante", 1, 6, 6)
-    cell = intervention_cell(rank, level, target_rank)
+    cell = intervention_cell(rank, level, target_rank, catalogue)
     if cell in (INTERVENTION_AUTOMATIC, INTERVENTION_IMPOSSIBLE):
         return cell, None
-    return cell, t.TestSetup(db=db_of(cell), rank=rank, sante=sante)
+    test = t.TestSetup(db=db_of(cell, numbers), rank=rank, sante=sante, numbers=numbers)
+    return cell, test
 
 
 def _kind(cell: str) -> str:
@@ -77,8 +86,8 @@ def _answer(cell: str, test: t.TestSetup | None, result: t.TestResult | None) ->
     return out
 
 
-def odds(data: Mapping[str, Any]) -> dict[str, Any]:
-    cell, test = _setup(data)
+def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    cell, test = _setup(data, catalogue or load_catalogue())
     if test is None:
         p = 1.0 if cell == INTERVENTION_AUTOMATIC else 0.0
         return {"intervention": _kind(cell), "cell": cell, "intervenes": p}
@@ -96,11 +105,13 @@ def odds(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def evaluate(data: Mapping[str, Any]) -> dict[str, Any]:
-    cell, test = _setup(data)
+def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
+    cell, test = _setup(data, catalogue or load_catalogue())
     return _answer(cell, test, None if test is None else t.evaluate(test, data.get("dice")))
 
 
-def roll(data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    cell, test = _setup(data)
+def roll(
+    data: Mapping[str, Any], rng: random.Random, catalogue: Catalogue | None = None
+) -> dict[str, Any]:
+    cell, test = _setup(data, catalogue or load_catalogue())
     return _answer(cell, test, None if test is None else t.roll(test, rng))

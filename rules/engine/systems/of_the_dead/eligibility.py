@@ -59,6 +59,18 @@ def _missing(required: tuple[str, ...], held: tuple[str, ...]) -> list[str]:
     return [name for name in required if _norm(name) not in have]
 
 
+def _carried(
+    key: str, required: tuple[str, ...], held: tuple[str, ...], missing: str, all_held: str
+) -> Check | None:
+    """The check of the cards or items a chapter requires (None when it requires none)."""
+    if not required:
+        return None
+    gone = _missing(required, held)
+    if gone:
+        return Check(key, False, missing, {"names": ", ".join(gone)})
+    return Check(key, True, all_held)
+
+
 def eligibility(
     requirement: Requirement, facts: PlayerFacts, *, players: int, uses_profiles: bool
 ) -> Eligibility:
@@ -113,20 +125,21 @@ def eligibility(
                 {"have": facts.survival_points, "need": need},
             )
         )
-    if requirement.required_cards:
-        missing = _missing(requirement.required_cards, facts.cards)
-        if missing:
-            checks.append(
-                Check("cards", False, _("Missing cards: %(names)s."), {"names": ", ".join(missing)})
-            )
-        else:
-            checks.append(Check("cards", True, _("Required cards: all carried.")))
-    if requirement.required_items:
-        missing = _missing(requirement.required_items, facts.equipment)
-        if missing:
-            checks.append(
-                Check("items", False, _("Missing items: %(names)s."), {"names": ", ".join(missing)})
-            )
-        else:
-            checks.append(Check("items", True, _("Required items: all carried.")))
+    carried = (
+        _carried(
+            "cards",
+            requirement.required_cards,
+            facts.cards,
+            _("Missing cards: %(names)s."),
+            _("Required cards: all carried."),
+        ),
+        _carried(
+            "items",
+            requirement.required_items,
+            facts.equipment,
+            _("Missing items: %(names)s."),
+            _("Required items: all carried."),
+        ),
+    )
+    checks.extend(check for check in carried if check is not None)
     return Eligibility(checks)
