@@ -102,10 +102,31 @@ def _owner_only(actor, obj) -> None:
 
 def _lock(actor, obj: Owned, version: int | None) -> Owned:
     """The character or unit locked for the change, if it is the actor's and still at the
-    version the client was shown (None: whatever its version)."""
-    locked = type(obj).objects.select_for_update().get(pk=obj.pk)
+    version the client was shown (None: whatever its version).
+
+    Locks are taken in one order everywhere: a unit, then its characters. A character's
+    change therefore locks the unit it is in before the character itself, so a change to
+    the unit and one to its member at the same time wait for each other, never deadlock."""
+    if isinstance(obj, KolapsCharacter):
+        locked = _lock_character_unit_first(obj)
+    else:
+        locked = type(obj).objects.select_for_update().get(pk=obj.pk)
     _owner_only(actor, locked)
     if version is not None and locked.version != version:
+        raise StaleVersion(locked)
+    return locked
+
+
+def _lock_character_unit_first(character: KolapsCharacter) -> KolapsCharacter:
+    """The character locked after the unit it is in. Should it have moved to another unit
+    between the two reads (a unit change committed meanwhile), the change is refused as
+    stale rather than locking a second unit after the character."""
+    rows = KolapsCharacter.objects.filter(pk=character.pk).values_list("unit_id", flat=True)
+    unit_id = rows.first()
+    if unit_id is not None:
+        list(KolapsUnit.objects.select_for_update().filter(pk=unit_id).values_list("pk"))
+    locked = KolapsCharacter.objects.select_for_update().get(pk=character.pk)
+    if locked.unit_id != unit_id:
         raise StaleVersion(locked)
     return locked
 
