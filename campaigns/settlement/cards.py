@@ -34,7 +34,15 @@ class SettlementCard:
 
     @property
     def in_progress(self) -> bool:
-        return self.settlement is not None and self.settlement.status in RUNNING
+        return (
+            self.settlement is not None
+            and self.settlement.status in RUNNING
+            and not self.settlement.is_stale
+        )
+
+    @property
+    def stalled(self) -> bool:
+        return self.settlement is not None and self.settlement.is_stale
 
     @property
     def settled(self) -> bool:

@@ -13,9 +13,12 @@ the chapter, summed into the ledger as damage dealt and taken and rolls made) an
 `campaigns.statistics.models.CharacterStatistics` from the ledger.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.statistics.models import SummedColumns
@@ -48,6 +51,20 @@ class ChapterSettlement(models.Model):
 
     def __str__(self) -> str:
         return f"settlement of chapter {self.chapter_id}: {self.status}"
+
+    @property
+    def is_stale(self) -> bool:
+        """Queued or running for longer than a task may live (its hard time limit plus the
+        longest wait before a retry): its worker died before it could say so, and the
+        organiser may confirm again. A second delivery is harmless (the task is idempotent
+        by state)."""
+        if self.status not in (SettlementStatus.QUEUED, SettlementStatus.RUNNING):
+            return False
+        since = self.started_at or self.requested_at
+        limit = timedelta(
+            seconds=settings.SETTLEMENT_TIME_LIMIT + settings.SETTLEMENT_RETRY_MAX_COUNTDOWN
+        )
+        return since is not None and timezone.now() - since > limit
 
 
 class SettlementEntry(SummedColumns):

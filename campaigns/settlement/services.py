@@ -59,7 +59,8 @@ def _require_manager(actor, chapter: Chapter) -> None:
 def settlement_request(*, actor, chapter: Chapter) -> ChapterSettlement:
     """The organiser confirms the preview: the settlement is queued, and its task is sent
     once this transaction commits (a rolled-back request sends nothing). Asking again
-    while it is queued or running changes nothing."""
+    while it is queued or running changes nothing, unless it has been so for longer than
+    a task may live: its worker died unseen, and it is queued again."""
 
     _require_manager(actor, chapter)
     with transaction.atomic():
@@ -69,9 +70,10 @@ def settlement_request(*, actor, chapter: Chapter) -> ChapterSettlement:
         if locked.settled_at is not None:
             raise Refusal(_("This chapter is already settled."))
         settlement = ChapterSettlement.objects.filter(chapter=locked).first()
-        if settlement is not None and settlement.status in (
-            SettlementStatus.QUEUED,
-            SettlementStatus.RUNNING,
+        if (
+            settlement is not None
+            and settlement.status in (SettlementStatus.QUEUED, SettlementStatus.RUNNING)
+            and not settlement.is_stale
         ):
             return settlement
         settlement, _created = ChapterSettlement.objects.update_or_create(
