@@ -34,7 +34,7 @@ demo: migrate
 
 run: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(PY) manage.py demo_load
+	$(PY) manage.py demo_load || echo "The demo could not be loaded (see above); serving without it."
 	@echo "Chronique: http://127.0.0.1:$(PORT)/"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 

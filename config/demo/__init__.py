@@ -3,9 +3,16 @@
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
 and its chapter being played with an encounter log.
 
-Idempotent: loading again changes nothing and keeps whatever the demo users did.
-Everything is written through the services, as a user would.
+Idempotent: loading again changes nothing and keeps whatever the demo users did. The demo
+finds what it made by stable keys (`config.demo.keys`), never by names users can change.
+Everything is written through the services, as a user would. An area that cannot be
+completed (its objects deleted, a refusal) is reported in one line and skipped: the demo
+never keeps the server from starting.
 """
+
+import logging
+
+from django.db import transaction
 
 from config.demo.accounts import DEMO_USERS, load_campaign, load_players
 from config.demo.encounter import load_encounter_demo
@@ -17,16 +24,34 @@ from config.demo.settlement import load_settled_chapter
 
 __all__ = ["DEMO_USERS", "load_demo"]
 
+logger = logging.getLogger(__name__)
+
+
+def _area(out, name: str, load, *args):
+    """Run one area in its own savepoint; a failure is a line in `out`, not a crash."""
+    try:
+        with transaction.atomic():
+            return load(*args)
+    except Exception as error:
+        logger.warning("demo: %s skipped", name, exc_info=True)
+        out.write(f"Demo: {name} skipped ({type(error).__name__}: {error}).")
+        return None
+
 
 def load_demo(out) -> None:
     """Load every area in order (the caller holds the transaction); `out` gets the notes."""
-    players = load_players()
-    campaign = load_campaign(players)
-    load_of_the_dead(players, campaign)
-    load_server_rolls(players)
-    load_kolaps_units(players)
+    players = _area(out, "accounts", load_players) or {}
+    missing = [username for username, *_rest in DEMO_USERS if username not in players]
+    if missing:
+        out.write(f"Demo: players {', '.join(missing)} are gone; the rest is not loaded.")
+        return
+    campaign = _area(out, "Of the Dead campaign", load_campaign, players)
+    if campaign is not None:
+        _area(out, "Of the Dead chapters", load_of_the_dead, players, campaign)
+    _area(out, "server rolls", load_server_rolls, players)
+    _area(out, "KOLAPS units", load_kolaps_units, players)
     # The post-chapter settlement: the closed chapter settled, with its effects.
-    load_settled_chapter(campaign=campaign)
-    load_kolaps_campaign_demo(players, out)
+    _area(out, "settled chapter", load_settled_chapter)
+    _area(out, "KOLAPS campaign", load_kolaps_campaign_demo, players, out)
     # A KOLAPS chapter being played, with its encounter log.
-    load_encounter_demo(players)
+    _area(out, "encounter", load_encounter_demo, players)

@@ -4,6 +4,7 @@ from campaigns.models import Campaign
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.accounts.services import player_signup
 from characters.models import Player
+from config.demo.keys import once
 
 DEMO_USERS = [
     # username, display name, password, role
@@ -15,25 +16,30 @@ DEMO_CAMPAIGN = "La Chute de Lyon"
 
 
 def load_players() -> dict:
-    """The demo players by username, signed up once."""
+    """The demo players by their demo username (whatever they renamed themselves to since),
+    signed up once; a demo player deleted since is missing from the answer."""
     players = {}
     for username, display_name, password, _role in DEMO_USERS:
-        player = Player.objects.filter(username=username).first()
-        if player is None:
-            player = player_signup(
+        player = once(
+            f"player/{username}",
+            Player,
+            lambda username=username, display_name=display_name, password=password: player_signup(
                 username=username,
                 email=f"{username}@demo.chronique.local",
                 password=password,
                 display_name=display_name,
-            )
-        players[username] = player
+            ),
+            adopt={"username": username},
+        )
+        if player is not None:
+            players[username] = player
     return players
 
 
-def load_campaign(players) -> Campaign:
+def load_campaign(players) -> Campaign | None:
     """Orga's Of the Dead campaign with alice and bruno, created once."""
-    campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, organiser=players["orga"]).first()
-    if campaign is None:
+
+    def make() -> Campaign:
         campaign = campaign_create(
             organiser=players["orga"],
             name=DEMO_CAMPAIGN,
@@ -47,4 +53,11 @@ def load_campaign(players) -> Campaign:
             campaign_add_participant(
                 actor=players["orga"], campaign=campaign, player=players[username]
             )
-    return campaign
+        return campaign
+
+    return once(
+        "of-the-dead/campaign",
+        Campaign,
+        make,
+        adopt={"name": DEMO_CAMPAIGN, "organiser": players["orga"], "system": "of-the-dead"},
+    )

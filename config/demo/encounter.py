@@ -2,33 +2,43 @@
 (Kirmann's, RULES-NOTES K11) hits bruno, bruno answers with dice rolled at the table."""
 
 from campaigns.chapters.services import chapter_plan, chapter_start, encounter_event_record
-from campaigns.models import Campaign
-from config.demo.kolaps_campaign import DEMO_KOLAPS_CAMPAIGN
+from campaigns.models import Campaign, Chapter
+from config.demo.keys import once, recall
 from rules.rolls.models import RollRecord
 
 DEMO_ENCOUNTER_CHAPTER = "La rue Mercière"
 
 
 def load_encounter_demo(players) -> None:
-    """Idempotent: once the chapter exists, whatever the demo users recorded stays."""
+    """Made once: whatever the demo users recorded since stays."""
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
-    campaign = Campaign.objects.filter(name=DEMO_KOLAPS_CAMPAIGN, organiser=orga).first()
-    if campaign is None or campaign.chapters.filter(title=DEMO_ENCOUNTER_CHAPTER).exists():
+    campaign = recall("kolaps/campaign", Campaign)
+    if campaign is None:
         return
-    chapter = chapter_start(
-        actor=orga,
-        chapter=chapter_plan(
+
+    def make() -> Chapter:
+        chapter = chapter_start(
             actor=orga,
-            campaign=campaign,
-            title=DEMO_ENCOUNTER_CHAPTER,
-            objectives="Traverser la rue sous le feu.",
-            place="Chez Morgane, Lyon 7e",
-        ),
+            chapter=chapter_plan(
+                actor=orga,
+                campaign=campaign,
+                title=DEMO_ENCOUNTER_CHAPTER,
+                objectives="Traverser la rue sous le feu.",
+                place="Chez Morgane, Lyon 7e",
+            ),
+        )
+        shot = recall("rolls/ranged", RollRecord)
+        test = recall("rolls/test", RollRecord)
+        encounter_event_record(
+            actor=alice, chapter=chapter, player=alice, target=bruno, damage=2, roll=shot
+        )
+        encounter_event_record(actor=bruno, chapter=chapter, player=bruno, target=alice, damage=1)
+        encounter_event_record(actor=alice, chapter=chapter, player=alice, roll=test)
+        return chapter
+
+    once(
+        "kolaps/chapter/played",
+        Chapter,
+        make,
+        adopt={"campaign": campaign, "title": DEMO_ENCOUNTER_CHAPTER},
     )
-    shot = RollRecord.objects.filter(player=alice, resolver="ranged").first()
-    test = RollRecord.objects.filter(player=alice, resolver="test").first()
-    encounter_event_record(
-        actor=alice, chapter=chapter, player=alice, target=bruno, damage=2, roll=shot
-    )
-    encounter_event_record(actor=bruno, chapter=chapter, player=bruno, target=alice, damage=1)
-    encounter_event_record(actor=alice, chapter=chapter, player=alice, roll=test)

@@ -2,23 +2,23 @@
 
 from campaigns.chapters.kolaps import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Chapter
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
-from config.demo.kolaps_units import DEMO_KOLAPS_DRAFT, DEMO_KOLAPS_VALID
+from config.demo.keys import once, recall
 
 DEMO_KOLAPS_CAMPAIGN = "Ground Zero : la presqu'île"
+DEMO_KOLAPS_CHAPTER = "Le pont Bonaparte"
 
 
 def load_kolaps_campaign_demo(players, out) -> None:
     """A KOLAPS campaign of orga with alice and bruno, a planned chapter, alice's valid unit
     entered in it; bruno tries his draft and is refused (the sentence is printed), so only
-    alice's unit is entered. Idempotent: once the campaign has its chapter, nothing is
-    redone."""
+    alice's unit is entered. Each made once: what the demo users did since stays."""
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
-    campaign = Campaign.objects.filter(name=DEMO_KOLAPS_CAMPAIGN, organiser=orga).first()
-    if campaign is None:
+
+    def make_campaign() -> Campaign:
         campaign = campaign_create(
             organiser=orga,
             name=DEMO_KOLAPS_CAMPAIGN,
@@ -27,21 +27,39 @@ def load_kolaps_campaign_demo(players, out) -> None:
         )
         for player in (alice, bruno):
             campaign_add_participant(actor=orga, campaign=campaign, player=player)
-    if campaign.chapters.exists():
-        return  # loaded before: whatever the demo users did since stays as they left it
-    chapter = chapter_plan(
-        actor=orga,
-        campaign=campaign,
-        title="Le pont Bonaparte",
-        objectives="Tenir le pont jusqu'à l'aube.",
-        place="Chez Morgane, Lyon 7e",
+        return campaign
+
+    campaign = once(
+        "kolaps/campaign",
+        Campaign,
+        make_campaign,
+        adopt={"name": DEMO_KOLAPS_CAMPAIGN, "organiser": orga, "system": "kolaps"},
     )
-    valid = KolapsUnit.objects.filter(owner=alice, name=DEMO_KOLAPS_VALID).first()
-    if valid is not None and valid.is_valid:
-        chapter_unit_enter(actor=alice, chapter=chapter, unit=valid, side="Police")
-    draft = KolapsUnit.objects.filter(owner=bruno, name=DEMO_KOLAPS_DRAFT).first()
-    if draft is not None:
-        try:
-            chapter_unit_enter(actor=bruno, chapter=chapter, unit=draft)
-        except Refusal as refusal:  # the draft stays out, as the rules want
-            out.write(f"KOLAPS demo: {draft.name} refused: {refusal.message}")
+    if campaign is None:
+        return
+
+    def make_chapter() -> Chapter:
+        chapter = chapter_plan(
+            actor=orga,
+            campaign=campaign,
+            title=DEMO_KOLAPS_CHAPTER,
+            objectives="Tenir le pont jusqu'à l'aube.",
+            place="Chez Morgane, Lyon 7e",
+        )
+        valid = recall("kolaps/unit/valid", KolapsUnit)
+        if valid is not None and valid.is_valid:
+            chapter_unit_enter(actor=alice, chapter=chapter, unit=valid, side="Police")
+        draft = recall("kolaps/unit/draft", KolapsUnit)
+        if draft is not None:
+            try:
+                chapter_unit_enter(actor=bruno, chapter=chapter, unit=draft)
+            except Refusal as refusal:  # the draft stays out, as the rules want
+                out.write(f"KOLAPS demo: {draft.name} refused: {refusal.message}")
+        return chapter
+
+    once(
+        "kolaps/chapter/planned",
+        Chapter,
+        make_chapter,
+        adopt={"campaign": campaign, "title": DEMO_KOLAPS_CHAPTER},
+    )

@@ -5,9 +5,12 @@ from datetime import timedelta
 from django.utils import timezone
 
 from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, vote_open
-from campaigns.models import VoteKind, VoteStatus
+from campaigns.models import Chapter, VoteKind, VoteStatus
 from characters.models import Profile
 from characters.profiles.services import profile_create, profile_update, trauma_add
+from config.demo.keys import once
+
+DEMO_FIRST_CHAPTER = "Les quais du Rhône"
 
 
 def load_of_the_dead(players, campaign) -> None:
@@ -37,14 +40,22 @@ def load_of_the_dead(players, campaign) -> None:
         if not Profile.objects.filter(player=player).exists():
             profile = profile_create(actor=player, player=player, **sheet)
             profile_update(actor=player, profile=profile, is_public=True)
-    if campaign.chapters.exists():
-        return
+    once(
+        "of-the-dead/chapter/first",
+        Chapter,
+        lambda: _chapters(players, campaign),
+        adopt={"campaign": campaign, "title": DEMO_FIRST_CHAPTER},
+    )
+
+
+def _chapters(players, campaign) -> Chapter:
+    """The three chapters and the vote; answers the first (closed) one."""
     orga = players["orga"]
     soon = timezone.now().replace(hour=18, minute=0, second=0, microsecond=0)
     first = chapter_plan(
         actor=orga,
         campaign=campaign,
-        title="Les quais du Rhône",
+        title=DEMO_FIRST_CHAPTER,
         scenario="Atteindre le pont Lafayette avant la nuit.",
         objectives="Traverser le pont.",
         weather="Pluie fine",
@@ -98,3 +109,4 @@ def load_of_the_dead(players, campaign) -> None:
         vote_open(
             actor=orga, campaign=campaign, kind=VoteKind.NEXT_CHAPTER, candidates=[second, third]
         )
+    return first

@@ -8,15 +8,12 @@ an organiser reopened or asked for, is left alone. Through the services only.
 
 from campaigns.models import Chapter, ChapterSettlement, ChapterStatus
 from campaigns.settlement.apply import settlement_apply
+from config.demo.keys import recall
 
-DEMO_CHAPTER = "Les quais du Rhône"
 
-
-def load_settled_chapter(*, campaign) -> None:
-    chapter = Chapter.objects.filter(
-        campaign=campaign, title=DEMO_CHAPTER, status=ChapterStatus.CLOSED
-    ).first()
-    if chapter is None or chapter.settled_at is not None:
+def load_settled_chapter() -> None:
+    chapter = recall("of-the-dead/chapter/first", Chapter)
+    if chapter is None or chapter.status != ChapterStatus.CLOSED or chapter.settled_at:
         return
     if ChapterSettlement.objects.filter(chapter=chapter).exists():
         return

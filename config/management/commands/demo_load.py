@@ -1,8 +1,9 @@
 """Load the demo data `make run` shows: an organiser, two players and their campaigns.
 
-Idempotent: running it again changes nothing and keeps whatever the demo users did.
+Idempotent: running it again changes nothing and keeps whatever the demo users did (the
+demo finds its rows by stable keys, `config.demo.keys`).
 Everything is written through the services, as a user would. The areas live in
-`campaigns/demo/`, one module each; add a new one there and call it from `load_demo`.
+`config/demo/`, one module each; add a new one there and call it from `load_demo`.
 """
 
 from django.core.management.base import BaseCommand
