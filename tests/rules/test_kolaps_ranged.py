@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import ranged
 from rules.engine.systems.kolaps.attack import attack_odds
+from rules.engine.systems.kolaps.ranged import METABOLISM
 from tests.rules.kolaps_brute import every_roll
 
 KIRMANN = {
@@ -275,6 +276,27 @@ def test_it_reads_the_major_incident_with_a_fresh_die(incident_die, effect, extr
     assert {k: answer["incident"][k] for k in extra} == extra
 
 
+def test_the_attackers_own_death_roll_counts_its_inhuman_metabolism():
+    """K8: "A death roll is 1D6 after the loss, threshold by the new Santé (... 3: 4 ...;
+    inhuman metabolism 3 lowers it by 1); below the threshold the character dies." The
+    weapon explodes in the hands of a vampire of Santé 6: Santé 3 after the loss, threshold
+    4 - 1 = 3, so a 3 keeps it alive (a human dies on it)."""
+    data = {
+        **shot(attacker={"rank": "novice", "talents": {"fusil": 1}}),
+        "dice": [1, 1, 2],
+        "incident_die": [1],
+        "attacker_death_die": [3],
+    }
+    vampire = shot(attacker={"rank": "novice", "talents": {"fusil": 1, METABOLISM: 3}})
+    human_roll = ranged.evaluate(data)["incident"]
+    vampire_roll = ranged.evaluate({**data, "attacker": vampire["attacker"]})["incident"]
+    assert (human_roll["attacker_sante_after"], human_roll["attacker_killed"]) == (3, True)
+    assert (vampire_roll["attacker_sante_after"], vampire_roll["attacker_killed"]) == (3, False)
+    human_dies = attack_odds(ranged.setup(data).attack).attacker_dies
+    vampire_dies = attack_odds(ranged.setup(vampire).attack).attacker_dies
+    assert 0 < vampire_dies < human_dies
+
+
 @pytest.mark.parametrize(
     ("stray_die", "effect"),
     [
@@ -315,6 +337,7 @@ ODDS_CASES = [
     shot(attacker={"rank": "aguerri", "sante": 3}, distance_cm=20),  # 2 kept best, wounded
     shot(melee_figures=3),  # stray shots
     shot(target={"talents": {"metabolisme-inhumain-vampire": 3}, "sante": 4}),
+    shot(attacker={"rank": "novice", "talents": {"fusil": 1, "metabolisme-inhumain-vampire": 3}}),
     shot(
         attacker={"talents": {"pistolet": 3, "precision": 2}},
         use=["precision"],

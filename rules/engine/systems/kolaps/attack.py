@@ -44,6 +44,7 @@ class Attack:
     target_sante: int
     target_death_modifier: int
     into_melee: bool = False
+    attacker_death_modifier: int = 0  # the attacker's own inhuman metabolism (K8)
     ablaze: bool = False  # a Shéol whose 666 set it ablaze: melee wounds one level worse
 
     @property
@@ -158,7 +159,8 @@ def _incident(
         after = max(floor, attack.attacker_sante - incident["attacker_sante_loss"])
         incident["attacker_sante_after"] = after
         death = source.take("attacker_death_die", D6)[0]
-        incident["attacker_killed"] = c.dies(c.death_threshold(catalogue, after), death)
+        threshold = c.death_threshold(catalogue, after, attack.attacker_death_modifier)
+        incident["attacker_killed"] = c.dies(threshold, death)
 
 
 def _miss(attack: Attack, source: DiceSource, catalogue: Catalogue, out: dict[str, Any]) -> None:
@@ -258,7 +260,8 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
         if follow.incident_effects[effect].get("attacker_death_roll"):
             loss = follow.incident_effects[effect]["attacker_sante_loss"]
             after = max(catalogue.tables.wounds.sante_floor, attack.attacker_sante - loss)
-            attacker_dies += p * c.death_chance(c.death_threshold(catalogue, after))
+            threshold = c.death_threshold(catalogue, after, attack.attacker_death_modifier)
+            attacker_dies += p * c.death_chance(threshold)
     miss = rows.get("miss", Fraction(0))
     if attack.into_melee:
         for low, high, effect, _extra in follow.stray_shot:

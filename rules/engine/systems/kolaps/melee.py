@@ -209,6 +209,7 @@ def strike(melee: Melee, attacker_side: str, difference: int, catalogue: Catalog
         frenzy_power = attacker.level(catalogue, FRENZY, "power_bonus")
         bonus = parse(frenzy_power) if frenzy_power else bonus
     divisor, death_modifier = metabolism(catalogue, defender.talents)
+    _own_divisor, own_death_modifier = metabolism(catalogue, attacker.talents)
     return Attack(
         table="melee",
         modifiers=tuple(modifiers),
@@ -220,6 +221,7 @@ def strike(melee: Melee, attacker_side: str, difference: int, catalogue: Catalog
         attacker_sante=attacker.sante,
         target_sante=defender.sante,
         target_death_modifier=death_modifier,
+        attacker_death_modifier=own_death_modifier,
         ablaze=attacker.ablaze,
     )
 

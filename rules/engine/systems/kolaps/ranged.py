@@ -226,6 +226,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
             Modifier("melee", (melee_figures - 1) * tables.melee_extra_figure_modifier)
         )
     divisor, death_modifier = metabolism(catalogue, target_talents)
+    _own_divisor, own_death_modifier = metabolism(catalogue, talents)
     attack = Attack(
         table="ranged",
         modifiers=tuple(modifiers),
@@ -237,6 +238,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
         attacker_sante=sante,
         target_sante=target_sante,
         target_death_modifier=death_modifier,
+        attacker_death_modifier=own_death_modifier,
         into_melee=melee_figures >= 2,
     )
     return Shot(
@@ -250,8 +252,9 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
 
 
 def metabolism(catalogue: Catalogue, talents: Mapping[str, int]) -> tuple[int, int]:
-    """K7 and K8: a target's inhuman metabolism divides the rolled power (1 when none) and
-    lowers its death-roll threshold."""
+    """K7 and K8: inhuman metabolism divides the rolled power against its holder (1 when
+    none) and lowers the holder's death-roll threshold, whether the holder is the target or
+    an attacker whose own incident calls for a death roll."""
     level = talents.get(METABOLISM)
     if level is None:
         return 1, 0
