@@ -104,11 +104,15 @@ def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
     return LeaderboardCard(campaign=campaign, rows=leaderboard(campaign_id=campaign.pk))
 
 
+# Who the overall leaderboard ranks: the players whose profile shows its statistics publicly
+# (and whoever is looking at it).
+SHOWN = Q(player__otd_profile__is_public=True, player__otd_profile__show_statistics=True)
+
+
 def overall_leaderboard_card(user) -> LeaderboardCard:
     """Everyone signed in; lists the players whose profile shows its statistics publicly,
     and the viewer. One query."""
-    shown = Q(player__otd_profile__is_public=True, player__otd_profile__show_statistics=True)
-    return LeaderboardCard(campaign=None, rows=leaderboard(player_filter=shown | Q(player=user)))
+    return LeaderboardCard(campaign=None, rows=leaderboard(player_filter=SHOWN | Q(player=user)))
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,8 @@ def history_card(user, player: Player) -> HistoryCard:
         if profile is not None and show_traumas
         else []
     )
-    standing = leaderboard(player_filter=Q(player=player))
+    # Ranked as the overall leaderboard would rank them, among the players it shows.
+    standing = leaderboard(player_filter=SHOWN | Q(player=player), only_player_id=player.pk)
     return HistoryCard(
         player=player,
         profile=profile,

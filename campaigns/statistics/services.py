@@ -176,17 +176,23 @@ StandingRow = make_dataclass(
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(*, campaign_id: int | None = None, player_filter: Q | None = None):
+def leaderboard(
+    *,
+    campaign_id: int | None = None,
+    player_filter: Q | None = None,
+    only_player_id: int | None = None,
+):
     """One query: the rows of a campaign, or overall (each player's campaign rows summed,
     reputation recomputed from the sums), ranked by reputation, ties sharing a rank (SQL
-    `RANK()`), at most LEADERBOARD_SIZE."""
+    `RANK()`), at most LEADERBOARD_SIZE. `player_filter` chooses who is ranked;
+    `only_player_id` keeps one player's row, ranked among them all (overall only)."""
     rows = CharacterStatistics.objects.all()
     if campaign_id is not None:
         rows = rows.filter(campaign_id=campaign_id)
     if player_filter is not None:
         rows = rows.filter(player_filter)
     if campaign_id is None:
-        return _overall(rows)
+        return _overall(rows, only_player_id)
     rows = rows.annotate(
         rank=Window(Rank(), order_by=F("reputation").desc()),
         display=F("player__display_name"),
@@ -195,7 +201,7 @@ def leaderboard(*, campaign_id: int | None = None, player_filter: Q | None = Non
     return [_standing(row) for row in rows.values()]
 
 
-def _overall(rows) -> list["StandingRow"]:
+def _overall(rows, only_player_id: int | None = None) -> list["StandingRow"]:
     """Each player's campaign rows summed (the aggregate, compiled by the ORM so filters on
     the player apply), ranked, cut to the first LEADERBOARD_SIZE by (reputation, wins)
     with their ties, and only then joined to the players for names: the sums of every
@@ -209,20 +215,23 @@ def _overall(rows) -> list["StandingRow"]:
     )
     q = connection.ops.quote_name
     player = q(CharacterStatistics._meta.get_field("player").related_model._meta.db_table)
-    # SQLite has no WITH TIES: it joins every total (small tables there).
+    # SQLite has no WITH TIES: it joins every total (small tables there). One player's
+    # standing is ranked among all, then picked.
     cut = (
         f"ORDER BY o_reputation DESC, o_chapters_won DESC "
         f"FETCH FIRST {LEADERBOARD_SIZE} ROWS WITH TIES"
-        if connection.vendor == "postgresql"
+        if connection.vendor == "postgresql" and only_player_id is None
         else ""
     )
+    pick = "" if only_player_id is None else "WHERE ranked.player_id = %s "
+    params = (*params, only_player_id) if only_player_id is not None else params
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH totals AS ({totals_sql}), "
             "ranked AS (SELECT totals.*, RANK() OVER (ORDER BY o_reputation DESC) AS rank "
             f"FROM totals {cut}) "
             f"SELECT ranked.*, p.{q('display_name')} AS display, p.{q('username')} AS username "
-            f"FROM ranked JOIN {player} p ON p.{q('id')} = ranked.player_id "
+            f"FROM ranked JOIN {player} p ON p.{q('id')} = ranked.player_id {pick}"
             f"ORDER BY o_reputation DESC, o_chapters_won DESC, p.{q('username')} "
             f"LIMIT {LEADERBOARD_SIZE}",
             params,
