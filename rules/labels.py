@@ -69,6 +69,19 @@ FOLLOW_UP_LABELS = {
 }
 
 
+# K9's major and minor incidents, and the stray shot into a melee, by the effect slug of the
+# catalogue's follow-up tables.
+EFFECT_LABELS = {
+    "weapon_destroyed": _("The weapon is destroyed"),
+    "attacker_falls": _("The attacker falls"),
+    "ally_hit": _("An ally of the attacker is hit"),
+    "disarmed": _("The attacker is disarmed"),
+    "shooter_ally_hit": _("An ally of the shooter is hit"),
+    "target_ally_hit": _("An ally of the target is hit"),
+    "plain_miss": _("A plain miss"),
+}
+
+
 ORDER_LABELS = {
     "support": _("Support"),
     "defensive": _("Defensive"),

@@ -2,7 +2,7 @@
 
 from django import template
 
-from rules.labels import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
+from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
 
 register = template.Library()
 
@@ -22,3 +22,10 @@ def row_label(row: str | None) -> str:
 def dice_label(field: str) -> str:
     """What a follow-up roll is for: "death_die" -> "Target's death roll"."""
     return str(FOLLOW_UP_LABELS.get(field, field))
+
+
+@register.filter
+def effect_label(effect: str | None) -> str:
+    """An incident's or a stray shot's effect: "weapon_destroyed" -> "The weapon is
+    destroyed"."""
+    return str(EFFECT_LABELS.get(effect or "", effect or ""))

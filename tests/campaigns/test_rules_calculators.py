@@ -1,6 +1,8 @@
 """The ranged and melee calculators: odds without JavaScript, typed dice step by step, server
 rolls recorded; htmx gets the panel alone."""
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -157,3 +159,42 @@ def test_it_lists_a_recorded_shot_with_its_table_row(client, player):
     assert str(ROW_LABELS[row]) in listing
     detail = client.get(reverse("roll-detail", args=[record.pk])).content.decode()
     assert "same dice, same outcome" in detail
+
+
+def test_it_names_an_incident_and_a_stray_shot_in_words_in_french(client):
+    """The calculators printed incident and stray-shot effects as raw slugs
+    ("weapon_destroyed", "shooter_ally_hit")."""
+    client.cookies["django_language"] = "fr"
+    # A Novice's five dice at DB 5, two 1s and none above 2: a critical failure, the major
+    # incident (K9) read on a fresh die showing 1.
+    incident = client.post(
+        reverse("kolaps-ranged"),
+        {
+            **KIRMANN,
+            "rank": "novice",
+            "dice": "1 1 2 2 2",
+            "incident_die": "1",
+            "attacker_death_die": "6",
+            "action": "evaluate",
+        },
+    ).content.decode()
+    incident = html.unescape(incident)
+    assert "Incident majeur" in incident
+    assert "L'arme est détruite" in incident and "weapon_destroyed" not in incident
+    assert "la Santé de l'attaquant tombe à 3" in incident
+    assert "l'attaquant survit à son jet de mort" in incident
+    # A miss into a melee of three figures: the stray-shot die hits the shooter's ally.
+    stray = client.post(
+        reverse("kolaps-ranged"),
+        {
+            **KIRMANN,
+            "cover": 0,
+            "extra_protection": 0,
+            "melee_figures": 3,
+            "dice": "2",
+            "stray_die": "1",
+            "action": "evaluate",
+        },
+    ).content.decode()
+    stray = html.unescape(stray)
+    assert "Un allié du tireur est touché" in stray and "shooter_ally_hit" not in stray
