@@ -7,7 +7,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/chronique
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/14
 
-.PHONY: run test lint worker beat bench messages migrate demo install install-test services clean
+.PHONY: run test lint worker beat bench messages migrate demo install install-test services clean backup restore
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Chronique needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -37,6 +37,14 @@ run: migrate
 	$(PY) manage.py demo_load || echo "The demo could not be loaded (see above); serving without it."
 	@echo "Chronique: http://127.0.0.1:$(PORT)/"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# Backups of the database DATABASE_URL names (SQLite file by default) into var/backups/.
+backup: install
+	$(PY) manage.py backup $(if $(FILE),--output $(FILE),)
+
+restore: install
+	@test -n "$(FILE)" || { echo "make restore FILE=var/backups/chronique-....dump"; exit 1; }
+	$(PY) manage.py restore $(FILE)
 
 worker: install
 	$(VENV)/bin/celery -A config worker --loglevel=INFO

@@ -212,7 +212,20 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- API --------------------------------------------------------------------------------
+# What a request may carry: a body of at most 512 KB (a unit file is a few KB), JSON
+# nested at most 32 levels; larger is refused with a sentence (config/api.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=512 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+API_MAX_JSON_DEPTH = 32
+# The years a chapter may be planned in: a date outside is refused with a sentence.
+CHAPTER_YEARS = (2000, 2199)
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous request then gets 401 with `WWW-Authenticate: Token`.
         "rest_framework.authentication.TokenAuthentication",
@@ -238,6 +251,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.declare_errors",
+    ],
 }
 
 # --- Celery: Redis when CELERY_BROKER_URL is set, in-process otherwise ------------------
@@ -285,7 +302,10 @@ if _visibility_timeout <= SETTLEMENT_TIME_LIMIT + SETTLEMENT_RETRY_MAX_COUNTDOWN
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_tokens": {"()": "config.logging.RedactTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }

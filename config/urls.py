@@ -42,3 +42,8 @@ urlpatterns = [
     path("api/docs/", api_docs, name="api-docs"),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

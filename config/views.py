@@ -1,11 +1,15 @@
-"""Project-wide pages: the home page and the health check."""
+"""Project-wide pages: the home page, the health check, and the error answers (JSON with a
+sentence under /api/, a page otherwise)."""
 
 import logging
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -52,3 +56,47 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
+
+
+# --- Error answers (config/urls.py's handler400/403/404/500) --------------------------------
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django could not take: a body over DATA_UPLOAD_MAX_MEMORY_SIZE (413), too
+    many form fields, or another malformed request (400); each said in a sentence."""
+    if isinstance(exception, RequestDataTooBig):
+        status = 413
+        message = _("This request is too large: send at most %(limit)s KB.") % {
+            "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+        }
+    elif isinstance(exception, TooManyFieldsSent):
+        status, message = 400, _("This form sends too many fields.")
+    else:
+        status, message = 400, _("This request could not be read.")
+    if _is_api(request):
+        return JsonResponse({"detail": message}, status=status)
+    return render(request, "refusal.html", {"message": message}, status=status)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            {"detail": _("You do not have permission to perform this action.")}, status=403
+        )
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"detail": _("A server error occurred.")}, status=500)
+    return defaults.server_error(request)

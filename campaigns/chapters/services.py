@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -117,6 +118,13 @@ def _clean_chapter(values: dict) -> dict:
     starts_at = values.get("starts_at")
     if starts_at is not None and (not isinstance(starts_at, datetime) or starts_at.tzinfo is None):
         raise ValueError("starts_at must be an aware datetime")
+    first, last = settings.CHAPTER_YEARS
+    if starts_at is not None and not first <= starts_at.year <= last:
+        raise Refusal(
+            _("Choose a date between the years %(first)s and %(last)s.")
+            % {"first": first, "last": last},
+            field="starts_at",
+        )
     for name in ("weather", "time_of_day"):
         if len(values[name]) > 120:
             raise Refusal(_("Keep it under 120 characters."), field=name)

@@ -169,13 +169,17 @@ def _opponent_vu(request) -> int | None:
     raw = request.query_params.get("opponent_vu")
     if raw is None:
         return None
-    field = serializers.IntegerField(min_value=0, max_value=100000)
-    return field.run_validation(raw)
+    field = serializers.IntegerField(min_value=0, max_value=OPPONENT_VU_MAX)
+    try:
+        return field.run_validation(raw)
+    except serializers.ValidationError as error:
+        raise serializers.ValidationError({"opponent_vu": error.detail}) from error
 
 
+OPPONENT_VU_MAX = 100000
 OPPONENT_VU = OpenApiParameter(
     "opponent_vu",
-    int,
+    {"type": "integer", "minimum": 0, "maximum": OPPONENT_VU_MAX},
     description="Compare with an opponent's VU: who would change sides (RULES-NOTES K12).",
     required=False,
 )
