@@ -5,7 +5,7 @@ import logging
 from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -17,6 +17,9 @@ logger = logging.getLogger(__name__)
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """The presentation of Chronique; a signed-in player's home is their dashboard."""
+    if request.user.is_authenticated:
+        return redirect("dashboard")
     return render(request, "home.html", {"systems": SYSTEMS})
 
 
