@@ -37,7 +37,7 @@ HISTORY_LINES = 6
 
 
 @dataclass(frozen=True)
-class NextChapter:
+class DashboardChapter:
     id: int
     campaign_id: int
     campaign_name: str
@@ -51,7 +51,7 @@ class NextChapter:
 
 
 @dataclass(frozen=True)
-class VoteWaiting:
+class DashboardVote:
     id: int
     campaign_name: str
     kind: str
@@ -61,7 +61,7 @@ class VoteWaiting:
 
 
 @dataclass(frozen=True)
-class HistoryLine:
+class DashboardHistoryLine:
     campaign_id: int
     campaign_name: str
     at: datetime
@@ -69,7 +69,7 @@ class HistoryLine:
 
 
 @dataclass(frozen=True)
-class TodoLine:
+class DashboardTodo:
     kind: str  # "close": a chapter to close; "settle": a settlement to confirm
     chapter_id: int
     campaign_name: str
@@ -78,14 +78,14 @@ class TodoLine:
 
 
 @dataclass(frozen=True)
-class ProfileLine:
+class DashboardProfile:
     status: str
     status_label: str
     survival_points: int
 
 
 @dataclass(frozen=True)
-class UnitLine:
+class DashboardUnit:
     id: int
     name: str
     vu: int
@@ -94,7 +94,7 @@ class UnitLine:
 
 
 @dataclass(frozen=True)
-class CharacterLine:
+class DashboardCharacter:
     id: int
     name: str
     archetype_label: str
@@ -107,14 +107,14 @@ class CharacterLine:
 class DashboardCard:
     name: str
     campaigns: int
-    next_chapter: NextChapter | None
-    votes: list[VoteWaiting] = field(default_factory=list)
+    next_chapter: DashboardChapter | None
+    votes: list[DashboardVote] = field(default_factory=list)
     death_choice: bool = False  # the viewer's Of the Dead character died: a choice waits
-    profile: ProfileLine | None = None
-    units: list[UnitLine] = field(default_factory=list)
-    characters: list[CharacterLine] = field(default_factory=list)
-    history: list[HistoryLine] = field(default_factory=list)
-    todo: list[TodoLine] = field(default_factory=list)
+    profile: DashboardProfile | None = None
+    units: list[DashboardUnit] = field(default_factory=list)
+    characters: list[DashboardCharacter] = field(default_factory=list)
+    history: list[DashboardHistoryLine] = field(default_factory=list)
+    todo: list[DashboardTodo] = field(default_factory=list)
 
 
 def _campaigns(user) -> dict[int, tuple[Campaign, str]]:
@@ -140,7 +140,7 @@ def _campaigns(user) -> dict[int, tuple[Campaign, str]]:
     }
 
 
-def _next_chapter(user, chapters, campaigns, profile) -> NextChapter | None:
+def _next_chapter(user, chapters, campaigns, profile) -> DashboardChapter | None:
     """The first chapter not closed that the viewer plays in (dated ones first), else the
     first one they organise."""
     playing = [c for c in chapters if campaigns[c.campaign_id][1] == "player"]
@@ -158,7 +158,7 @@ def _next_chapter(user, chapters, campaigns, profile) -> NextChapter | None:
             players=campaign.n_players,
             uses_profiles=uses_profiles,
         )
-    return NextChapter(
+    return DashboardChapter(
         id=chapter.pk,
         campaign_id=campaign.pk,
         campaign_name=campaign.name,
@@ -172,7 +172,7 @@ def _next_chapter(user, chapters, campaigns, profile) -> NextChapter | None:
     )
 
 
-def _todo(chapters, campaigns) -> list[TodoLine]:
+def _todo(chapters, campaigns) -> list[DashboardTodo]:
     """For the campaigns the viewer manages: chapters being played or whose date is past
     (to close), and closed chapters not settled (a settlement to confirm)."""
     now = timezone.now()
@@ -189,7 +189,7 @@ def _todo(chapters, campaigns) -> list[TodoLine]:
             kind = "close"
         else:
             continue
-        lines.append(TodoLine(kind, chapter.pk, campaign.name, chapter.number, chapter.title))
+        lines.append(DashboardTodo(kind, chapter.pk, campaign.name, chapter.number, chapter.title))
     return lines
 
 
@@ -229,7 +229,7 @@ def dashboard_card(user) -> DashboardCard:
         campaigns=len(campaigns),
         next_chapter=_next_chapter(user, chapters, campaigns, profile),
         votes=[
-            VoteWaiting(
+            DashboardVote(
                 id=pk,
                 campaign_name=campaign_name,
                 kind=kind,
@@ -240,21 +240,21 @@ def dashboard_card(user) -> DashboardCard:
             for pk, campaign_name, kind, title, opened_at in votes
         ],
         death_choice=profile is not None and profile.status == ProfileStatus.DEAD,
-        profile=ProfileLine(
+        profile=DashboardProfile(
             status=profile.status,
             status_label=str(ProfileStatus(profile.status).label),
             survival_points=profile.survival_points,
         )
         if profile is not None
         else None,
-        units=[UnitLine(u.id, u.name, u.vu, u.valid, u.size) for u in units],
+        units=[DashboardUnit(u.id, u.name, u.vu, u.valid, u.size) for u in units],
         characters=[
-            CharacterLine(c.id, c.name, c.archetype_label, c.rank_label, c.value, c.pp_left)
+            DashboardCharacter(c.id, c.name, c.archetype_label, c.rank_label, c.value, c.pp_left)
             for c in characters
             if c.unit_id is None
         ],
         history=[
-            HistoryLine(
+            DashboardHistoryLine(
                 campaign_id=campaign_id,
                 campaign_name=campaign_name,
                 at=at,

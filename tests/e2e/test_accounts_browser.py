@@ -13,7 +13,7 @@ def shot(page, output_dir, name):
 
 def test_it_takes_a_newcomer_from_sign_up_to_log_out(page, live_server, output_dir):
     page.goto(live_server.url + "/")
-    # French first, even though this browser asks for English.
+    # French, as this browser asks.
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.get_by_role("link", name="Créer un compte").is_visible()
     shot(page, output_dir, "1-home-fr")
