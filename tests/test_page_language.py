@@ -5,6 +5,7 @@ account (and anonymously), the pages are visited from the home page, the dashboa
 every page route that needs no argument, following the links each page offers. A page
 fails when its visible text (and its labels: title, aria-label, placeholder, alt) shows
 
+- the label of a hidden field (an orphan "Version" above nothing);
 - a developer's key: a `snake_case` word ("unit_entered"), a `system/resolver` slug
   ("kolaps/ranged") or a Python dict;
 - a sentence of the other language: in French, a sentence of the English catalogue
@@ -110,6 +111,8 @@ class _Text(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.links: list[str] = []
+        self.label_for: set[str] = set()
+        self.hidden_ids: set[str] = set()
         self._hidden = 0
 
     def handle_starttag(self, tag, attrs):
@@ -118,6 +121,10 @@ class _Text(HTMLParser):
             self._hidden += 1
         if tag == "a" and attrs.get("href"):
             self.links.append(attrs["href"])
+        if tag == "label" and attrs.get("for"):
+            self.label_for.add(attrs["for"])
+        if tag == "input" and attrs.get("type") == "hidden" and attrs.get("id"):
+            self.hidden_ids.add(attrs["id"])
         self.parts.extend(attrs[name] for name in self.LABELS if attrs.get(name))
         if tag in ("br", "p", "li", "td", "th", "div", "h1", "h2", "h3", "option", "label"):
             self.parts.append("\n")
@@ -259,7 +266,10 @@ def _crawl(client, language, account, starts, sentences, reached):
         parser.feed(response.content.decode())
         results[(language, account, path)] = problems_in(
             parser.text(), language, sentences[language]
-        )
+        ) + [
+            f"a label for the hidden field {i}"
+            for i in sorted(parser.label_for & parser.hidden_ids)
+        ]
         for href in parser.links:
             target = urlsplit(urljoin(final, href))
             if target.netloc not in ("", "testserver") or not target.path.startswith("/"):
