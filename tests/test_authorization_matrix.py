@@ -1101,6 +1101,7 @@ MATRIX += [
 # --- What a player sees: the dashboard ----------------------------------------------------------
 MATRIX += [
     Row("dashboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("set_theme", "post", every(302), data=lambda r, u: {"theme": "dark", "next": "/"}),
     Row("api-dashboard", "get", signed_in(200, anonymous=401), api=True),
 ]
 
