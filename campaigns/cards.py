@@ -7,6 +7,7 @@ from django.db.models import Count, Q
 
 from campaigns.chapters.eligibility import eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
+from campaigns.history import event_sentence
 from campaigns.models import (
     Campaign,
     CampaignEvent,
@@ -39,6 +40,7 @@ class EventLine:
     actor: str
     verb: str
     data: dict
+    sentence: str = ""  # who did what, in the reader's language (campaigns.history)
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,13 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
         participants=[member.name for member in members.players],
         co_organisers=[member.name for member in members.co_organisers],
         history=[
-            EventLine(at=at, actor=display or username or "", verb=verb, data=data)
+            EventLine(
+                at=at,
+                actor=display or username or "",
+                verb=verb,
+                data=data,
+                sentence=event_sentence(display or username or "", verb, data),
+            )
             for at, display, username, verb, data in events
         ],
         is_organiser=Role.ORGANISER in roles,

@@ -10,6 +10,8 @@ from django.urls import path
 from campaigns import api, views
 from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
+from campaigns.dashboard import api as dashboard_api
+from campaigns.dashboard import views as dashboard_views
 from campaigns.settlement import api as settlement_api
 from campaigns.settlement import views as settlement_views
 
@@ -83,6 +85,7 @@ urlpatterns = [
     path(
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
     ),
+    path("dashboard/", dashboard_views.dashboard, name="dashboard"),
 ]
 
 api_urlpatterns = [
@@ -167,4 +170,5 @@ api_urlpatterns = [
         settlement_api.DeathChoiceAPI.as_view(),
         name="api-profile-death-choice",
     ),
+    path("dashboard/", dashboard_api.DashboardAPI.as_view(), name="api-dashboard"),
 ]

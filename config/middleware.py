@@ -1,15 +1,22 @@
-"""Language selection: French unless the visitor chose otherwise.
+"""Language selection and French typography.
 
-Django's LocaleMiddleware follows the browser's Accept-Language, which would show most
-visitors English pages; Chronique is French first, so pages follow only the language the
-visitor picked in the header (a cookie). API clients may still ask for a language with
-Accept-Language, since scripts have no header switch.
+A visitor's language is the one they picked in the header (a cookie, remembered); on a
+first visit, the first of French and English their browser asks for (Accept-Language);
+French when it asks for neither, Chronique being French first.
+
+French pages then get French typography on what they show (`FrenchTypographyMiddleware`):
+a non-breaking space before `: ; ? !` and inside « », and "de"/"que" elided before a
+name that starts with a vowel ("Historique d'Alice"), names being interpolated after the
+sentence was translated.
 """
+
+import re
 
 from django.conf import settings
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from characters.permissions import Refusal
 
@@ -29,18 +36,77 @@ class LanguageMiddleware:
 
     def __call__(self, request):
         language = _supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
-        if (
-            language is None
-            and "HTTP_ACCEPT_LANGUAGE" in request.META
-            and request.path.startswith("/api/")
-        ):
-            language = _supported(translation.get_language_from_request(request))
+        if language is None:
+            language = _asked_for(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
         language = language or settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = language
         response = self.get_response(request)
         patch_vary_headers(response, ["Cookie", "Accept-Language"])
         response.headers.setdefault("Content-Language", language)
+        return response
+
+
+def _asked_for(header: str) -> str | None:
+    """The first language of Accept-Language (by preference) that Chronique speaks."""
+    for code, _quality in parse_accept_lang_header(header):
+        if code == "*":
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return None
+
+
+NBSP = "\u00a0"
+# Text between tags, outside the elements whose text is code or typed by the visitor.
+_TEXT = re.compile(r">([^<]+)<")
+_RAW = re.compile(r"<(script|style|pre|code|textarea)\b.*?</\1>", re.S | re.I)
+_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([:;?!»])")
+_AFTER_GUILLEMET = re.compile(r"«[ \t]+")
+# "de Alice" -> "d'Alice": a word of two letters or more starting with a vowel, not an
+# acronym ("de l'APC" is the translator's to write), not an English name ("Of the Dead").
+_ELISION = re.compile(r"\b([Dd]|[Qq]u)e (?=[AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô][a-zàâçéèêëîïôûù'-])(?!Of )")
+
+
+def french_typography(text: str) -> str:
+    text = _BEFORE_PUNCTUATION.sub(lambda m: NBSP + m.group(1), text)
+    text = _AFTER_GUILLEMET.sub("«" + NBSP, text)
+    return _ELISION.sub(lambda m: m.group(1) + "'", text)
+
+
+def _typeset(html: str) -> str:
+    pieces, last = [], 0
+    for raw in _RAW.finditer(html):
+        pieces.append(
+            _TEXT.sub(lambda m: f">{french_typography(m.group(1))}<", html[last : raw.start()])
+        )
+        pieces.append(raw.group(0))
+        last = raw.end()
+    pieces.append(_TEXT.sub(lambda m: f">{french_typography(m.group(1))}<", html[last:]))
+    return "".join(pieces)
+
+
+class FrenchTypographyMiddleware:
+    """French pages (HTML) get French spacing and elision on their text, never inside tags,
+    scripts, styles or code."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            translation.get_language() == "fr"
+            and not response.streaming
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            response.content = _typeset(response.content.decode(response.charset)).encode(
+                response.charset
+            )
+            if response.has_header("Content-Length"):
+                response["Content-Length"] = str(len(response.content))
         return response
 
 

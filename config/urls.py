@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/v1/", include(api_urlpatterns)),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
+    path("theme/", views.set_theme, name="set_theme"),
     path("", include(characters_urls)),
     path("", include(campaigns_urls)),
     path("", include(rules_urls)),

@@ -7,11 +7,12 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from config.celery import app
 from rules.engine.systems import SYSTEMS
@@ -21,7 +22,34 @@ logger = logging.getLogger(__name__)
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """The presentation of Chronique; a signed-in player's home is their dashboard."""
+    if request.user.is_authenticated:
+        return redirect("dashboard")
     return render(request, "home.html", {"systems": SYSTEMS})
+
+
+THEMES = ("auto", "light", "dark")
+THEME_COOKIE_AGE = 365 * 24 * 3600
+
+
+@require_POST
+def set_theme(request: HttpRequest) -> HttpResponse:
+    """The header's theme switch: the device's setting, light or dark, kept in a cookie that
+    base.html reads into <body data-theme> (no script needed, none inline)."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = redirect(target)
+    theme = request.POST.get("theme", "auto")
+    if theme in THEMES and theme != "auto":
+        response.set_cookie(
+            "theme", theme, max_age=THEME_COOKIE_AGE, samesite="Lax", secure=request.is_secure()
+        )
+    else:
+        response.delete_cookie("theme", samesite="Lax")
+    return response
 
 
 def _database_ok() -> bool:

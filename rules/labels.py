@@ -104,3 +104,21 @@ def modifier_label(source: str) -> str:
     head, _sep, tail = source.partition(":")
     label = str(MODIFIER_LABELS.get(head, head))
     return f"{label} {tail.replace('_', ' ')}".strip()
+
+
+RESOLVER_LABELS = {
+    "test": _("Talent test"),
+    "ranged": _("Ranged attack"),
+    "melee": _("Melee"),
+    "death": _("Death roll"),
+    "initial_morale": _("Initial morale"),
+    "end_phase": _("End phase"),
+    "next_attacker": _("Next attacker"),
+    "vigilance": _("Vigilance"),
+    "six_six_six": _("The 666"),
+}
+
+
+def resolver_label(resolver: str) -> str:
+    """`ranged` -> "Ranged attack": what a roll was, in the calculators' words."""
+    return str(RESOLVER_LABELS.get(resolver, resolver.replace("_", " ")))

@@ -190,7 +190,7 @@ ROLL_OWNER_API = {**ROLL_OWNER_PAGE, "anonymous": 401}
 
 MATRIX: list[Row] = [
     # Public pages
-    Row("home", "get", every(200)),
+    Row("home", "get", signed_in(302, anonymous=200)),
     Row("healthz", "get", every(200)),
     Row("set_language", "post", every(302), data=lambda r, u: {"language": "en", "next": "/"}),
     # Accounts
@@ -1098,6 +1098,14 @@ MATRIX += [
 ]
 
 
+# --- What a player sees: the dashboard ----------------------------------------------------------
+MATRIX += [
+    Row("dashboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("set_theme", "post", every(302), data=lambda r, u: {"theme": "dark", "next": "/"}),
+    Row("api-dashboard", "get", signed_in(200, anonymous=401), api=True),
+]
+
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 
@@ -1367,6 +1375,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-detail", "api-vote-ballot", (("post", "post"),)),
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
+    Twin("dashboard", "api-dashboard"),
 )
 
 # Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).

@@ -68,12 +68,12 @@ def test_it_ships_compiled_catalogues_matching_the_sources(language, tmp_path):
 
 
 @pytest.mark.django_db
-def test_it_speaks_french_even_to_an_english_browser(client):
+def test_it_follows_the_browser_on_a_first_visit(client):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
     html = response.content.decode()
-    assert '<html lang="fr">' in html
-    assert "Créer un compte" in html
-    assert response["Content-Language"] == "fr"
+    assert '<html lang="en">' in html
+    assert "Create an account" in html
+    assert response["Content-Language"] == "en"
 
 
 @pytest.mark.django_db

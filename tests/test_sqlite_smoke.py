@@ -109,7 +109,7 @@ def test_it_lets_a_demo_player_log_in_and_see_the_demo_campaign(sqlite_server):
         sqlite_server + "/accounts/login/", data=data, headers={"Referer": sqlite_server}
     )
     account = opener.open(request, timeout=10)
-    assert account.geturl().endswith("/account/")
+    assert account.geturl().endswith("/dashboard/")
     campaigns = opener.open(sqlite_server + "/campaigns/", timeout=10).read().decode()
     assert "La Chute de Lyon" in campaigns
     link = re.search(r'href="(/campaigns/\d+/)"', campaigns).group(1)

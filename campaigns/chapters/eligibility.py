@@ -4,11 +4,37 @@
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.engine.systems.of_the_dead import eligibility as rules
 from rules.engine.systems.of_the_dead.eligibility import PlayerFacts, Requirement
 
 __all__ = ["Check", "Eligibility", "PlayerFacts", "Requirement", "eligibility"]
+
+
+# The engine's messages that carry a number, said in the plural that number needs: the
+# engine's message -> (singular, plural, the parameter that counts).
+PLURALS = {
+    "Survival points: %(have)s of the %(need)s needed.": (
+        "Survival points: %(have)s of the %(need)s point needed.",
+        "Survival points: %(have)s of the %(need)s needed.",
+        "need",
+    ),
+    "This chapter needs at least %(min)s players; the campaign has %(n)s.": (
+        "This chapter needs at least %(min)s player; the campaign has %(n)s.",
+        "This chapter needs at least %(min)s players; the campaign has %(n)s.",
+        "min",
+    ),
+}
+
+
+def _sentence(message: str, params: dict | None) -> str:
+    if not params:
+        return _(message)
+    if message in PLURALS:
+        singular, plural, count = PLURALS[message]
+        return ngettext(singular, plural, params[count]) % params
+    return _(message) % params
 
 
 @dataclass(frozen=True)
@@ -40,7 +66,7 @@ def eligibility(
             Check(
                 check.key,
                 check.met,
-                _(check.message) % check.params if check.params else _(check.message),
+                _sentence(check.message, check.params),
             )
             for check in verdict.checks
         ]

@@ -3,11 +3,18 @@ queries and handed over as plain data; the page and its API twin share these loa
 given what `campaigns.selectors` and `characters.profiles.selectors` fetched and
 authorised."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from campaigns.models import Campaign, Chapter, ChapterSettlement, ChapterStatus, SettlementStatus
+from campaigns.models import (
+    Campaign,
+    Chapter,
+    ChapterSettlement,
+    ChapterStatus,
+    SettlementEntry,
+    SettlementStatus,
+)
 from campaigns.settlement.plan import SettlementPlan, settlement_plan
 from campaigns.statistics.columns import COLUMNS, Column
 from campaigns.statistics.services import (
@@ -25,12 +32,27 @@ LEADERBOARD_COLUMNS = tuple(column for column in COLUMNS if column.heading)
 
 
 @dataclass(frozen=True)
+class SettledLine:
+    """What the settlement did for one participant, read back from the ledger."""
+
+    name: str
+    result: str
+    died: bool
+    survival_points: int
+    healed: list[str]
+    made_permanent: list[str]
+    status: str  # the status the settlement set ("" when none)
+
+
+@dataclass(frozen=True)
 class SettlementCard:
     chapter: Chapter
     campaign: Campaign
     status: str  # "open" (not closed), "awaiting", a SettlementStatus, or "done"
     settlement: ChapterSettlement | None
     plan: SettlementPlan | None
+    # Once settled, each participant's outcome stays on the page (the ledger's rows).
+    outcomes: list[SettledLine] = field(default_factory=list)
 
     @property
     def in_progress(self) -> bool:
@@ -65,6 +87,36 @@ class SettlementCard:
         )
 
 
+def _settled_lines(chapter: Chapter) -> list[SettledLine]:
+    """Two queries: the ledger's rows of the chapter with their players, and the names of
+    the traumas their effects touched."""
+    entries = list(
+        SettlementEntry.objects.filter(chapter=chapter, reverted_at__isnull=True)
+        .select_related("player")
+        .order_by("pk")
+    )
+    trauma_ids = {e.get("trauma") for entry in entries for e in entry.effects if e.get("trauma")}
+    names = dict(Trauma.objects.filter(pk__in=trauma_ids).values_list("pk", "name"))
+
+    def traumas(entry, op: str) -> list[str]:
+        return [names.get(e.get("trauma"), "?") for e in entry.effects if e.get("op") == op]
+
+    return [
+        SettledLine(
+            name=entry.player.public_name,
+            result=entry.result,
+            died=entry.died,
+            survival_points=getattr(entry, "survival_points", 0) or 0,
+            healed=traumas(entry, "trauma_healed"),
+            made_permanent=traumas(entry, "trauma_made_permanent"),
+            status=next(
+                (str(e.get("after", "")) for e in entry.effects if e.get("op") == "status"), ""
+            ),
+        )
+        for entry in entries
+    ]
+
+
 def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCard:
     """For organisers (`chapter_get_for_user(..., need="manage")`). The preview (the plan) is
     computed while the chapter awaits its settlement: 1 query, plus 7 for the plan."""
@@ -73,6 +125,7 @@ def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCa
     if with_plan and chapter.status == ChapterStatus.CLOSED and chapter.settled_at is None:
         plan = settlement_plan(chapter)
     return SettlementCard(
+        outcomes=_settled_lines(chapter) if with_plan and chapter.settled_at else [],
         chapter=chapter,
         campaign=chapter.campaign,
         status=(settlement.status if settlement else "awaiting")

@@ -11,11 +11,21 @@ Readers (`leaderboard`, `character_history`) are single queries too; ranks come 
 window function at read time, so a settlement never rewrites anyone else's rank.
 """
 
-from dataclasses import dataclass, make_dataclass
+from dataclasses import dataclass, field, make_dataclass
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Count, F, IntegerField, Q, Sum, Value, Window
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Q,
+    Sum,
+    Value,
+    Window,
+)
 from django.db.models.functions import Coalesce, Greatest, Rank
 
 from campaigns.models import CharacterStatistics, SettlementEntry
@@ -163,6 +173,9 @@ StandingRow = make_dataclass(
         ("username", str),
         *figure_fields(COLUMNS),
         ("reputation", int),
+        # Whether others may open the player's history (a public profile showing its
+        # statistics): a leaderboard links the name only then, never to a page that is 404.
+        ("history_public", bool, field(default=True)),
     ],
     frozen=True,
     namespace={
@@ -195,6 +208,10 @@ def leaderboard(
         return _overall(rows, only_player_id)
     rows = rows.annotate(
         rank=Window(Rank(), order_by=F("reputation").desc()),
+        history_public=ExpressionWrapper(
+            Q(player__otd_profile__is_public=True, player__otd_profile__show_statistics=True),
+            output_field=BooleanField(),
+        ),
         display=F("player__display_name"),
         username=F("player__username"),
     ).order_by("-reputation", "-chapters_won", "username")[:LEADERBOARD_SIZE]
@@ -251,6 +268,8 @@ def _standing(row: dict) -> StandingRow:
         username=row["username"],
         **figures(row, COLUMNS),
         reputation=row["reputation"],
+        # The overall leaderboard lists only public histories (and the viewer's own).
+        history_public=bool(row.get("history_public", True)),
     )
 
 

@@ -1,10 +1,12 @@
 """Account pages: short views, one service call each."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -13,18 +15,30 @@ from characters.accounts.forms import AccountForm, PasswordChangeForm, SignupFor
 from characters.accounts.selectors import account_get_for_user
 
 
+def _next_page(request: HttpRequest) -> str:
+    """Where the visitor was going before they signed up (an invitation link, say): a path
+    of this site only, else the home page."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    next_page = _next_page(request)
     if request.user.is_authenticated:
-        return redirect("account")
+        return redirect(next_page or settings.LOGIN_REDIRECT_URL)
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         player = form.save()
         if player is not None:
             login(request, player, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome to Chronique, %(name)s!") % {"name": player})
-            return redirect("account")
-    return render(request, "registration/signup.html", {"form": form})
+            return redirect(next_page or settings.LOGIN_REDIRECT_URL)
+    return render(request, "registration/signup.html", {"form": form, "next": next_page})
 
 
 def _account_context(player, form: AccountForm | None = None) -> dict:

@@ -271,7 +271,8 @@ def _talent_line(cat: Catalogue, step: costing.Step) -> TalentLine:
         next_pu=step.next_pu,
         can_lower=step.can_lower,
         missing=missing,
-        summary=talent.summary,
+        # The catalogue writes its summaries in English; locale/ holds their French.
+        summary=_(talent.summary) if talent.summary else "",
         numbers=_numbers(cat, step.slug, step.level),
     )
 

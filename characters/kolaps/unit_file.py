@@ -192,7 +192,11 @@ def unit_import(*, owner, text: str | bytes) -> KolapsUnit:
         raise ImportError_(
             line=exc.lineno,
             field="file",
-            problem=_("this is not JSON (%(error)s).") % {"error": exc.msg},
+            # The parser's own message is English developer text: say where, in words.
+            problem=_(
+                "this is not valid JSON (column %(column)s): check the commas, quotes and brackets."
+            )
+            % {"column": exc.colno},
         ) from None
     except RecursionError:
         raise ImportError_(

@@ -73,6 +73,20 @@ class ProfileEventLine:
     data: dict
     version: int
 
+    @property
+    def changed_labels(self) -> str:
+        """The names of the fields an edit changed, as the form calls them."""
+        fields = {field.name: field for field in Profile._meta.get_fields()}
+        return ", ".join(
+            str(getattr(fields.get(name), "verbose_name", name))
+            for name in (self.data or {}).get("changes", {})
+        )
+
+    @property
+    def status_label(self) -> str:
+        status = (self.data or {}).get("after", "")
+        return str(ProfileStatus(status).label) if status in ProfileStatus.values else status
+
 
 @dataclass(frozen=True)
 class ProfileCard:

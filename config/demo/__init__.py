@@ -19,6 +19,7 @@ from config.demo.encounter import load_encounter_demo
 from config.demo.kolaps_campaign import load_kolaps_campaign_demo
 from config.demo.kolaps_units import load_kolaps_units
 from config.demo.of_the_dead import load_of_the_dead
+from config.demo.player_view import load_player_view
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 
@@ -55,3 +56,6 @@ def load_demo(out) -> None:
     _area(out, "KOLAPS campaign", load_kolaps_campaign_demo, players, out)
     # A KOLAPS chapter being played, with its encounter log.
     _area(out, "encounter", load_encounter_demo, players)
+    # What a player sees: an invitation link to share, alice's unit shared by link.
+    if campaign is not None:
+        _area(out, "player view", load_player_view, players, campaign)

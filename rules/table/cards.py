@@ -12,6 +12,7 @@ from datetime import datetime
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.templatetags.outcomes import outcome_label, row_label
 
@@ -80,7 +81,7 @@ def _roll_label(pk: int, resolver: str, outcome: dict) -> str:
         result = outcome_label(outcome["outcome"])
     else:
         result = ""
-    return f"#{pk} {resolver}" + (f" — {result}" if result else "")
+    return f"#{pk} {resolver_label(resolver)}" + (f" — {result}" if result else "")
 
 
 def encounter_card(user, chapter: Chapter) -> EncounterCard:

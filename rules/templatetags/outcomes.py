@@ -2,7 +2,14 @@
 
 from django import template
 
-from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS
+from rules.labels import (
+    EFFECT_LABELS,
+    FOLLOW_UP_LABELS,
+    OUTCOME_LABELS,
+    ROW_LABELS,
+    resolver_label,
+)
+from rules.rolls.inputs import input_rows
 
 register = template.Library()
 
@@ -22,6 +29,18 @@ def row_label(row: str | None) -> str:
 def dice_label(field: str) -> str:
     """What a follow-up roll is for: "death_die" -> "Target's death roll"."""
     return str(FOLLOW_UP_LABELS.get(field, field))
+
+
+@register.filter(name="resolver_label")
+def resolver_label_filter(resolver: str) -> str:
+    """`ranged` -> "Ranged attack"."""
+    return resolver_label(resolver or "")
+
+
+@register.filter(name="input_rows")
+def input_rows_filter(inputs: dict) -> list[tuple[str, str]]:
+    """A roll's inputs as (label, value) rows."""
+    return input_rows(inputs)
 
 
 @register.filter

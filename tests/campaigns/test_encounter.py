@@ -254,7 +254,7 @@ def test_a_server_roll_leads_to_the_log_of_the_chapter_being_played(playing):
     link = f"{reverse('chapter-encounter', args=[chapter.pk])}?roll={roll.pk}"
     assert f'href="{link}"' in detail and "Arène" in detail
     page = client.get(link).content.decode()
-    assert f'<option value="{roll.pk}" selected>#{roll.pk} test' in page
+    assert f'<option value="{roll.pk}" selected>#{roll.pk} Talent test' in page
     api = client.get(reverse("api-roll-detail", args=[roll.pk])).json()
     assert api["record_in"] == [{"id": chapter.pk, "title": "Arène", "campaign": "Lyon"}]
     # Someone playing in no campaign gets no such link.

@@ -154,7 +154,7 @@ def test_it_lists_a_recorded_shot_with_its_table_row(client, player):
     )
     record = RollRecord.objects.get(player=player)
     listing = client.get(reverse("roll-list")).content.decode()
-    assert "kolaps/ranged" in listing
+    assert "Ranged attack" in listing and "kolaps/ranged" not in listing
     row = record.outcome["row"]
     assert str(ROW_LABELS[row]) in listing
     detail = client.get(reverse("roll-detail", args=[record.pk])).content.decode()

@@ -130,7 +130,7 @@ def test_it_shows_the_dead_player_their_pending_choice(client, table):
     assert "the choice is yours" in client.get(url).content.decode()
     assert client.post(url, {"choice": "reincarnated"}).status_code == 302
     assert Profile.objects.get(player=players[2]).status == "reincarnated"
-    assert "No choice is waiting" in client.get(url).content.decode()
+    assert "You chose the reincarnation rule." in client.get(url).content.decode()
 
 
 def test_it_answers_the_api_twins(client, table):

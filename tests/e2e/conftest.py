@@ -56,7 +56,8 @@ def _close_contexts(request):
 
 @pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
 def page(request, browser, live_server):
-    context = browser.new_context(viewport=VIEWPORTS[request.param], locale="en-US")
+    # A French browser: a first visit follows Accept-Language (English for "en-US").
+    context = browser.new_context(viewport=VIEWPORTS[request.param], locale="fr-FR")
     page = context.new_page()
     page.viewport_name = request.param
     errors: list[str] = []

@@ -64,9 +64,9 @@ def test_it_runs_a_chapter_from_planning_to_its_epilogue(browser, live_server, o
         orga.goto(campaign_url)
     # The invitation link appears in place (htmx).
     orga.get_by_role("button", name="Create an invitation link").click()
-    link = orga.locator("input.invitation-link").first
+    link = orga.locator("a.invitation-link").first
     link.wait_for()
-    invitation_url = link.input_value()
+    invitation_url = link.get_attribute("href")
     shot(orga, "2-organiser-invitation")
 
     # Both players join through the link.

@@ -1,0 +1,74 @@
+"""A campaign's history lines as sentences: who did what, in the reader's language.
+
+`CampaignEvent` rows keep a verb and its data (names as they were at the time); the campaign
+page, the dashboard and their API twins show the sentence this module writes, never the raw
+verb. Lines written by the settlement have no actor: their sentence says what happened
+without one ("The chapter … was settled"). A verb this module does not know yet still gets
+a sentence, never its key.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from characters.models import Vocation
+
+# The sentence of each verb, with the actor first; `%(actor)s` is the player's name.
+WITH_ACTOR = {
+    "created": gettext_lazy("%(actor)s created the campaign"),
+    "participant_added": gettext_lazy("%(actor)s added %(player)s"),
+    "joined": gettext_lazy("%(actor)s joined the campaign"),
+    "left": gettext_lazy("%(actor)s left the campaign"),
+    "updated": gettext_lazy("%(actor)s edited the campaign"),
+    "invitation_created": gettext_lazy("%(actor)s created an invitation link"),
+    "invitation_revoked": gettext_lazy("%(actor)s revoked an invitation link"),
+    "co_organiser_added": gettext_lazy("%(actor)s named %(player)s co-organiser"),
+    "co_organiser_removed": gettext_lazy("%(actor)s removed %(player)s from the co-organisers"),
+    "chapter_planned": gettext_lazy("%(actor)s planned the chapter %(title)s"),
+    "chapter_updated": gettext_lazy("%(actor)s edited the chapter %(title)s"),
+    "chapter_started": gettext_lazy("%(actor)s started the chapter %(title)s"),
+    "chapter_closed": gettext_lazy("%(actor)s closed the chapter %(title)s"),
+    "vote_opened": gettext_lazy("%(actor)s opened a vote"),
+    "vote_closed": gettext_lazy("%(actor)s closed a vote"),
+    "ballot_cast": gettext_lazy("%(actor)s cast a ballot"),
+    "vocation_chosen": gettext_lazy("%(actor)s gave %(vocation)s to %(player)s"),
+    "vocation_released": gettext_lazy("%(actor)s released the vocation of %(player)s"),
+    "unit_entered": gettext_lazy("%(actor)s entered the unit %(unit_name)s into a chapter"),
+    "unit_withdrawn": gettext_lazy("%(actor)s withdrew the unit %(unit_name)s from a chapter"),
+    "settlement_requested": gettext_lazy("%(actor)s confirmed the settlement of %(title)s"),
+    "settlement_reopened": gettext_lazy("%(actor)s reopened the settlement of %(title)s"),
+    "encounter_roll": gettext_lazy("%(actor)s recorded in %(title)s: a roll of %(player)s"),
+}
+# Lines that say whom a roll hit.
+ENCOUNTER_HIT = gettext_lazy(
+    "%(actor)s recorded in %(title)s: %(player)s hits %(target)s (%(damage)s damage)"
+)
+# Lines without an actor: what the settlement did on its own.
+WITHOUT_ACTOR = {
+    "chapter_settled": gettext_lazy("The chapter %(title)s was settled"),
+    "unit_member_left": gettext_lazy("%(character)s left the unit %(unit_name)s after the chapter"),
+}
+
+
+class _Blank(dict):
+    """The data of a line, where a key an older line lacks reads as an empty name."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def event_sentence(actor: str, verb: str, data: dict) -> str:
+    """The line's sentence in the active language."""
+    values = _Blank(data or {}, actor=actor)
+    if verb == "vocation_chosen" and values["vocation"] in Vocation.values:
+        values["vocation"] = Vocation(values["vocation"]).label
+    if not actor and verb in WITHOUT_ACTOR:
+        return str(WITHOUT_ACTOR[verb]) % values
+    if verb == "encounter_roll" and values["target"]:
+        return str(ENCOUNTER_HIT) % values
+    if verb in WITH_ACTOR:
+        if not actor:
+            values["actor"] = _("Chronique")
+        return str(WITH_ACTOR[verb]) % values
+    if verb in WITHOUT_ACTOR:
+        return str(WITHOUT_ACTOR[verb]) % values
+    return _("%(actor)s changed the campaign") % {"actor": actor or _("Chronique")}

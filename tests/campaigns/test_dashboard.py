@@ -1,0 +1,143 @@
+"""The signed-in player's home: what is next for them, on one screen, in fixed queries."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from campaigns.chapters.services import (
+    OutcomeInput,
+    chapter_close,
+    chapter_plan,
+    chapter_start,
+    vote_open,
+)
+from campaigns.services import campaign_add_participant, campaign_create
+from characters.profiles.services import profile_create
+from tests.factories import PASSWORD, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _campaign(organiser, players, *, name="Lyon", system="of-the-dead"):
+    campaign = campaign_create(organiser=organiser, name=name, system=system)
+    for player in players:
+        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    return campaign
+
+
+def test_it_lands_on_the_dashboard_after_logging_in(client):
+    player = PlayerFactory()
+    response = client.post(reverse("login"), {"username": player.username, "password": PASSWORD})
+    assert response["Location"] == reverse("dashboard")
+    assert client.get("/")["Location"] == reverse("dashboard")
+
+
+def test_it_lands_on_the_dashboard_after_signing_up(client):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "newcomer",
+            "email": "newcomer@example.test",
+            "display_name": "",
+            "password": "a-long-new-passphrase-9",
+            "password_again": "a-long-new-passphrase-9",
+        },
+    )
+    assert response["Location"] == reverse("dashboard")
+    html = client.get(reverse("dashboard")).content.decode()
+    assert "Vous ne participez encore à aucune campagne" in html
+
+
+def test_it_shows_the_next_chapter_and_why_the_player_may_not_play_it(client):
+    organiser, alice = PlayerFactory(), PlayerFactory()
+    campaign = _campaign(organiser, [alice])
+    profile_create(actor=alice, player=alice, physique=2, psychique=2, reflexes=2, combat=3)
+    soon = timezone.now() + timedelta(days=3)
+    chapter_plan(actor=organiser, campaign=campaign, title="Les quais", starts_at=soon,
+                 place="Lyon 2e", min_survival_points=4)  # fmt: skip
+    client.force_login(alice)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert "Les quais" in html and "Lyon 2e" in html
+    assert "Vous ne pouvez pas encore y jouer" in html
+    assert "0 sur les 4 demandés" in html
+    assert "0 point de survie" in html  # French: 0 and 1 are singular
+
+
+def test_it_lists_votes_awaiting_my_ballot_and_the_organisers_to_do(client):
+    organiser, alice = PlayerFactory(), PlayerFactory()
+    campaign = _campaign(organiser, [alice])
+    first = chapter_plan(actor=organiser, campaign=campaign, title="Premier")
+    chapter_plan(actor=organiser, campaign=campaign, title="Second")
+    vote = vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=first)
+    chapter_start(actor=organiser, chapter=first)
+    client.force_login(alice)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert reverse("vote-detail", args=[vote.pk]) in html
+    assert reverse("chapter-close", args=[first.pk]) not in html
+    client.force_login(organiser)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert reverse("chapter-close", args=[first.pk]) in html
+    assert reverse("vote-detail", args=[vote.pk]) not in html  # organisers do not vote
+    chapter_close(
+        actor=organiser,
+        chapter=first,
+        epilogue="Fin.",
+        outcomes=[OutcomeInput(player_id=alice.pk, result="victory")],
+    )
+    html = client.get(reverse("dashboard")).content.decode()
+    assert reverse("chapter-settlement", args=[first.pk]) in html
+
+
+def test_it_shows_a_history_line_with_its_actor_and_never_a_raw_key(client):
+    organiser, alice = PlayerFactory(display_name="Orga"), PlayerFactory(username="alice")
+    _campaign(organiser, [alice], name="Quais")
+    client.force_login(alice)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert "Orga a ajouté alice" in html
+    assert "participant_added" not in html
+
+
+def test_it_does_not_show_another_players_campaigns(client):
+    organiser, alice, stranger = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    _campaign(organiser, [alice], name="Secrète")
+    client.force_login(stranger)
+    assert "Secrète" not in client.get(reverse("dashboard")).content.decode()
+    assert client.get(reverse("api-dashboard")).json()["campaigns"] == 0
+
+
+def test_its_api_twin_serves_the_same_card(client):
+    organiser, alice = PlayerFactory(), PlayerFactory()
+    campaign = _campaign(organiser, [alice])
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Les quais")
+    client.force_login(alice)
+    data = client.get(reverse("api-dashboard")).json()
+    assert data["next_chapter"]["id"] == chapter.pk
+    assert data["next_chapter"]["eligible"] is False  # no Of the Dead profile yet
+    assert data["next_chapter"]["reasons"]
+    assert data["campaigns"] == 1
+    assert client.logout() is None
+    assert client.get(reverse("api-dashboard")).status_code == 401
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_num_queries, size):
+    alice = PlayerFactory()
+    profile_create(actor=alice, player=alice, physique=2, psychique=2, reflexes=2, combat=3)
+    for n in range(size):
+        organiser = PlayerFactory()
+        campaign = _campaign(organiser, [alice, PlayerFactory()], name=f"Campagne {n}")
+        chapter = chapter_plan(actor=organiser, campaign=campaign, title=f"Chapitre {n}")
+        vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=chapter)
+    own = _campaign(alice, [PlayerFactory()], name="La mienne")
+    chapter_start(actor=alice, chapter=chapter_plan(actor=alice, campaign=own, title="En cours"))
+    client.force_login(alice)
+    # session + user, campaigns with roles, chapters, profile, votes, history, units,
+    # characters
+    with django_assert_num_queries(9):
+        response = client.get(reverse("dashboard"))
+    assert response.status_code == 200
+    assert response.content.decode().count('href="/votes/') == size
+    with django_assert_num_queries(9):
+        assert client.get(reverse("api-dashboard")).status_code == 200

@@ -1,0 +1,333 @@
+"""Every page of the demo speaks one language: French in French, English in English.
+
+The demo (`manage.py demo_load`) is loaded once; then, in each language and as each demo
+account (and anonymously), the pages are visited from the home page, the dashboard and
+every page route that needs no argument, following the links each page offers. A page
+fails when its visible text (and its labels: title, aria-label, placeholder, alt) shows
+
+- the label of a hidden field (an orphan "Version" above nothing);
+- a developer's key: a `snake_case` word ("unit_entered"), a `system/resolver` slug
+  ("kolaps/ranged") or a Python dict;
+- a sentence of the other language: in French, a sentence of the English catalogue
+  (an msgid whose translation differs) or English words ("the", "with", "your"...); in
+  English, a sentence of the French catalogue.
+
+The routes come from the URL list, so a page added later joins the test; the last test
+fails when a page route was never reached, unless it is listed in NOT_CRAWLED with why.
+"""
+
+import gettext
+import html
+import re
+from collections import defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls.exceptions import Resolver404
+
+from characters.models import Player
+from rules.engine.systems.kolaps.catalogue import catalogue_versions, load_catalogue
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+ACCOUNTS = ("anonymous", "orga", "alice", "bruno")
+LANGUAGES = ("fr", "en")
+VISITS_PER_ROUTE = 8  # pages of one route visited per account and language (ids differ)
+SKIPPED_PREFIXES = ("/api/", "/admin/", "/static/", "/i18n/", "/healthz", "/calendar/")
+
+# Page routes a link-following visit cannot reach, and why.
+NOT_CRAWLED = {
+    "logout": "POST only",
+    "set_language": "POST only (the header's switch)",
+    "healthz": "JSON for the load balancer",
+    "calendar-feed": "iCalendar, not a page",
+    "kolaps-unit-export": "a JSON download",
+    "password_reset_confirm": "needs a token from an e-mail",
+    "chapter-settlement-progress": "an htmx fragment polled while a settlement runs",
+}
+
+# Proper names written as they are in every language.
+NAMES = (
+    "Of the Dead",
+    "KOLAPS : GROUND ZERO",
+    "GROUND ZERO",
+    "Rapid 40000",
+    "Corporates",
+    "Chronique",
+    "Swagger",
+    "OpenAPI",
+)
+ENGLISH_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "with",
+        "your",
+        "you",
+        "of",
+        "to",
+        "is",
+        "are",
+        "this",
+        "that",
+        "from",
+        "not",
+        "has",
+        "have",
+        "will",
+        "was",
+        "were",
+        "by",
+        "its",
+        "which",
+        "their",
+        "when",
+        "must",
+        "can",
+        "been",
+        "should",
+        "there",
+        "what",
+        "who",
+    ]
+)
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+SLUG_PATH = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*/[a-z][a-z0-9_]*(?:-[a-z0-9]+)*\b")
+PY_DICT = re.compile(r"\{'[^']*':")
+
+
+class _Text(HTMLParser):
+    """The text a reader sees or hears: content outside script and style, and labels."""
+
+    LABELS = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.links: list[str] = []
+        self.label_for: set[str] = set()
+        self.hidden_ids: set[str] = set()
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("script", "style", "template", "code", "pre", "textarea"):
+            self._hidden += 1
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if tag == "label" and attrs.get("for"):
+            self.label_for.add(attrs["for"])
+        if tag == "input" and attrs.get("type") == "hidden" and attrs.get("id"):
+            self.hidden_ids.add(attrs["id"])
+        self.parts.extend(attrs[name] for name in self.LABELS if attrs.get(name))
+        if tag in ("br", "p", "li", "td", "th", "div", "h1", "h2", "h3", "option", "label"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "template", "code", "pre", "textarea"):
+            self._hidden = max(0, self._hidden - 1)
+        if tag in ("p", "li", "td", "th", "div", "h1", "h2", "h3", "option", "label", "a"):
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.parts.append(data)
+
+    def text(self) -> str:
+        return html.unescape(" ".join(self.parts))
+
+
+def _literals(message: str) -> list[str]:
+    """The runs of a message between its placeholders, long enough to be a sentence."""
+    runs = re.split(r"%\([a-z_]+\)[sd]|%s|%d|\{[a-z_]+\}", message)
+    return [run.strip() for run in runs if len(run.strip()) >= 18 and " " in run.strip()]
+
+
+def _catalogue_sentences() -> dict[str, set[str]]:
+    """language -> sentences of the other language's catalogue that must not show in it."""
+    english, french = set(), set()
+    with open(LOCALE / "fr" / "LC_MESSAGES" / "django.mo", "rb") as mo:
+        catalog = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]
+    for key, msgstr in catalog.items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        if not msgid or msgstr == msgid:
+            continue
+        english.update(_literals(msgid))
+        french.update(_literals(msgstr))
+    # A sentence both languages write alike proves nothing.
+    return {"fr": english - french, "en": french - english}
+
+
+def _game_terms() -> list[str]:
+    """Proper names and the catalogues' names of things (talents, weapons...: the rule
+    texts' own words, shown as they are in every language), longest first."""
+    terms = set(NAMES)
+    for version in catalogue_versions():
+        cat = load_catalogue(version)
+        for section in (cat.ranks, cat.affiliations, cat.archetypes, cat.talents, cat.weapons,
+                        cat.armours, cat.veteran_traits):  # fmt: skip
+            terms.update(entry.label for entry in section.values() if len(entry.label) > 3)
+    return sorted(terms, key=len, reverse=True)
+
+
+GAME_TERMS = _game_terms()
+
+
+def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
+    found = []
+    flat = re.sub(r"https?://\S+", " ", " ".join(text.split()))  # addresses are no words
+    for name in GAME_TERMS:
+        flat = flat.replace(name, " ")
+    found += [f"key {m}" for m in sorted(set(SNAKE.findall(flat)))]
+    found += [f"slug {m}" for m in sorted(set(SLUG_PATH.findall(flat)))]
+    if PY_DICT.search(flat):
+        found.append("a Python dict")
+    found += [f"{(language == 'fr' and 'English') or 'French'}: {s!r}" for s in sentences
+              if s in flat]  # fmt: skip
+    if language == "fr":
+        for line in text.splitlines():
+            words = re.findall(r"[A-Za-z']+", " ".join(line.split()).lower())
+            english = [w for w in words if w in ENGLISH_WORDS]
+            if len(english) >= 2 and not any(name.lower() in line.lower() for name in NAMES):
+                found.append(f"English words: {' '.join(line.split())[:120]!r}")
+    return found
+
+
+def _page_routes(patterns=None, prefix="") -> dict[str, str]:
+    """name -> path pattern of every route outside the API and the admin."""
+    routes = {}
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            routes.update(_page_routes(pattern.url_patterns, prefix + str(pattern.pattern)))
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            path = prefix + str(pattern.pattern)
+            if not path.startswith(("api/", "admin/")):
+                routes[pattern.name] = path
+    return routes
+
+
+def _route_of(path: str) -> str | None:
+    try:
+        return resolve(path).url_name
+    except Resolver404:
+        return None
+
+
+@pytest.fixture(scope="module")
+def demo_pages(django_db_setup, django_db_blocker):
+    """Visit the demo's pages once for the module: {(language, account, path): problems}
+    and the routes reached."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("demo_load", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
+        sentences = _catalogue_sentences()
+        starts = ["/"] + [
+            "/" + path for path in _page_routes().values() if "<" not in path and path
+        ]
+        results, reached = {}, set()
+        for language in LANGUAGES:
+            for account in ACCOUNTS:
+                client = Client()
+                client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+                if account != "anonymous":
+                    client.force_login(Player.objects.get(username=account))
+                results.update(_crawl(client, language, account, starts, sentences, reached))
+        yield results, reached
+        transaction.set_rollback(True)
+
+
+def _crawl(client, language, account, starts, sentences, reached):
+    queue, seen, per_route, results = list(starts), set(), defaultdict(int), {}
+    while queue:
+        path = queue.pop(0)
+        if path in seen or path.startswith(SKIPPED_PREFIXES):
+            continue
+        seen.add(path)
+        route = _route_of(urlsplit(path).path)
+        if route is None or route in NOT_CRAWLED or per_route[route] >= VISITS_PER_ROUTE:
+            continue
+        per_route[route] += 1
+        response = client.get(path, follow=True)
+        if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
+            continue
+        final = response.request["PATH_INFO"]
+        final_route = _route_of(final)
+        if final_route != route:
+            continue  # a redirect: the page it leads to is visited on its own
+        reached.add(route)
+        parser = _Text()
+        parser.feed(response.content.decode())
+        results[(language, account, path)] = problems_in(
+            parser.text(), language, sentences[language]
+        ) + [
+            f"a label for the hidden field {i}"
+            for i in sorted(parser.label_for & parser.hidden_ids)
+        ]
+        for href in parser.links:
+            target = urlsplit(urljoin(final, href))
+            if target.netloc not in ("", "testserver") or not target.path.startswith("/"):
+                continue
+            queue.append(target.path + (f"?{target.query}" if target.query else ""))
+    return results
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "problem"),
+    [
+        ("fr", "Discipline : Command discipline of the APC.", "English words"),
+        ("fr", "Jet : kolaps/ranged", "slug kolaps/ranged"),
+        ("fr", "Alice — unit_entered", "key unit_entered"),
+        ("fr", "Entrées : {'db': 3, 'rank': 'veteran'}", "a Python dict"),
+        ("fr", "Choose a chapter of this campaign.", "English: "),
+        ("en", "Choisissez un chapitre de cette campagne.", "French: "),
+    ],
+)
+def test_it_sees_each_kind_of_problem(language, text, problem):
+    sentences = _catalogue_sentences()[language]
+    assert any(found.startswith(problem) for found in problems_in(text, language, sentences))
+
+
+def test_it_lets_a_clean_page_through():
+    text = "Section 4 du quai Saint-Antoine — 18 VU\nOf the Dead · Corps à corps 2"
+    assert problems_in(text, "fr", _catalogue_sentences()["fr"]) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_demo_page_speaks_one_language(demo_pages, language):
+    results, _reached = demo_pages
+    failures = {
+        f"{account} {path}": problems
+        for (lang, account, path), problems in sorted(results.items())
+        if lang == language and problems
+    }
+    assert len([key for key in results if key[0] == language]) > 40
+    assert not failures, "\n".join(f"{page}: {problems}" for page, problems in failures.items())
+
+
+def _post_only(name: str, path: str, client) -> bool:
+    """A route that answers 405 to a GET (any id: the method is checked first)."""
+    url = "/" + re.sub(r"<(?:\w+:)?(\w+)>", "1", path)
+    return client.get(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_it_reaches_every_page_route(demo_pages):
+    _results, reached = demo_pages
+    client = Client()
+    client.force_login(Player.objects.get(username="orga"))
+    missing = {
+        name
+        for name, path in _page_routes().items()
+        if name not in reached and name not in NOT_CRAWLED and not _post_only(name, path, client)
+    }
+    assert not missing, (
+        f"page routes no demo page links to (add to NOT_CRAWLED with why): {sorted(missing)}"
+    )
