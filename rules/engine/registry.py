@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.engine.systems.kolaps import (
+    at_the_table,
     death,
     end_phase,
     initial_morale,
@@ -435,6 +436,149 @@ RESOLVERS: tuple[Resolver, ...] = (
     ),
 )
 
+
+# --- KOLAPS at the table (RULES-NOTES K18) -----------------------------------------------------
+
+_TABLE_ROLL_BASE = {"rank": _RANKS, "sante": _SANTE}
+
+
+def _table_roll_schema(level: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return _object(
+        ["rank"],
+        {
+            **_TABLE_ROLL_BASE,
+            "level": level,
+            **extra,
+            "dice": _faces("the talent's dice"),
+        },
+    )
+
+
+_LEVEL_0_3 = {"type": "integer", "minimum": 0, "maximum": 3, "default": 0}
+_TABLE_RESOLVERS: tuple[Resolver, ...] = (
+    Resolver(
+        system="kolaps",
+        name="shield",
+        summary="The Bouclier roll: does the shield's protection count?",
+        reference="RULES-NOTES K18; Annexe 1, Bouclier",
+        input_schema=_table_roll_schema(_LEVEL_0_3),
+        odds=at_the_table.shield_verbs[0],
+        evaluate=at_the_table.shield_verbs[1],
+        roll=at_the_table.shield_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="sonar",
+        summary="The Sonar roll: find a hidden figure; a 1 reveals the vampire.",
+        reference="RULES-NOTES K18; Annexe 2, Sonar",
+        input_schema=_table_roll_schema(_LEVEL_0_3),
+        odds=at_the_table.sonar_verbs[0],
+        evaluate=at_the_table.sonar_verbs[1],
+        roll=at_the_table.sonar_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="terreur",
+        summary="The Terreur roll: dice by the target's Santé; the target is inert.",
+        reference="RULES-NOTES K18; Annexe 2, Terreur 1-2",
+        input_schema=_table_roll_schema(
+            {"type": "integer", "minimum": 1, "maximum": 2, "default": 1},
+            target_sante=_SANTE,
+        ),
+        odds=at_the_table.terreur_verbs[0],
+        evaluate=at_the_table.terreur_verbs[1],
+        roll=at_the_table.terreur_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="ralliement",
+        summary="The Ralliement roll: Moral given back to a figure, or all within 40 cm.",
+        reference="RULES-NOTES K18; Annexe 1, Ralliement 1-3",
+        input_schema=_table_roll_schema({"type": "integer", "minimum": 1, "maximum": 3}),
+        odds=at_the_table.ralliement_verbs[0],
+        evaluate=at_the_table.ralliement_verbs[1],
+        roll=at_the_table.ralliement_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="fall",
+        summary="A fall: 1D6 at the threshold; a Novice's 1 is a light wound and a death roll.",
+        reference="RULES-NOTES K18; Chutes",
+        input_schema=_object(
+            ["rank"],
+            {**_TABLE_ROLL_BASE, "dice": _faces("one die"), "death_die": _faces("the death roll")},
+        ),
+        odds=at_the_table.fall_verbs[0],
+        evaluate=at_the_table.fall_verbs[1],
+        roll=at_the_table.fall_verbs[2],
+        dice_fields=("dice", "death_die"),
+    ),
+    Resolver(
+        system="kolaps",
+        name="moral_effect",
+        summary="The activation die of a Moral value (APC and Shéol tables).",
+        reference="RULES-NOTES K18; Annexes 1 and 2, Moral",
+        input_schema=_object(
+            ["affiliation", "moral"],
+            {
+                "affiliation": {"type": "string", "enum": ["apc", "sheol"]},
+                "moral": _GAUGE,
+                "dice": _faces("one die"),
+            },
+        ),
+        odds=at_the_table.moral_effect_odds,
+        evaluate=at_the_table.moral_effect_evaluate,
+        roll=at_the_table.moral_effect_roll,
+    ),
+    Resolver(
+        system="kolaps",
+        name="stray_shot",
+        summary="A miss into a melee: whom the stray shot hits (the shooter's side if alone).",
+        reference="RULES-NOTES K18; Tir dans une mêlée",
+        input_schema=_object(
+            [],
+            {
+                "target_alone": {"type": "boolean", "default": False},
+                "stray_die": _faces("one die"),
+            },
+        ),
+        odds=at_the_table.stray_shot_odds,
+        evaluate=at_the_table.stray_shot_evaluate,
+        roll=at_the_table.stray_shot_roll,
+        dice_fields=("stray_die",),
+    ),
+    Resolver(
+        system="kolaps",
+        name="bookkeeping",
+        summary="End-phase bookkeeping: event Moral, melee Souffle, regeneration, ground, fists.",
+        reference="RULES-NOTES K18",
+        input_schema=_object(
+            ["rank"],
+            {
+                "rank": _RANKS,
+                "avatar": {"type": "boolean", "default": False},
+                "events": _object(
+                    [],
+                    {
+                        name: {"type": "integer", "minimum": 0, "maximum": 20, "default": 0}
+                        for name in at_the_table.EVENTS
+                    },
+                ),
+                "melee_turn": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0},
+                "offensive": {"type": "boolean", "default": True},
+                "talents": _TALENTS,
+                "on_the_ground": {"type": "boolean", "default": False},
+                "move_cm": {"type": "number", "minimum": 0, "maximum": 100, "default": 0},
+                "weapon": {"type": "string", "description": "a pistol, for armed fists"},
+            },
+        ),
+        odds=lambda data: {**at_the_table.bookkeeping_evaluate(data), "probability": 1.0},
+        evaluate=at_the_table.bookkeeping_evaluate,
+        roll=lambda data, rng: at_the_table.bookkeeping_evaluate(data),
+        dice_fields=(),
+    ),
+)
+RESOLVERS += _TABLE_RESOLVERS
 
 # --- Of the Dead (RULES-NOTES O2-O5) ---------------------------------------------------------
 
