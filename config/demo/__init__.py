@@ -12,6 +12,7 @@ from config.demo.encounter import load_encounter_demo
 from config.demo.kolaps_campaign import load_kolaps_campaign_demo
 from config.demo.kolaps_units import load_kolaps_units
 from config.demo.of_the_dead import load_of_the_dead
+from config.demo.of_the_dead_rolls import load_of_the_dead_rolls
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 
@@ -30,3 +31,5 @@ def load_demo(out) -> None:
     load_kolaps_campaign_demo(players, out)
     # A KOLAPS chapter being played, with its encounter log.
     load_encounter_demo(players)
+    # Of the Dead brawl, shot and Molotov rolled on the server (the calculators' records).
+    load_of_the_dead_rolls(players)
