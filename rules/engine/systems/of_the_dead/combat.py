@@ -181,6 +181,9 @@ def attack_odds(attack: Attack, catalogue: Catalogue) -> dict[str, Any]:
     damage: dict[int, Fraction] = {}
     ally_damage: dict[int, Fraction] = {}
     card = Fraction(0)
+    # What the cancelling reads of the attacker: its successes and criticals (the fiascos
+    # only matter for a backfire into a melee), summed once per pair.
+    striking: dict[o.Counts, Fraction] = {}
     for counts, pa in attacker.items():
         if attack.ally and o.backfire(counts.fiascos, catalogue):
             # The ally takes the shot: the fiascos become successes against its Réflexes.
@@ -189,6 +192,9 @@ def attack_odds(attack: Attack, catalogue: Catalogue) -> dict[str, Any]:
                 hurt = max(0, counts.fiascos - hits)
                 ally_damage[hurt] = ally_damage.get(hurt, Fraction(0)) + pa * pd
             continue
+        key = o.Counts(0, counts.successes, counts.criticals)
+        striking[key] = striking.get(key, Fraction(0)) + pa
+    for counts, pa in striking.items():
         for hits, pd in defender.items():
             exchange = o.cancel(counts, hits)
             damage[exchange.damage] = damage.get(exchange.damage, Fraction(0)) + pa * pd
