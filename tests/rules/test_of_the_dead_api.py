@@ -54,6 +54,7 @@ def test_a_server_roll_is_recorded_and_replays(client, player):
     assert response.status_code == 201
     record = RollRecord.objects.get(pk=response.json()["roll_id"])
     assert record.player == player and record.resolver == "shot"
+    assert record.system == "of-the-dead"  # the system's slug, however the URL spelt it
     assert roll_replay(record=record)["matches"] is True
 
 
