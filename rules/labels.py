@@ -116,6 +116,10 @@ RESOLVER_LABELS = {
     "next_attacker": _("Next attacker"),
     "vigilance": _("Vigilance"),
     "six_six_six": _("The 666"),
+    "brawl": _("Brawl"),
+    "shot": _("Shot"),
+    "throw": _("Throw"),
+    "blast": _("Blast"),
 }
 
 

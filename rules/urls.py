@@ -28,6 +28,11 @@ urlpatterns = [
     path("rules/kolaps/test/", calculators_views.kolaps_test, name="kolaps-test"),
     path("rules/kolaps/ranged/", calculators_views.kolaps_ranged, name="kolaps-ranged"),
     path("rules/kolaps/melee/", calculators_views.kolaps_melee, name="kolaps-melee"),
+    path(
+        "rules/of-the-dead/<slug:resolver>/",
+        calculators_views.of_the_dead_calculator,
+        name="of-the-dead-calculator",
+    ),
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),

@@ -1106,6 +1106,75 @@ MATRIX += [
 ]
 
 
+# --- The Of the Dead calculators (brawl, shot, throw) and their resolvers ----------------------
+OF_THE_DEAD_BRAWL_FORM = {
+    "attacker_combat": 3,
+    "attacker_modifiers": 0,
+    "attacker_surrounded_by": 0,
+    "defender_combat": 2,
+    "defender_modifiers": 0,
+    "defender_surrounded_by": 0,
+}
+
+
+def of_the_dead_brawl(resolver="brawl"):
+    return lambda roles: {"resolver": resolver}
+
+
+def of_the_dead_body(action):
+    dice = {"attacker_dice": "4 5 6", "defender_dice": "1 2"} if action == "evaluate" else {}
+    return lambda roles, user: {**OF_THE_DEAD_BRAWL_FORM, **dice, "action": action}
+
+
+def of_the_dead_resolve(verb):
+    return lambda roles: {"system": "of_the_dead", "resolver": "brawl", "verb": verb}
+
+
+def of_the_dead_api_body(roles, user):
+    return {"attacker": {"combat": 3}, "defender": {"combat": 2}}
+
+
+MATRIX += [
+    Row("of-the-dead-calculator", "get", every(200), kwargs=of_the_dead_brawl()),
+    Row(
+        "of-the-dead-calculator",
+        "post",
+        every(200),
+        kwargs=of_the_dead_brawl(),
+        data=of_the_dead_body("evaluate"),
+        label="evaluate",
+    ),
+    Row(
+        "of-the-dead-calculator",
+        "post",
+        every(200),
+        kwargs=of_the_dead_brawl(),
+        data=of_the_dead_body("roll"),
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row(
+        "api-resolve",
+        "post",
+        every(200),
+        kwargs=of_the_dead_resolve("odds"),
+        data=of_the_dead_api_body,
+        api=True,
+        label="of-the-dead odds",
+    ),
+    Row(
+        "api-resolve",
+        "post",
+        signed_in(201, anonymous=401),
+        kwargs=of_the_dead_resolve("roll"),
+        data=of_the_dead_api_body,
+        api=True,
+        writes=True,
+        label="of-the-dead roll",
+    ),
+]
+
 # The Django admin is staff-only as a whole: every one of its routes is covered by this rule.
 ADMIN_NAMESPACE = "admin"
 

@@ -19,6 +19,7 @@ from config.demo.encounter import load_encounter_demo
 from config.demo.kolaps_campaign import load_kolaps_campaign_demo
 from config.demo.kolaps_units import load_kolaps_units
 from config.demo.of_the_dead import load_of_the_dead
+from config.demo.of_the_dead_rolls import load_of_the_dead_rolls
 from config.demo.player_view import load_player_view
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
@@ -59,3 +60,5 @@ def load_demo(out) -> None:
     # What a player sees: an invitation link to share, alice's unit shared by link.
     if campaign is not None:
         _area(out, "player view", load_player_view, players, campaign)
+    # Of the Dead brawl, shot and Molotov rolled on the server (the calculators' records).
+    _area(out, "Of the Dead rolls", load_of_the_dead_rolls, players)

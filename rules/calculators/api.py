@@ -138,7 +138,9 @@ class ResolveAPI(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("system", str, OpenApiParameter.PATH, enum=["kolaps"]),
+            OpenApiParameter(
+                "system", str, OpenApiParameter.PATH, enum=["kolaps", "of-the-dead", "of_the_dead"]
+            ),
             OpenApiParameter(
                 "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]
             ),

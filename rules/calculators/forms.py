@@ -119,6 +119,8 @@ class CalculatorForm(forms.Form):
     """A calculator: its inputs, then one field per roll the players may type in."""
 
     RESOLVER = ""  # the KOLAPS resolver the form describes the input of
+    SYSTEM = "kolaps"  # the system of that resolver
+    DICE_LABELS = FOLLOW_UP_LABELS  # what each dice field is for
     DICE_FIELDS: tuple[str, ...] = ("dice",)
     BLANK_DICE: tuple[str, ...] = ("dice",)  # the dice fields a blank form shows
     DICE_HELP = ""
@@ -381,3 +383,199 @@ class MeleeForm(CalculatorForm):
 
     def field_for(self, name: str | None) -> str | None:
         return super().field_for((name or "").replace(".", "_"))
+
+
+# --- Of the Dead (RULES-NOTES O2-O4) ---------------------------------------------------------
+
+OF_THE_DEAD_DICE_LABELS = {
+    "attacker_dice": _("Attacker's dice"),
+    "attacker_reroll": _("Attacker's zeal reroll"),
+    "defender_dice": _("Defender's dice"),
+    "defender_reroll": _("Defender's zeal reroll"),
+    "thrower_dice": _("Thrower's dice"),
+    "zone_dice": _("Zone's dice (steps)"),
+    "scatter_die": _("Scatter: steps (1 die)"),
+}
+OF_THE_DEAD_POOL = 12
+
+
+def pool_field(label, initial: int) -> forms.IntegerField:
+    return forms.IntegerField(label=label, min_value=0, max_value=OF_THE_DEAD_POOL, initial=initial)
+
+
+def modifiers_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Other modifiers (dice)"),
+        min_value=-OF_THE_DEAD_POOL,
+        max_value=OF_THE_DEAD_POOL,
+        initial=0,
+    )
+
+
+def surrounded_field() -> forms.IntegerField:
+    return forms.IntegerField(label=_("Surrounded by"), min_value=0, max_value=20, initial=0)
+
+
+def marker_field(label) -> forms.BooleanField:
+    return forms.BooleanField(label=label, required=False)
+
+
+class OfTheDeadForm(CalculatorForm):
+    """An Of the Dead brawl, shot or throw as players describe it; a field `side_name` is the
+    resolver's `side.name`."""
+
+    SYSTEM = "of-the-dead"
+    DICE_LABELS = OF_THE_DEAD_DICE_LABELS
+    SIDES: tuple[tuple[str, object], ...] = ()
+    TOP: tuple[str, ...] = ()  # fields of the body itself, not of a side
+
+    def __init__(self, *args, **kwargs):
+        # The dice fields are this system's: its own labels, not the KOLAPS follow-ups'.
+        forms.Form.__init__(self, *args, **kwargs)
+        for name in self.DICE_FIELDS:
+            self.fields[name] = forms.CharField(
+                label=OF_THE_DEAD_DICE_LABELS[name],
+                required=False,
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+            )
+        fields = self.side_fields()
+        self.fields = {**fields, **self.fields}
+
+    def side_fields(self) -> dict:
+        raise NotImplementedError
+
+    def groups(self):
+        out = []
+        for side, legend in self.SIDES:
+            names = [
+                n for n in self.fields if n.startswith(f"{side}_") and n not in self.DICE_FIELDS
+            ]
+            out.append((legend, [self[n] for n in names]))
+        if self.TOP:
+            out.append((_("The throw"), [self[n] for n in self.TOP]))
+        return out
+
+    def inputs(self) -> dict:
+        body: dict = {name: self.cleaned_data[name] for name in self.TOP}
+        for side, _legend in self.SIDES:
+            body[side] = {
+                name.removeprefix(f"{side}_"): value
+                for name, value in self.cleaned_data.items()
+                if name.startswith(f"{side}_") and name not in self.DICE_FIELDS
+                and value is not None
+            }  # fmt: skip
+        return body
+
+    def field_for(self, name: str | None) -> str | None:
+        return super().field_for((name or "").replace(".", "_"))
+
+
+def _fighter_fields(side: str, attribute: str, attribute_label, initial: int, *, zeal=True) -> dict:
+    fields = {
+        f"{side}_{attribute}": pool_field(attribute_label, initial),
+        f"{side}_modifiers": modifiers_field(),
+        f"{side}_caution": marker_field(_("Discards a caution marker")),
+    }
+    if zeal:
+        fields[f"{side}_zeal"] = marker_field(_("Has a zeal marker (reroll)"))
+    fields[f"{side}_surrounded_by"] = surrounded_field()
+    return fields
+
+
+def _life_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Life markers left"), min_value=1, max_value=60, initial=4, required=False
+    )
+
+
+class BrawlForm(OfTheDeadForm):
+    RESOLVER = "brawl"
+    DICE_FIELDS = ("attacker_dice", "attacker_reroll", "defender_dice", "defender_reroll")
+    BLANK_DICE = ("attacker_dice", "defender_dice")
+    SIDES = (("attacker", _("Attacker")), ("defender", _("Defender")))
+
+    def side_fields(self) -> dict:
+        return {
+            **_fighter_fields("attacker", "combat", _("Combat"), 3),
+            "attacker_stealth": marker_field(_("Leaves stealth to attack")),
+            **_fighter_fields("defender", "combat", _("Combat"), 2),
+            "defender_life": _life_field(),
+        }
+
+
+class ShotForm(OfTheDeadForm):
+    RESOLVER = "shot"
+    DICE_FIELDS = BrawlForm.DICE_FIELDS
+    BLANK_DICE = BrawlForm.BLANK_DICE
+    SIDES = (("attacker", _("Shooter")), ("defender", _("Target")))
+    TOP = ()
+
+    RANGE_LABELS = {"useful": _("Useful range"), "effective": _("Effective range")}
+    COVER_LABELS = {
+        "none": _("In the open"),
+        "partial": _("Partial cover (less than half hidden)"),
+        "cover": _("Cover (more than half hidden)"),
+        "hidden": _("Hidden"),
+    }
+
+    def side_fields(self) -> dict:
+        return {
+            **_fighter_fields("attacker", "combat", _("Combat"), 3, zeal=False),
+            "attacker_stealth": marker_field(_("Leaves stealth to attack")),
+            "attacker_range": forms.ChoiceField(
+                label=_("Range"), choices=list(self.RANGE_LABELS.items()), initial="useful"
+            ),
+            **_fighter_fields("defender", "reflexes", _("Réflexes"), 2),
+            "defender_cover": forms.ChoiceField(
+                label=_("Cover"), choices=list(self.COVER_LABELS.items()), initial="none"
+            ),
+            "defender_life": _life_field(),
+        }
+
+    def inputs(self) -> dict:
+        body = super().inputs()
+        body["range"] = body["attacker"].pop("range")
+        return body
+
+
+class ThrowForm(OfTheDeadForm):
+    RESOLVER = "throw"
+    DICE_FIELDS = ("thrower_dice", "zone_dice", "scatter_die")
+    BLANK_DICE = ("thrower_dice", "zone_dice")
+    SIDES = (("thrower", _("Thrower")),)
+    TOP = ("item", "size", "distance_cm", "zone_modifiers")
+
+    ITEM_LABELS = {"explosive": _("Explosive"), "molotov": _("Molotov cocktail")}
+    SIZE_LABELS = {
+        "slight": _("Slight template"),
+        "moderate": _("Moderate template"),
+        "substantial": _("Substantial template"),
+    }
+
+    def side_fields(self) -> dict:
+        return {
+            "thrower_combat": pool_field(_("Combat"), 3),
+            "thrower_physique": pool_field(_("Physique"), 3),
+            "thrower_modifiers": modifiers_field(),
+            "thrower_caution": marker_field(_("Discards a caution marker")),
+            "thrower_surrounded_by": surrounded_field(),
+            "item": forms.ChoiceField(
+                label=_("What is thrown"),
+                choices=list(self.ITEM_LABELS.items()),
+                initial="explosive",
+            ),
+            "size": forms.ChoiceField(
+                label=_("Blast template"),
+                choices=list(self.SIZE_LABELS.items()),
+                initial="moderate",
+            ),
+            "distance_cm": forms.FloatField(
+                label=_("Distance (cm)"), min_value=0, max_value=300, initial=6
+            ),
+            "zone_modifiers": forms.IntegerField(
+                label=_("The zone's modifiers (dice)"),
+                min_value=-OF_THE_DEAD_POOL,
+                max_value=OF_THE_DEAD_POOL,
+                initial=0,
+            ),
+        }

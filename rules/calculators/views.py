@@ -3,14 +3,22 @@ typed in by hand judged, or rolled and recorded on the server."""
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from characters.permissions import Refusal
-from rules.calculators.forms import CalculatorForm, MeleeForm, RangedForm, TestForm
-from rules.labels import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS, modifier_label
+from rules.calculators.forms import (
+    BrawlForm,
+    CalculatorForm,
+    MeleeForm,
+    RangedForm,
+    ShotForm,
+    TestForm,
+    ThrowForm,
+)
+from rules.labels import OUTCOME_LABELS, ROW_LABELS, modifier_label
 from rules.rolls.services import resolve, roll_on_server
 
 PAGES = "rules/calculators"
@@ -42,11 +50,12 @@ def _calculate(request: HttpRequest, form: CalculatorForm, resolver: str) -> dic
     context: dict = {}
     inputs = form.inputs()
     try:
-        context["odds"] = resolve(system="kolaps", name=resolver, verb="odds", data=inputs)
+        system = form.SYSTEM
+        context["odds"] = resolve(system=system, name=resolver, verb="odds", data=inputs)
         if request.method == "POST":
             if request.POST.get("action") == "roll":
                 record = roll_on_server(
-                    player=request.user, system="kolaps", name=resolver, data=inputs
+                    player=request.user, system=system, name=resolver, data=inputs
                 )
                 context["result"], context["record"] = record.outcome, record
             else:
@@ -58,18 +67,19 @@ def _calculate(request: HttpRequest, form: CalculatorForm, resolver: str) -> dic
                     )
                 elif not form.errors:
                     context["result"] = resolve(
-                        system="kolaps", name=resolver, verb="evaluate", data={**inputs, **typed}
+                        system=system, name=resolver, verb="evaluate", data={**inputs, **typed}
                     )
     except Refusal as refusal:
         form.add_error(form.field_for(refusal.field), str(refusal.message))
     result = context.get("result")
     if result and result.get("pending"):
         pending = result["pending"]
-        context["pending_label"] = FOLLOW_UP_LABELS.get(pending["field"], pending["field"])
+        context["pending_label"] = form.DICE_LABELS.get(pending["field"], pending["field"])
     context["shown_dice"] = [
         form[name]
         for name in form.DICE_FIELDS
         if name in FIRST_DICE
+        or name in form.BLANK_DICE
         or form.data.get(name)
         or (result and result.get("pending", {}).get("field") == name)
     ]
@@ -194,3 +204,102 @@ kolaps_melee = _calculator(
     _combat_partials("melee"),
     "GET: who strikes, every row and each death. POST: judge typed dice, or roll.",
 )
+
+
+# --- Of the Dead: brawl, shot, throw (RULES-NOTES O2-O4) ------------------------------------
+
+OF_THE_DEAD_FORMS: dict[str, type[CalculatorForm]] = {
+    "brawl": BrawlForm,
+    "shot": ShotForm,
+    "throw": ThrowForm,
+}
+OF_THE_DEAD_CALCULATORS = {
+    "brawl": _("Brawl"),
+    "shot": _("Shot"),
+    "throw": _("Explosive"),
+}
+BLOCKED_LABELS = {
+    "attacker_panicked": _("A panicked figure cannot act in the action phase."),
+    "attacker_stunned": _("A stunned figure cannot attack."),
+    "attacker_burning": _("A burning figure cannot attack."),
+    "defender_stealthy": _("A figure in stealth cannot be attacked."),
+    "defender_hidden": _("A hidden figure cannot be attacked."),
+    "shooter_surrounded": _("Surrounded by 4 or more, a figure cannot shoot."),
+    "thrower_surrounded": _("Surrounded by 3 or more, a figure cannot throw."),
+    "too_far": _("The throw reaches as many steps (3 cm) as the thrower's Physique."),
+}
+
+
+def _damage_rows(damage: dict[str, float]) -> list[tuple[str, str, float, float]]:
+    rows = []
+    for key, p in damage.items():
+        label = _("No damage") if key == "0" else _("Damage: %(n)s") % {"n": key}
+        rows.append((key, str(label), p, p * 100))
+    return rows
+
+
+def _percent(rows: list[tuple[object, float]]) -> list[tuple[str, float, float]]:
+    return [(str(label), p, p * 100) for label, p in rows]
+
+
+def _of_the_dead_odds_context(odds: dict) -> dict:
+    """What the page shows of an Of the Dead answer: why it cannot be made, or its rows."""
+    context: dict = {"blocked": [BLOCKED_LABELS[reason] for reason in odds.get("blocked", [])]}
+    if context["blocked"]:
+        return context
+    if "damage" in odds and isinstance(odds["damage"], dict):
+        context["odds_rows"] = _damage_rows(odds["damage"])
+        rows = [
+            (_("At least 1 damage"), odds["hit"]),
+            (_("Critical-damage card"), odds["critical_card"]),
+        ]
+        if "target_dies" in odds:
+            rows.append((_("The target dies"), odds["target_dies"]))
+        rows += [
+            (_("Attacker's lucky break (team +1 Moral)"), odds["attacker"]["lucky_break"]),
+            (_("Attacker's backfire (team -1 Moral)"), odds["attacker"]["backfire"]),
+            (_("Defender's lucky break (team +1 Moral)"), odds["defender"]["lucky_break"]),
+            (_("Defender's backfire (team -1 Moral)"), odds["defender"]["backfire"]),
+        ]
+    else:
+        scatter = odds["scatter"]
+        rows = [
+            (_("Lands where aimed"), odds["on_target"]),
+            (_("Scatters 1D6 steps over 180°"), scatter["180"]),
+            (_("Critical failure: scatters 1D6 steps over 360°"), scatter["360"]),
+            (_("Lucky break (team +1 Moral)"), odds["lucky_break"]),
+            (_("Backfire (team -1 Moral)"), odds["backfire"]),
+        ]
+    context["summary_rows"] = _percent(rows)
+    return context
+
+
+@require_http_methods(["GET", "POST"])
+def of_the_dead_calculator(request: HttpRequest, resolver: str) -> HttpResponse:
+    """GET: the dice and odds of an Of the Dead brawl, shot or throw. POST: judge typed dice,
+    or roll on the server, recorded."""
+    form_class = OF_THE_DEAD_FORMS.get(resolver)
+    if form_class is None:
+        raise Http404
+    form = form_class(_form_data(request))
+    context: dict = {
+        "form": form,
+        "resolver": resolver,
+        "calculators": OF_THE_DEAD_CALCULATORS,
+        "odds_target": f"{resolver}-odds",
+        "odds_template": f"{PAGES}/_of_the_dead_odds.html",
+    }
+    if form.is_bound and form.is_valid():
+        context.update(_calculate(request, form, resolver))
+        if context.get("odds"):
+            context.update(_of_the_dead_odds_context(context["odds"]))
+    else:
+        context["shown_dice"] = [form[name] for name in form.BLANK_DICE]
+    partials = {
+        f"{resolver}-panel": f"{PAGES}/_of_the_dead_panel.html",
+        f"{resolver}-odds": f"{PAGES}/_odds.html",
+    }
+    template = f"{PAGES}/of_the_dead.html"
+    if request.htmx and request.htmx.target in partials:
+        template = partials[request.htmx.target]
+    return render(request, template, context)

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.engine.systems.kolaps import (
+    at_the_table,
     death,
     end_phase,
     initial_morale,
@@ -27,6 +28,16 @@ from rules.engine.systems.kolaps import (
     vigilance,
 )
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.of_the_dead import checks as otd_checks
+from rules.engine.systems.of_the_dead import combat as otd_combat
+from rules.engine.systems.of_the_dead import explosives as otd_explosives
+from rules.engine.systems.of_the_dead import turn as otd_turn
+from rules.engine.systems.of_the_dead.catalogue import COVERS as OTD_COVERS
+from rules.engine.systems.of_the_dead.catalogue import MOVES as OTD_MOVES
+from rules.engine.systems.of_the_dead.catalogue import PHASES as OTD_PHASES
+from rules.engine.systems.of_the_dead.catalogue import RANGES as OTD_RANGES
+from rules.engine.systems.of_the_dead.catalogue import SIZES as OTD_SIZES
+from rules.engine.systems.of_the_dead.opposed import MAX_POOL as OTD_MAX_POOL
 
 VERBS = ("odds", "evaluate", "roll")
 
@@ -425,11 +436,418 @@ RESOLVERS: tuple[Resolver, ...] = (
     ),
 )
 
+
+# --- KOLAPS at the table (RULES-NOTES K18) -----------------------------------------------------
+
+_TABLE_ROLL_BASE = {"rank": _RANKS, "sante": _SANTE}
+
+
+def _table_roll_schema(level: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return _object(
+        ["rank"],
+        {
+            **_TABLE_ROLL_BASE,
+            "level": level,
+            **extra,
+            "dice": _faces("the talent's dice"),
+        },
+    )
+
+
+_LEVEL_0_3 = {"type": "integer", "minimum": 0, "maximum": 3, "default": 0}
+_TABLE_RESOLVERS: tuple[Resolver, ...] = (
+    Resolver(
+        system="kolaps",
+        name="shield",
+        summary="The Bouclier roll: does the shield's protection count?",
+        reference="RULES-NOTES K18; Annexe 1, Bouclier",
+        input_schema=_table_roll_schema(_LEVEL_0_3),
+        odds=at_the_table.shield_verbs[0],
+        evaluate=at_the_table.shield_verbs[1],
+        roll=at_the_table.shield_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="sonar",
+        summary="The Sonar roll: find a hidden figure; a 1 reveals the vampire.",
+        reference="RULES-NOTES K18; Annexe 2, Sonar",
+        input_schema=_table_roll_schema(_LEVEL_0_3),
+        odds=at_the_table.sonar_verbs[0],
+        evaluate=at_the_table.sonar_verbs[1],
+        roll=at_the_table.sonar_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="terreur",
+        summary="The Terreur roll: dice by the target's Santé; the target is inert.",
+        reference="RULES-NOTES K18; Annexe 2, Terreur 1-2",
+        input_schema=_table_roll_schema(
+            {"type": "integer", "minimum": 1, "maximum": 2, "default": 1},
+            target_sante=_SANTE,
+        ),
+        odds=at_the_table.terreur_verbs[0],
+        evaluate=at_the_table.terreur_verbs[1],
+        roll=at_the_table.terreur_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="ralliement",
+        summary="The Ralliement roll: Moral given back to a figure, or all within 40 cm.",
+        reference="RULES-NOTES K18; Annexe 1, Ralliement 1-3",
+        input_schema=_table_roll_schema({"type": "integer", "minimum": 1, "maximum": 3}),
+        odds=at_the_table.ralliement_verbs[0],
+        evaluate=at_the_table.ralliement_verbs[1],
+        roll=at_the_table.ralliement_verbs[2],
+    ),
+    Resolver(
+        system="kolaps",
+        name="fall",
+        summary="A fall: 1D6 at the threshold; a Novice's 1 is a light wound and a death roll.",
+        reference="RULES-NOTES K18; Chutes",
+        input_schema=_object(
+            ["rank"],
+            {**_TABLE_ROLL_BASE, "dice": _faces("one die"), "death_die": _faces("the death roll")},
+        ),
+        odds=at_the_table.fall_verbs[0],
+        evaluate=at_the_table.fall_verbs[1],
+        roll=at_the_table.fall_verbs[2],
+        dice_fields=("dice", "death_die"),
+    ),
+    Resolver(
+        system="kolaps",
+        name="moral_effect",
+        summary="The activation die of a Moral value (APC and Shéol tables).",
+        reference="RULES-NOTES K18; Annexes 1 and 2, Moral",
+        input_schema=_object(
+            ["affiliation", "moral"],
+            {
+                "affiliation": {"type": "string", "enum": ["apc", "sheol"]},
+                "moral": _GAUGE,
+                "dice": _faces("one die"),
+            },
+        ),
+        odds=at_the_table.moral_effect_odds,
+        evaluate=at_the_table.moral_effect_evaluate,
+        roll=at_the_table.moral_effect_roll,
+    ),
+    Resolver(
+        system="kolaps",
+        name="stray_shot",
+        summary="A miss into a melee: whom the stray shot hits (the shooter's side if alone).",
+        reference="RULES-NOTES K18; Tir dans une mêlée",
+        input_schema=_object(
+            [],
+            {
+                "target_alone": {"type": "boolean", "default": False},
+                "stray_die": _faces("one die"),
+            },
+        ),
+        odds=at_the_table.stray_shot_odds,
+        evaluate=at_the_table.stray_shot_evaluate,
+        roll=at_the_table.stray_shot_roll,
+        dice_fields=("stray_die",),
+    ),
+    Resolver(
+        system="kolaps",
+        name="bookkeeping",
+        summary="End-phase bookkeeping: event Moral, melee Souffle, regeneration, ground, fists.",
+        reference="RULES-NOTES K18",
+        input_schema=_object(
+            ["rank"],
+            {
+                "rank": _RANKS,
+                "avatar": {"type": "boolean", "default": False},
+                "events": _object(
+                    [],
+                    {
+                        name: {"type": "integer", "minimum": 0, "maximum": 20, "default": 0}
+                        for name in at_the_table.EVENTS
+                    },
+                ),
+                "melee_turn": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0},
+                "offensive": {"type": "boolean", "default": True},
+                "talents": _TALENTS,
+                "on_the_ground": {"type": "boolean", "default": False},
+                "move_cm": {"type": "number", "minimum": 0, "maximum": 100, "default": 0},
+                "weapon": {"type": "string", "description": "a pistol, for armed fists"},
+            },
+        ),
+        odds=lambda data: {**at_the_table.bookkeeping_evaluate(data), "probability": 1.0},
+        evaluate=at_the_table.bookkeeping_evaluate,
+        roll=lambda data, rng: at_the_table.bookkeeping_evaluate(data),
+        dice_fields=(),
+    ),
+)
+RESOLVERS += _TABLE_RESOLVERS
+
+# --- Of the Dead (RULES-NOTES O2-O5) ---------------------------------------------------------
+
+OF_THE_DEAD = "of-the-dead"
+_OTD_POOL = {"type": "integer", "minimum": 0, "maximum": OTD_MAX_POOL}
+_OTD_MODIFIERS = {
+    "type": "integer",
+    "minimum": -OTD_MAX_POOL,
+    "maximum": OTD_MAX_POOL,
+    "default": 0,
+}
+_OTD_FLAG = {"type": "boolean", "default": False}
+_OTD_COUNT = {"type": "integer", "minimum": 0, "maximum": 20, "default": 0}
+_OTD_LIFE = {"type": "integer", "minimum": 1, "maximum": 60}
+
+
+def _otd_fighter(attribute: str, *extra: str) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        attribute: _OTD_POOL,
+        "modifiers": _OTD_MODIFIERS,
+        "caution": {**_OTD_FLAG, "description": "discards a caution marker: one die succeeds"},
+        "zeal": {**_OTD_FLAG, "description": "a zeal marker rerolls the worst die"},
+        "surrounded_by": _OTD_COUNT,
+        "life": _OTD_LIFE,
+        "stealth": _OTD_FLAG,
+        "panic": _OTD_COUNT,
+        "stunned": _OTD_FLAG,
+        "burning": _OTD_FLAG,
+    }
+    for name in extra:
+        properties[name] = {"type": "string", "enum": list(OTD_COVERS), "default": "none"}
+    return _object([attribute], properties)
+
+
+_OTD_SIDE_DICE = {
+    "attacker_dice": _faces("the attacker's dice"),
+    "attacker_reroll": _faces("the attacker's zeal reroll (one die)"),
+    "defender_dice": _faces("the defender's dice"),
+    "defender_reroll": _faces("the defender's zeal reroll (one die)"),
+}
+
+_OTD_BRAWL_SCHEMA: dict[str, Any] = _object(
+    ["attacker", "defender"],
+    {
+        "attacker": _otd_fighter("combat"),
+        "defender": _otd_fighter("combat"),
+        **_OTD_SIDE_DICE,
+    },
+)
+
+_OTD_SHOT_SCHEMA: dict[str, Any] = _object(
+    ["attacker", "defender"],
+    {
+        "attacker": _otd_fighter("combat"),
+        "defender": _otd_fighter("reflexes", "cover"),
+        "range": {"type": "string", "enum": list(OTD_RANGES), "default": "useful"},
+        "into_melee": {**_OTD_FLAG, "description": "the target assails an ally"},
+        "ally": _object(
+            [], {"reflexes": _OTD_POOL, "modifiers": _OTD_MODIFIERS, "life": _OTD_LIFE}
+        ),
+        **_OTD_SIDE_DICE,
+        "ally_dice": _faces("the ally's Réflexes after a backfire into the melee"),
+    },
+)
+
+_OTD_THROW_SCHEMA: dict[str, Any] = _object(
+    ["thrower", "distance_cm"],
+    {
+        "thrower": _object(
+            ["combat", "physique"],
+            {
+                "combat": _OTD_POOL,
+                "physique": {"type": "integer", "minimum": 0, "maximum": 20},
+                "modifiers": _OTD_MODIFIERS,
+                "caution": _OTD_FLAG,
+                "surrounded_by": _OTD_COUNT,
+                "panic": _OTD_COUNT,
+                "stunned": _OTD_FLAG,
+            },
+        ),
+        "item": {"type": "string", "enum": list(otd_explosives.ITEMS), "default": "explosive"},
+        "size": {"type": "string", "enum": list(OTD_SIZES)},
+        "distance_cm": {"type": "number", "minimum": 0, "maximum": 300},
+        "zone_modifiers": _OTD_MODIFIERS,
+        "thrower_dice": _faces("the thrower's dice"),
+        "zone_dice": _faces("the zone's dice: its steps and modifiers"),
+        "scatter_die": _faces("the D6 of steps a missed throw scatters"),
+        "scatter_angle": {"type": "integer", "description": "evaluate only: read off the disc"},
+    },
+)
+
+_OTD_BLAST_SCHEMA: dict[str, Any] = _object(
+    ["fighter"],
+    {
+        "item": {"type": "string", "enum": list(otd_explosives.ITEMS), "default": "explosive"},
+        "size": {"type": "string", "enum": list(OTD_SIZES)},
+        "fighter": _object(
+            [],
+            {
+                "reflexes": _OTD_POOL,
+                "modifiers": _OTD_MODIFIERS,
+                "caution": _OTD_FLAG,
+                "life": _OTD_LIFE,
+            },
+        ),
+        "roller_dice": _faces("the fighter's Réflexes for the stumble or stun roll"),
+        "against_dice": _faces("the template's dice"),
+    },
+)
+
+_OTD_CHECK_SCHEMA: dict[str, Any] = _object(
+    ["kind", "attribute"],
+    {
+        "kind": {"type": "string", "enum": list(otd_checks.KINDS)},
+        "attribute": {**_OTD_POOL, "description": "Réflexes, Moral or Combat, by kind"},
+        "modifiers": _OTD_MODIFIERS,
+        "caution": _OTD_FLAG,
+        "difficulty": {**_OTD_POOL, "description": "the other side's dice"},
+        "obstacle": {"type": "string", "enum": list(OTD_SIZES)},
+        "roller_dice": _faces("the roller's dice"),
+        "against_dice": _faces("the other side's dice"),
+    },
+)
+
+_OTD_COMBATANT = _object(
+    ["key", "life", "moral"],
+    {
+        "key": {"type": "string"},
+        "team": {"type": "string", "default": "survivors"},
+        "reflexes": {"type": "integer", "minimum": 0, "maximum": 20},
+        "life": {"type": "integer", "minimum": 0, "maximum": 60},
+        "moral": {"type": "integer", "minimum": 0, "maximum": 40},
+        **{
+            name: {"type": "integer", "minimum": 0, "maximum": 40, "default": 0}
+            for name in ("panic", "stun", "noise", "zeal", "caution", "stealth", "sprint")
+        },
+        "bleeding_turns": {"type": "integer", "minimum": 0, "maximum": 10, "default": 0},
+        **dict.fromkeys(("bleeding", "burning", "on_ground", "unconscious", "dead"), _OTD_FLAG),
+    },
+)
+_OTD_COMBATANTS = {"type": "array", "minItems": 1, "maxItems": 60, "items": _OTD_COMBATANT}
+
+_OTD_INITIATIVE_SCHEMA: dict[str, Any] = _object(
+    ["combatants"],
+    {
+        "combatants": _OTD_COMBATANTS,
+        "phase": {"type": "string", "enum": list(OTD_PHASES), "default": "action"},
+        "tie_breaks": {
+            "type": "object",
+            "description": "key -> a die rolled to break a tie",
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 6},
+        },
+    },
+)
+
+_OTD_MOVEMENT_SCHEMA: dict[str, Any] = _object(
+    ["combatant", "distance_cm"],
+    {
+        "combatant": _OTD_COMBATANT,
+        "move": {"type": "string", "enum": list(OTD_MOVES), "default": "normal"},
+        "distance_cm": {"type": "number", "minimum": 0, "maximum": 200},
+    },
+)
+
+_OTD_WRAP_UP_SCHEMA: dict[str, Any] = _object(
+    ["combatants"],
+    {
+        "combatants": _OTD_COMBATANTS,
+        "treated": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "keys given first aid this turn",
+        },
+    },
+)
+
+
+def _otd(
+    name: str,
+    summary: str,
+    reference: str,
+    schema: dict[str, Any],
+    verbs: tuple[Any, Any, Any],
+    dice_fields: tuple[str, ...] = (),
+) -> Resolver:
+    odds, evaluate, roll = verbs
+    return Resolver(
+        system=OF_THE_DEAD,
+        name=name,
+        summary=summary,
+        reference=reference,
+        input_schema=schema,
+        odds=odds,
+        evaluate=evaluate,
+        roll=roll,
+        dice_fields=dice_fields,
+    )
+
+
+RESOLVERS += (
+    _otd(
+        "brawl",
+        "A brawl: Combat against Combat, successes cancelling, criticals first.",
+        "RULES-NOTES O2-O4; Bagarre",
+        _OTD_BRAWL_SCHEMA,
+        (otd_combat.brawl_odds, otd_combat.brawl_evaluate, otd_combat.brawl_roll),
+        otd_combat.DICE_FIELDS,
+    ),
+    _otd(
+        "shot",
+        "A shot: Combat against Réflexes, range and cover dice, a backfire into a melee.",
+        "RULES-NOTES O2-O4; Tir, Modificateurs",
+        _OTD_SHOT_SCHEMA,
+        (otd_combat.shot_odds, otd_combat.shot_evaluate, otd_combat.shot_roll),
+        otd_combat.DICE_FIELDS,
+    ),
+    _otd(
+        "throw",
+        "An explosive or Molotov thrown: the zone's steps as dice, the scatter of a miss.",
+        "RULES-NOTES O2-O4; Explosifs",
+        _OTD_THROW_SCHEMA,
+        (otd_explosives.throw_odds, otd_explosives.throw_evaluate, otd_explosives.throw_roll),
+        (*otd_explosives.THROW_DICE_FIELDS, "scatter_angle"),
+    ),
+    _otd(
+        "blast",
+        "A figure in a blast template: damage, then the stumble or stun roll; a Molotov's fire.",
+        "Explosifs; Feu",
+        _OTD_BLAST_SCHEMA,
+        (otd_explosives.blast_odds, otd_explosives.blast_evaluate, otd_explosives.blast_roll),
+        otd_explosives.BLAST_DICE_FIELDS,
+    ),
+    _otd(
+        "check",
+        "A roll against dice: stumble, stun, encouragement (panic), evasion.",
+        "RULES-NOTES O2-O4; Trébuchement, Panique, Mêlée",
+        _OTD_CHECK_SCHEMA,
+        (otd_checks.odds, otd_checks.evaluate, otd_checks.roll),
+        otd_checks.DICE_FIELDS,
+    ),
+    _otd(
+        "initiative",
+        "Initiative values and the order of a phase.",
+        "RULES-NOTES O5",
+        _OTD_INITIATIVE_SCHEMA,
+        (otd_turn.initiative_odds, otd_turn.initiative_evaluate, otd_turn.initiative_roll),
+    ),
+    _otd(
+        "movement",
+        "A move's allowance and the markers it lays.",
+        "RULES-NOTES O5; Mouvements",
+        _OTD_MOVEMENT_SCHEMA,
+        (otd_turn.movement_odds, otd_turn.movement_evaluate, otd_turn.movement_roll),
+    ),
+    _otd(
+        "wrap_up",
+        "The wrap-up phase: noise decay, stun countdown, bleeding and burning damage.",
+        "RULES-NOTES O5; Phase de dénouement",
+        _OTD_WRAP_UP_SCHEMA,
+        (otd_turn.wrap_up_odds, otd_turn.wrap_up_evaluate, otd_turn.wrap_up_roll),
+    ),
+)
+
 _BY_KEY = {(r.system, r.name): r for r in RESOLVERS}
 
 
 def resolver_get(system: str, name: str) -> Resolver | None:
-    return _BY_KEY.get((system, name))
+    """The resolver of a system's slug; `of_the_dead` is also read as `of-the-dead`."""
+    return _BY_KEY.get((system.replace("_", "-"), name))
 
 
 def resolvers_of(system: str) -> list[Resolver]:

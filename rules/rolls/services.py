@@ -96,7 +96,7 @@ def roll_on_server(*, player, system: str, name: str, data: dict[str, Any]) -> R
     with transaction.atomic():
         return RollRecord.objects.create(
             player=player,
-            system=system,
+            system=resolver.system,  # the slug the registry knows, however it was asked
             resolver=name,
             inputs=inputs,
             seed=seed,
