@@ -138,7 +138,9 @@ class ResolveAPI(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("system", str, OpenApiParameter.PATH, enum=["kolaps"]),
+            OpenApiParameter(
+                "system", str, OpenApiParameter.PATH, enum=sorted({r.system for r in RESOLVERS})
+            ),
             OpenApiParameter(
                 "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]
             ),

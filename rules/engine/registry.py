@@ -27,6 +27,7 @@ from rules.engine.systems.kolaps import (
     vigilance,
 )
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.rapid40k.resolvers import SPECS as RAPID40K_SPECS
 
 VERBS = ("odds", "evaluate", "roll")
 
@@ -422,6 +423,10 @@ RESOLVERS: tuple[Resolver, ...] = (
         "RULES-NOTES K5; annexes, 666",
         _SIX_SIX_SIX_SCHEMA,
         six_six_six,
+    ),
+    *(
+        Resolver("rapid40k", name, summary, ref, schema, odds, evaluate, roll, dice_fields)
+        for name, summary, ref, schema, odds, evaluate, roll, dice_fields in RAPID40K_SPECS
     ),
 )
 

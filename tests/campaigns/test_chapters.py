@@ -80,7 +80,7 @@ def test_it_creates_campaigns_of_chapters_for_of_the_dead_or_kolaps_only():
     organiser = PlayerFactory()
     assert campaign_create(organiser=organiser, name="K", system="kolaps").system == "kolaps"
     with pytest.raises(Refusal) as refusal:
-        campaign_create(organiser=organiser, name="R", system="rapid-40000")
+        campaign_create(organiser=organiser, name="R", system="corporates")
     assert refusal.value.field == "system"
 
 
