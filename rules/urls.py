@@ -9,6 +9,7 @@ twins. Every route has its rows in tests/test_authorization_matrix.py.
 from django.urls import path
 
 from rules.calculators import api as calculators_api
+from rules.calculators import rapid40k as rapid40k_calculators
 from rules.calculators import views as calculators_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
@@ -28,6 +29,11 @@ urlpatterns = [
     path("rules/kolaps/test/", calculators_views.kolaps_test, name="kolaps-test"),
     path("rules/kolaps/ranged/", calculators_views.kolaps_ranged, name="kolaps-ranged"),
     path("rules/kolaps/melee/", calculators_views.kolaps_melee, name="kolaps-melee"),
+    path(
+        "rules/rapid40k/<slug:resolver>/",
+        rapid40k_calculators.rapid40k_calculator,
+        name="rapid40k-calculator",
+    ),
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),

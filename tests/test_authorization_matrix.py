@@ -107,6 +107,9 @@ def roll_body(roles, user):
     return {"db": 3, "rank": "veteran", "sante": 6, "action": "roll"}
 
 
+RAPID40K_MELEE = {"a_figures": 2, "a_combat": 3, "b_figures": 4, "b_combat": 2}
+
+
 SHOT_FORM = {
     "rank": "veteran",
     "sante": 6,
@@ -246,6 +249,30 @@ MATRIX: list[Row] = [
         "post",
         every(200),
         data=fight_body("roll"),
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row("rapid40k-calculator", "get", every(200), kwargs=lambda r: {"resolver": "melee"}),
+    Row(
+        "rapid40k-calculator",
+        "post",
+        every(200),
+        kwargs=lambda r: {"resolver": "melee"},
+        data=lambda r, u: {
+            **RAPID40K_MELEE,
+            "a_dice": "3 5",
+            "b_dice": "1 4 2 2",
+            "action": "evaluate",
+        },
+        label="evaluate",
+    ),
+    Row(
+        "rapid40k-calculator",
+        "post",
+        every(200),
+        kwargs=lambda r: {"resolver": "melee"},
+        data=lambda r, u: {**RAPID40K_MELEE, "action": "roll"},
         writes=True,
         denied=frozenset({"anonymous"}),
         label="roll",
