@@ -73,7 +73,8 @@ def test_it_judges_the_text_s_melee_example_as_a_tie(client):
         "action": "evaluate",
     }
     html = client.post(url("melee"), body, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Totals: A 11, B 11" in html
+    assert "Totaux : A 11, B 11" in html
+    assert "Égalité" in html
 
 
 def test_it_says_which_dice_do_not_fit_and_keeps_what_was_typed(client):
