@@ -90,6 +90,7 @@ def make_roles() -> dict:
         "campaign": campaign,
         "roll": roll,
         **_kolaps_roles(owner),
+        **_rapid40k_roles(owner),
         **of_the_dead,
         **kolaps_chapter_objects(
             owner=owner,
@@ -99,6 +100,22 @@ def make_roles() -> dict:
         ),
         **settlement,
     }
+
+
+def _rapid40k_roles(owner) -> dict:
+    """Rapid 40000: a shared army list of the owner with one squad."""
+    from characters.rapid40k import services as rapid40k
+
+    army = rapid40k.army_create(owner=owner, name="Matrix army", faction="orks")
+    army = rapid40k.army_change(
+        actor=owner,
+        army=army,
+        version=army.version,
+        action="squad_add",
+        data={"name": "Boyz", "slot": "troops", "leader": "orks:nob"},
+    )
+    army = rapid40k.army_share(actor=owner, army=army, version=army.version, shared=True)
+    return {"rapid40k_army": army}
 
 
 def _kolaps_roles(owner) -> dict:
