@@ -1013,6 +1013,70 @@ def kolaps_close_api_body(roles, user):
 
 OWN_TRAUMA_PAGE = {**every(404), "anonymous": 302, "owner": 302}
 
+
+def rapid40k_chapter_pk(roles):
+    return {"pk": roles["rapid40k_chapter"].pk}
+
+
+def rapid40k_other_chapter_pk(roles):
+    return {"pk": roles["rapid40k_other_chapter"].pk}
+
+
+def rapid40k_entry_kwargs(roles):
+    return {"pk": roles["rapid40k_chapter"].pk, "army": roles["participant_army"].pk}
+
+
+def army_entry_body(roles, user):
+    return {"army": roles["participant_army"].pk, "side": "Nord"}
+
+
+RAPID40K_CHAPTER_MATRIX: list[Row] = [
+    Row(
+        "chapter-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=rapid40k_chapter_pk, label="rapid40k"
+    ),
+    Row(
+        "chapter-army-enter",
+        "post",
+        PLAYERS_WRITE,
+        kwargs=rapid40k_other_chapter_pk,
+        data=army_entry_body,
+        writes=True,
+    ),
+    Row(
+        "chapter-army-withdraw",
+        "post",
+        {**MANAGE_WRITE, "participant": 302},
+        kwargs=rapid40k_entry_kwargs,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-detail",
+        "get",
+        CAMPAIGN_MEMBERS_API,
+        kwargs=rapid40k_chapter_pk,
+        api=True,
+        label="rapid40k",
+    ),
+    Row(
+        "api-chapter-armies",
+        "post",
+        {**MANAGE_API, "organiser": 403, "participant": 201},
+        kwargs=rapid40k_other_chapter_pk,
+        data=army_entry_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-army",
+        "delete",
+        {**MANAGE_API, "participant": 200},
+        kwargs=rapid40k_entry_kwargs,
+        api=True,
+        writes=True,
+    ),
+]
+MATRIX += RAPID40K_CHAPTER_MATRIX
+
 KCHAP_MATRIX: list[Row] = [
     Row("chapter-start", "post", MANAGE_WRITE, kwargs=chapter_pk, writes=True),
     Row("chapter-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=kolaps_chapter_pk, label="kolaps"),
@@ -1498,6 +1562,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("chapter-start", "api-chapter-start"),
     Twin("chapter-unit-enter", "api-chapter-units"),
     Twin("chapter-unit-withdraw", "api-chapter-unit", (("post", "delete"),)),
+    Twin("chapter-army-enter", "api-chapter-armies"),
+    Twin("chapter-army-withdraw", "api-chapter-army", (("post", "delete"),)),
     Twin("chapter-close", "api-chapter-close"),
     Twin("chapter-encounter", "api-chapter-encounter"),
     Twin("chapter-settlement", "api-chapter-settlement"),

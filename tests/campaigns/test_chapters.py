@@ -76,7 +76,7 @@ def table():
 # --- campaigns, invitations, members -----------------------------------------------------------
 
 
-def test_it_creates_campaigns_of_chapters_for_of_the_dead_or_kolaps_only():
+def test_it_creates_campaigns_of_chapters_for_the_systems_that_have_them_only():
     organiser = PlayerFactory()
     assert campaign_create(organiser=organiser, name="K", system="kolaps").system == "kolaps"
     with pytest.raises(Refusal) as refusal:
