@@ -1,7 +1,7 @@
 """The demo data `make run` shows, one module per area, loaded in this order by
 `manage.py demo_load`: the accounts and their Of the Dead campaign, its profiles and
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
-and its chapter being played with an encounter log.
+and its chapter being played with an encounter log, and the Rapid 40000 armies and campaign.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did.
 Everything is written through the services, as a user would.
@@ -12,6 +12,7 @@ from config.demo.encounter import load_encounter_demo
 from config.demo.kolaps_campaign import load_kolaps_campaign_demo
 from config.demo.kolaps_units import load_kolaps_units
 from config.demo.of_the_dead import load_of_the_dead
+from config.demo.rapid40k import load_rapid40k_demo
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 
@@ -30,3 +31,5 @@ def load_demo(out) -> None:
     load_kolaps_campaign_demo(players, out)
     # A KOLAPS chapter being played, with its encounter log.
     load_encounter_demo(players)
+    # Rapid 40000: two army lists and a campaign with both entered in a chapter.
+    load_rapid40k_demo(players)
