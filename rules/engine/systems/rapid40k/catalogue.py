@@ -473,8 +473,10 @@ def _read(raw: Any) -> Catalogue:
     )
 
 
+@cache
 def catalogue_versions() -> tuple[str, ...]:
-    """The versions shipped, oldest first; the last is the current catalogue."""
+    """The versions shipped, oldest first; the last is the current catalogue (read once:
+    the files ship with the code)."""
     versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 
