@@ -6,8 +6,10 @@ from django.utils.translation import gettext_lazy as _
 from campaigns import services
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
+from rules.engine.systems import system_get
 
-SYSTEM_CHOICES = [("of-the-dead", "Of the Dead"), ("kolaps", "KOLAPS : GROUND ZERO")]
+# The systems whose campaigns are made of chapters, named as the systems' registry names them.
+SYSTEM_CHOICES = [(slug, system_get(slug).name) for slug in services.CAMPAIGN_SYSTEMS]
 
 
 def text_field(label, rows=3):

@@ -19,7 +19,7 @@ from campaigns.permissions import (
     member_role,
     viewer_membership,
 )
-from characters.models import KolapsUnit, Player
+from characters.models import KolapsUnit, Player, Rapid40kArmy
 from characters.permissions import require
 
 NEEDS = {"view": CAN_VIEW, "manage": CAN_MANAGE, "vote": CAN_VOTE}
@@ -67,6 +67,17 @@ def chapter_unit_get_for_user(
     """A KOLAPS unit entered into the chapter, with the chapter."""
     chapter = chapter_get_for_user(user, pk, need=need)
     entered = KolapsUnit.objects.filter(pk=unit, chapter_entries__chapter=chapter).first()
+    if entered is None:
+        raise Http404
+    return chapter, entered
+
+
+def chapter_army_get_for_user(
+    user, pk: int, army: int, *, need: str = "view"
+) -> tuple[Chapter, Rapid40kArmy]:
+    """A Rapid 40000 army list entered into the chapter, with the chapter."""
+    chapter = chapter_get_for_user(user, pk, need=need)
+    entered = Rapid40kArmy.objects.filter(pk=army, chapter_entries__chapter=chapter).first()
     if entered is None:
         raise Http404
     return chapter, entered

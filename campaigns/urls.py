@@ -52,6 +52,12 @@ urlpatterns = [
     path("chapters/<int:pk>/close/", chapters_views.chapter_close, name="chapter-close"),
     path("chapters/<int:pk>/start/", chapters_views.chapter_start, name="chapter-start"),
     path("chapters/<int:pk>/units/", chapters_views.chapter_unit_enter, name="chapter-unit-enter"),
+    path("chapters/<int:pk>/armies/", chapters_views.chapter_army_enter, name="chapter-army-enter"),
+    path(
+        "chapters/<int:pk>/armies/<int:army>/withdraw/",
+        chapters_views.chapter_army_withdraw,
+        name="chapter-army-withdraw",
+    ),
     path(
         "chapters/<int:pk>/units/<int:unit>/withdraw/",
         chapters_views.chapter_unit_withdraw,
@@ -139,6 +145,16 @@ api_urlpatterns = [
     ),
     path(
         "chapters/<int:pk>/units/", chapters_api.ChapterUnitsAPI.as_view(), name="api-chapter-units"
+    ),
+    path(
+        "chapters/<int:pk>/armies/",
+        chapters_api.ChapterArmiesAPI.as_view(),
+        name="api-chapter-armies",
+    ),
+    path(
+        "chapters/<int:pk>/armies/<int:army>/",
+        chapters_api.ChapterArmyAPI.as_view(),
+        name="api-chapter-army",
     ),
     path(
         "chapters/<int:pk>/units/<int:unit>/",

@@ -1,6 +1,6 @@
 """The models of `characters`, imported here so that Django finds them: the player account
 (`accounts/`), the Of the Dead profile (`profiles/`) and KOLAPS characters and units
-(`kolaps/`)."""
+(`kolaps/`), Rapid 40000 army lists (`rapid40k/`)."""
 
 from characters.accounts.models import Player
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
@@ -14,6 +14,7 @@ from characters.profiles.models import (
     TraumaPermanence,
     Vocation,
 )
+from characters.rapid40k.models import Rapid40kArmy, Rapid40kChange, Rapid40kSquad
 
 __all__ = [
     "KolapsChange",
@@ -24,6 +25,9 @@ __all__ = [
     "ProfileEvent",
     "ProfileQuerySet",
     "ProfileStatus",
+    "Rapid40kArmy",
+    "Rapid40kChange",
+    "Rapid40kSquad",
     "Trauma",
     "TraumaKind",
     "TraumaPermanence",

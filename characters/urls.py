@@ -1,4 +1,5 @@
-"""Routes of `characters`: accounts, Of the Dead profiles, KOLAPS units and characters.
+"""Routes of `characters`: accounts, Of the Dead profiles, KOLAPS units and characters,
+Rapid 40000 army lists.
 
 `urlpatterns` are the pages, `api_urlpatterns` their API twins (mounted under /api/v1/ by
 config/urls.py). Every route has its rows in tests/test_authorization_matrix.py.
@@ -13,6 +14,7 @@ from characters.accounts.forms import LoginForm, ResetSetPasswordForm
 from characters.kolaps import urls as kolaps_urls
 from characters.profiles import api as profiles_api
 from characters.profiles import views as profiles_views
+from characters.rapid40k import urls as rapid40k_urls
 
 auth_patterns = [
     path("signup/", accounts_views.signup, name="signup"),
@@ -56,6 +58,7 @@ urlpatterns = [
     ),
     path("players/<str:username>/", profiles_views.profile_public, name="profile-public"),
     path("kolaps/", include(kolaps_urls.page_patterns)),
+    path("rapid40k/", include(rapid40k_urls.page_patterns)),
 ]
 
 api_urlpatterns = [
@@ -78,4 +81,5 @@ api_urlpatterns = [
         name="api-profile-public",
     ),
     path("kolaps/", include(kolaps_urls.api_patterns)),
+    path("rapid40k/", include(rapid40k_urls.api_patterns)),
 ]

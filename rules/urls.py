@@ -9,6 +9,7 @@ twins. Every route has its rows in tests/test_authorization_matrix.py.
 from django.urls import path
 
 from rules.calculators import api as calculators_api
+from rules.calculators import rapid40k as rapid40k_calculators
 from rules.calculators import views as calculators_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
@@ -32,6 +33,11 @@ urlpatterns = [
         "rules/of-the-dead/<slug:resolver>/",
         calculators_views.of_the_dead_calculator,
         name="of-the-dead-calculator",
+    ),
+    path(
+        "rules/rapid40k/<slug:resolver>/",
+        rapid40k_calculators.rapid40k_calculator,
+        name="rapid40k-calculator",
     ),
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),

@@ -90,6 +90,7 @@ def make_roles() -> dict:
         "campaign": campaign,
         "roll": roll,
         **_kolaps_roles(owner),
+        **_rapid40k_roles(owner),
         **of_the_dead,
         **kolaps_chapter_objects(
             owner=owner,
@@ -98,6 +99,75 @@ def make_roles() -> dict:
             profile=of_the_dead["profile"],
         ),
         **settlement,
+        **_rapid40k_chapter_roles(organiser=organiser, participant=participant),
+    }
+
+
+def _rapid40k_roles(owner) -> dict:
+    """Rapid 40000: a shared army list of the owner with one squad."""
+    from characters.rapid40k import services as rapid40k
+
+    army = rapid40k.army_create(owner=owner, name="Matrix army", faction="orks")
+    army = rapid40k.army_change(
+        actor=owner,
+        army=army,
+        version=army.version,
+        action="squad_add",
+        data={"name": "Boyz", "slot": "troops", "leader": "orks:nob"},
+    )
+    army = rapid40k.army_share(actor=owner, army=army, version=army.version, shared=True)
+    return {"rapid40k_army": army}
+
+
+def _rapid40k_chapter_roles(*, organiser, participant) -> dict:
+    """A Rapid 40000 campaign of the organiser with the participant as player, two planned
+    chapters and the participant's valid army list entered into the first."""
+    from campaigns.chapters.rapid40k import chapter_army_enter
+    from campaigns.chapters.services import chapter_plan
+    from campaigns.services import campaign_add_participant, campaign_create
+    from characters.rapid40k import services as rapid40k
+
+    campaign = campaign_create(organiser=organiser, name="Matrix Rapid 40000", system="rapid40k")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=participant)
+    army = rapid40k.army_import(
+        owner=participant,
+        payload={
+            "format": "chronique.rapid40k.army",
+            "format_version": 1,
+            "name": "Participant army",
+            "faction": "orks",
+            "squads": [
+                {
+                    "name": name,
+                    "slot": slot,
+                    "leader": leader,
+                    "fighters": [{**boy, "count": 4}],
+                }
+                for name, slot, leader in (
+                    ("Boss", "command", "orks:big_boss"),
+                    ("Boyz 1", "troops", "orks:nob"),
+                    ("Boyz 2", "troops", "orks:nob"),
+                )
+                for boy in [
+                    {
+                        "quality": 4,
+                        "combat": 3,
+                        "weapon": "fling",
+                        "special_rules": ["charge_feroce"],
+                    }
+                ]
+            ],
+        },
+    )
+    assert army.is_valid
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="La ruche")
+    other_chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le pont")
+    chapter_army_enter(actor=participant, chapter=chapter, army=army)
+    return {
+        "rapid40k_campaign": campaign,
+        "rapid40k_chapter": chapter,
+        "rapid40k_other_chapter": other_chapter,
+        "participant_army": army,
     }
 
 

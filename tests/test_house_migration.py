@@ -9,6 +9,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("campaigns", "0010_statistics_per_campaign_only"), ("rules", None)]
+# Models whose tables campaigns migrations after BEFORE create: going back drops them.
+CREATED_AFTER = {"campaigns.ChapterArmyEntry"}
 
 
 def _migrate(targets):
@@ -42,7 +44,10 @@ def test_it_finds_every_demo_row_again_after_the_models_moved():
             rolls
         )
         new = _migrate(latest)
-        assert _counts(new, ["characters", "campaigns", "rules"]) == now
+        again = _counts(new, ["characters", "campaigns", "rules"])
+        assert {k: n for k, n in again.items() if k not in CREATED_AFTER} == {
+            k: n for k, n in now.items() if k not in CREATED_AFTER
+        }
         events = new.get_model("campaigns", "EncounterEvent").objects.exclude(roll=None)
         linked = {event.roll.pk for event in events.select_related("roll")}
         assert linked and linked <= {roll["id"] for roll in rolls}

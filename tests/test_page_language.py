@@ -48,6 +48,8 @@ NOT_CRAWLED = {
     "healthz": "JSON for the load balancer",
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
+    "rapid40k-army-export": "a JSON download",
+    "rapid40k-shared": "reached by a share link the demo does not hand out",
     "password_reset_confirm": "needs a token from an e-mail",
     "chapter-settlement-progress": "an htmx fragment polled while a settlement runs",
 }

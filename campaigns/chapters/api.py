@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.cards import (
     ChapterCard,
@@ -31,6 +32,7 @@ from campaigns.models import (
 )
 from campaigns.selectors import (
     campaign_get_for_user,
+    chapter_army_get_for_user,
     chapter_get_for_user,
     chapter_unit_get_for_user,
     player_get,
@@ -40,6 +42,7 @@ from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
+from characters.rapid40k.models import Rapid40kArmy
 from characters.serializers import CardSerializer, card_serializer
 
 # --- Campaigns ------------------------------------------------------------------------------
@@ -297,6 +300,39 @@ class ChapterUnitAPI(APIView):
     def delete(self, request, pk: int, unit: int):
         chapter, entered = chapter_unit_get_for_user(request.user, pk, unit)
         kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
+        return _chapter(request, pk)
+
+
+class ArmyEntrySerializer(serializers.Serializer):
+    army = serializers.IntegerField(min_value=1, help_text="One of your valid army lists.")
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class ChapterArmiesAPI(APIView):
+    """Enter one of your valid army lists into a planned chapter of a Rapid 40000 campaign
+    (the campaign's players)."""
+
+    @extend_schema(request=ArmyEntrySerializer, responses={201: ChapterCardSerializer})
+    def post(self, request, pk: int):
+        chapter = chapter_get_for_user(request.user, pk)
+        data = ArmyEntrySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rapid40k_chapters.chapter_army_enter(
+            actor=request.user,
+            chapter=chapter,
+            army=Rapid40kArmy.objects.filter(pk=data.validated_data["army"]).first(),
+            side=data.validated_data["side"],
+        )
+        return _chapter(request, pk, status.HTTP_201_CREATED)
+
+
+class ChapterArmyAPI(APIView):
+    """Withdraw an army list from a planned chapter (its player, or an organiser)."""
+
+    @extend_schema(request=None, responses=ChapterCardSerializer)
+    def delete(self, request, pk: int, army: int):
+        chapter, entered = chapter_army_get_for_user(request.user, pk, army)
+        rapid40k_chapters.chapter_army_withdraw(actor=request.user, chapter=chapter, army=entered)
         return _chapter(request, pk)
 
 

@@ -9,6 +9,7 @@ from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
 from campaigns.models import (
     Ballot,
     Chapter,
+    ChapterArmyEntry,
     ChapterOutcome,
     ChapterStatus,
     ChapterUnitEntry,
@@ -25,9 +26,11 @@ from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
+from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems.kolaps import costing
 
 KOLAPS = "kolaps"
+RAPID40K = "rapid40k"
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,29 @@ class UnitChoice:
 
 
 @dataclass(frozen=True)
+class ArmyEntryLine:
+    """A Rapid 40000 army list entered into the chapter, as it is now."""
+
+    army_id: int
+    army_name: str
+    player: str
+    side: str
+    points: int
+    valid: bool
+    mine: bool
+
+
+@dataclass(frozen=True)
+class ArmyChoice:
+    """One of the viewer's army lists, for the form that enters one."""
+
+    id: int
+    name: str
+    points: int
+    valid: bool
+
+
+@dataclass(frozen=True)
 class ChapterCard:
     id: int
     campaign_id: int
@@ -162,6 +188,18 @@ class ChapterCard:
     units: list[EntryLine] = field(default_factory=list)
     k12: K12Line | None = None
     my_units: list[UnitChoice] = field(default_factory=list)
+    uses_armies: bool = False  # a Rapid 40000 campaign: army lists enter its chapters
+    armies: list[ArmyEntryLine] = field(default_factory=list)
+    my_armies: list[ArmyChoice] = field(default_factory=list)
+
+    @property
+    def armies_open(self) -> bool:
+        """Army lists enter and leave while the chapter is planned."""
+        return self.uses_armies and self.status == ChapterStatus.PLANNED
+
+    @property
+    def can_enter_army(self) -> bool:
+        return self.armies_open and self.is_player
 
     @property
     def units_open(self) -> bool:
@@ -291,6 +329,39 @@ def _my_units(user) -> list[UnitChoice]:
     ]
 
 
+def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
+    """One query whatever the number of armies: the entries with their lists and players."""
+    return [
+        ArmyEntryLine(
+            pk, name, display or username, side, points, status == "valid", player_id == viewer_id
+        )
+        for pk, name, player_id, display, username, side, points, status in (
+            ChapterArmyEntry.objects.filter(chapter=chapter)
+            .order_by("entered_at", "pk")
+            .values_list(
+                "army_id",
+                "army__name",
+                "player_id",
+                "player__display_name",
+                "player__username",
+                "side",
+                "army__points",
+                "army__status",
+            )
+        )
+    ]
+
+
+def _my_armies(user) -> list[ArmyChoice]:
+    """One query: the viewer's army lists, valid ones first."""
+    return [
+        ArmyChoice(pk, name, points, status == Rapid40kArmy.Status.VALID)
+        for pk, name, points, status in Rapid40kArmy.objects.owned_by(user)
+        .order_by("-status", "name", "pk")
+        .values_list("pk", "name", "points", "status")
+    ]
+
+
 def chapter_card(user, chapter: Chapter) -> ChapterCard:
     """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
     whatever the number of players: the memberships with the players' profiles, the
@@ -390,6 +461,12 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_units = _my_units(user)
+    uses_armies = campaign.system == RAPID40K
+    armies, my_armies = [], []
+    if uses_armies and chapter.status != ChapterStatus.CLOSED:
+        armies = _army_entries(chapter, getattr(user, "pk", None))
+        if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
+            my_armies = _my_armies(user)
     return ChapterCard(
         id=chapter.pk,
         campaign_id=campaign.pk,
@@ -427,6 +504,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         units=entries,
         k12=k12,
         my_units=my_units,
+        uses_armies=uses_armies,
+        armies=armies,
+        my_armies=my_armies,
     )
 
 

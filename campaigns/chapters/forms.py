@@ -4,12 +4,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
+from characters.rapid40k.models import Rapid40kArmy
 
 ONE_PER_LINE = _("One per line.")
 
@@ -189,6 +191,41 @@ class UnitEntryForm(ServiceForm):
             actor=actor,
             chapter=chapter,
             unit=unit,
+            side=self.cleaned_data["side"],
+        )
+
+
+class ArmyEntryForm(ServiceForm):
+    """A player enters one of their army lists into a Rapid 40000 chapter. Drafts are listed
+    too, so that choosing one gives the reason it cannot enter."""
+
+    army = forms.ChoiceField(label=_("Your army list"))
+    side = forms.CharField(
+        label=_("Side"),
+        required=False,
+        max_length=80,
+        help_text=_("Armies with the same side play together; leave empty to play alone."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["army"].choices = [
+            (
+                str(army.id),
+                _("%(name)s — %(points)s points") % {"name": army.name, "points": army.points}
+                if army.valid
+                else _("%(name)s — draft") % {"name": army.name},
+            )
+            for army in card.my_armies
+        ]
+
+    def save(self, actor, chapter):
+        army = Rapid40kArmy.objects.filter(pk=self.cleaned_data["army"]).first()
+        return self.run(
+            rapid40k_chapters.chapter_army_enter,
+            actor=actor,
+            chapter=chapter,
+            army=army,
             side=self.cleaned_data["side"],
         )
 

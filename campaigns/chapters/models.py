@@ -337,3 +337,34 @@ class EncounterEvent(models.Model):
 
     def __str__(self) -> str:
         return f"chapter {self.chapter_id}: {self.player_id} → {self.target_id} ({self.damage})"
+
+
+class ChapterArmyEntry(models.Model):
+    """A Rapid 40000 army list a participant entered into a planned chapter of a Rapid
+    40000 campaign, as a KOLAPS unit enters a KOLAPS chapter (`ChapterUnitEntry`).
+
+    Written only by `campaigns.chapters.rapid40k` (which checks the list is valid, within
+    the chapter's points limit, the player's own, and the chapter still planned). `points`
+    is the list's total when it was entered, kept for the record.
+    """
+
+    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="army_entries")
+    army = models.ForeignKey(
+        "characters.Rapid40kArmy", on_delete=models.CASCADE, related_name="chapter_entries"
+    )
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(_("side"), max_length=80, blank=True)
+    points = models.PositiveIntegerField(_("points"), default=0)
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("army entered")
+        verbose_name_plural = _("armies entered")
+        ordering = ["chapter", "entered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["chapter", "army"], name="army_entry_unique"),
+            models.UniqueConstraint(fields=["chapter", "player"], name="one_army_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_id} @ {self.chapter_id}"

@@ -14,10 +14,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns import services
 from campaigns.chapters import kolaps as kolaps_chapters
+from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
 from campaigns.chapters.cards import chapter_card, sheet_card, upcoming_for, vote_card
 from campaigns.chapters.forms import (
+    ArmyEntryForm,
     ChapterForm,
     CloseForm,
     NextChapterBallotForm,
@@ -29,6 +31,7 @@ from campaigns.chapters.forms import (
 from campaigns.models import CalendarFeed, VoteKind
 from campaigns.selectors import (
     campaign_get_for_user,
+    chapter_army_get_for_user,
     chapter_get_for_user,
     chapter_unit_get_for_user,
     vote_get_for_user,
@@ -60,7 +63,11 @@ def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
 def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
     card = chapter_card(request.user, chapter_get_for_user(request.user, pk))
     template = "campaigns/chapters/chapter_detail.html"
-    if request.htmx and request.htmx.target in ("chapter-vocations", "chapter-units"):
+    if request.htmx and request.htmx.target in (
+        "chapter-vocations",
+        "chapter-units",
+        "chapter-armies",
+    ):
         template += "#" + request.htmx.target
     return render(
         request,
@@ -69,6 +76,7 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "chapter": card,
             "vocation_form": VocationForm(card=card) if not card.is_closed else None,
             "unit_form": UnitEntryForm(card=card) if card.can_enter else None,
+            "army_form": ArmyEntryForm(card=card) if card.can_enter_army else None,
         },
     )
 
@@ -145,6 +153,47 @@ def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
         messages.success(request, _("Your unit is entered into the chapter."))
     return _units_answer(request, chapter, form)
+
+
+def _armies_answer(request, chapter, form=None) -> HttpResponse:
+    """The armies section again (htmx), or back to the chapter page with the form's errors
+    as messages."""
+    if request.htmx:
+        card = chapter_card(request.user, chapter)
+        if form is None or not form.errors:
+            form = ArmyEntryForm(card=card) if card.can_enter_army else None
+        return render(
+            request,
+            "campaigns/chapters/chapter_detail.html#chapter-armies",
+            {"chapter": card, "army_form": form},
+        )
+    for errors in form.errors.values() if form is not None else ():
+        for error in errors:
+            messages.error(request, error)
+    return redirect("chapter-detail", chapter.pk)
+
+
+@login_required
+@require_POST
+def chapter_army_enter(request: HttpRequest, pk: int) -> HttpResponse:
+    chapter = chapter_get_for_user(request.user, pk)
+    card = chapter_card(request.user, chapter)
+    if not card.is_player:
+        raise Forbidden(_("Only the campaign's players enter their armies into its chapters."))
+    form = ArmyEntryForm(request.POST, card=card)
+    if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
+        messages.success(request, _("Your army is entered into the chapter."))
+    return _armies_answer(request, chapter, form)
+
+
+@login_required
+@require_POST
+def chapter_army_withdraw(request: HttpRequest, pk: int, army: int) -> HttpResponse:
+    chapter, entered = chapter_army_get_for_user(request.user, pk, army)
+    rapid40k_chapters.chapter_army_withdraw(actor=request.user, chapter=chapter, army=entered)
+    if not request.htmx:
+        messages.success(request, _("The army is withdrawn from the chapter."))
+    return _armies_answer(request, chapter)
 
 
 @login_required

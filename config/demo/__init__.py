@@ -1,7 +1,7 @@
 """The demo data `make run` shows, one module per area, loaded in this order by
 `manage.py demo_load`: the accounts and their Of the Dead campaign, its profiles and
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
-and its chapter being played with an encounter log.
+and its chapter being played with an encounter log, and the Rapid 40000 armies and campaign.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did. The demo
 finds what it made by stable keys (`config.demo.keys`), never by names users can change.
@@ -21,6 +21,7 @@ from config.demo.kolaps_units import load_kolaps_units
 from config.demo.of_the_dead import load_of_the_dead
 from config.demo.of_the_dead_rolls import load_of_the_dead_rolls
 from config.demo.player_view import load_player_view
+from config.demo.rapid40k import load_rapid40k_demo
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 
@@ -62,3 +63,5 @@ def load_demo(out) -> None:
         _area(out, "player view", load_player_view, players, campaign)
     # Of the Dead brawl, shot and Molotov rolled on the server (the calculators' records).
     _area(out, "Of the Dead rolls", load_of_the_dead_rolls, players)
+    # Rapid 40000: two army lists and a campaign with both entered in a chapter.
+    _area(out, "Rapid 40000", load_rapid40k_demo, players)

@@ -139,7 +139,7 @@ class ResolveAPI(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "system", str, OpenApiParameter.PATH, enum=["kolaps", "of-the-dead", "of_the_dead"]
+                "system", str, OpenApiParameter.PATH, enum=sorted({r.system for r in RESOLVERS})
             ),
             OpenApiParameter(
                 "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]

@@ -38,6 +38,7 @@ from rules.engine.systems.of_the_dead.catalogue import PHASES as OTD_PHASES
 from rules.engine.systems.of_the_dead.catalogue import RANGES as OTD_RANGES
 from rules.engine.systems.of_the_dead.catalogue import SIZES as OTD_SIZES
 from rules.engine.systems.of_the_dead.opposed import MAX_POOL as OTD_MAX_POOL
+from rules.engine.systems.rapid40k.resolvers import SPECS as RAPID40K_SPECS
 
 VERBS = ("odds", "evaluate", "roll")
 
@@ -433,6 +434,10 @@ RESOLVERS: tuple[Resolver, ...] = (
         "RULES-NOTES K5; annexes, 666",
         _SIX_SIX_SIX_SCHEMA,
         six_six_six,
+    ),
+    *(
+        Resolver("rapid40k", name, summary, ref, schema, odds, evaluate, roll, dice_fields)
+        for name, summary, ref, schema, odds, evaluate, roll, dice_fields in RAPID40K_SPECS
     ),
 )
 

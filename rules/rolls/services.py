@@ -52,6 +52,13 @@ def _sentence(error: RuleInputError) -> str:
         return _("The weapon does not reach that far.")
     if kind == "talents":
         return _("Talents are catalogue names with one of their levels.")
+    if kind == "unknown":
+        return _("“%(slug)s” is not a name the catalogue knows (%(field)s).") % {
+            "slug": params.get("slug"),
+            "field": error.field,
+        }
+    if kind == "twice":
+        return _("Each special rule is taken once.")
     return _("This value cannot be used.")
 
 

@@ -57,7 +57,7 @@ def test_it_lists_the_five_game_systems_of_the_seeds():
     assert [s.slug for s in SYSTEMS] == [
         "kolaps",
         "of-the-dead",
-        "rapid-40000",
+        "rapid40k",
         "corporates",
         "modern-rpg",
     ]

@@ -41,7 +41,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
         ),
     ),
     GameSystem(
-        slug="rapid-40000",
+        slug="rapid40k",
         name="Rapid 40000",
         source="002_1a930dd7fe550b68.txt",
         summary=gettext_noop("Fast miniatures battles: profiles, a points formula and army lists."),
