@@ -138,9 +138,11 @@ class ResolveAPI(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("system", str, OpenApiParameter.PATH, enum=["kolaps"]),
             OpenApiParameter(
-                "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]
+                "system", str, OpenApiParameter.PATH, enum=sorted({r.system for r in RESOLVERS})
+            ),
+            OpenApiParameter(
+                "resolver", str, OpenApiParameter.PATH, enum=sorted({r.name for r in RESOLVERS})
             ),
             OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(VERBS)),
         ],

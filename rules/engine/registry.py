@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from rules.engine.systems.corporates import resolvers as corporates_resolvers
 from rules.engine.systems.kolaps import (
     death,
     end_phase,
@@ -424,6 +425,28 @@ RESOLVERS: tuple[Resolver, ...] = (
         six_six_six,
     ),
 )
+
+
+def _system_resolvers(system: str, entries: Any) -> tuple[Resolver, ...]:
+    """A system's resolvers from its own module of entries (name, summary, reference,
+    schema, module with odds / evaluate / roll, typed-dice fields)."""
+    return tuple(
+        Resolver(
+            system=system,
+            name=name,
+            summary=summary,
+            reference=reference,
+            input_schema=schema,
+            odds=module.odds,
+            evaluate=module.evaluate,
+            roll=module.roll,
+            dice_fields=dice_fields,
+        )
+        for name, summary, reference, schema, module, dice_fields in entries
+    )
+
+
+RESOLVERS += _system_resolvers("corporates", corporates_resolvers.ENTRIES)
 
 _BY_KEY = {(r.system, r.name): r for r in RESOLVERS}
 
