@@ -28,6 +28,7 @@ from rules.engine.systems.kolaps import (
     vigilance,
 )
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.modern import resolvers as modern_resolvers
 
 VERBS = ("odds", "evaluate", "roll")
 
@@ -447,6 +448,7 @@ def _system_resolvers(system: str, entries: Any) -> tuple[Resolver, ...]:
 
 
 RESOLVERS += _system_resolvers("corporates", corporates_resolvers.ENTRIES)
+RESOLVERS += _system_resolvers("modern-rpg", modern_resolvers.ENTRIES)
 
 _BY_KEY = {(r.system, r.name): r for r in RESOLVERS}
 
