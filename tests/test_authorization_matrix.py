@@ -107,6 +107,19 @@ def roll_body(roles, user):
     return {"db": 3, "rank": "veteran", "sante": 6, "action": "roll"}
 
 
+def dice_calculator_kwargs(roles):
+    return {"system": "modern-rpg", "resolver": "test"}
+
+
+def dice_calculator_body(action):
+    return lambda roles, user: {
+        "characteristic": "8",
+        "skill": "6",
+        "dice": "6 2",
+        "action": action,
+    }
+
+
 SHOT_FORM = {
     "rank": "veteran",
     "sante": 6,
@@ -246,6 +259,27 @@ MATRIX: list[Row] = [
         "post",
         every(200),
         data=fight_body("roll"),
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    # Corporates and the modern RPG: the calculators built from the resolvers' schemas
+    Row("dice-calculators", "get", every(200), kwargs=lambda r: {"system": "corporates"}),
+    Row("dice-calculator", "get", every(200), kwargs=dice_calculator_kwargs),
+    Row(
+        "dice-calculator",
+        "post",
+        every(200),
+        kwargs=dice_calculator_kwargs,
+        data=dice_calculator_body("evaluate"),
+        label="evaluate",
+    ),
+    Row(
+        "dice-calculator",
+        "post",
+        every(200),
+        kwargs=dice_calculator_kwargs,
+        data=dice_calculator_body("roll"),
         writes=True,
         denied=frozenset({"anonymous"}),
         label="roll",

@@ -1,0 +1,108 @@
+"""The calculators of Corporates and the modern RPG (phone first): a page per system listing
+its resolvers, and a page per resolver whose form comes from the resolver's input schema.
+GET shows the odds of what the form describes; POST judges the dice typed in, or rolls on
+the server and records the roll. The API twin is `POST /api/v1/rules/<system>/<resolver>/<verb>`:
+both go through `rules.rolls.services`."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from characters.permissions import Refusal
+from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
+from rules.dice_calculators.forms import ResolverForm
+from rules.engine.registry import Resolver, resolver_get, resolvers_of
+from rules.rolls.services import resolve, roll_on_server
+
+PAGES = "rules/dice_calculators"
+
+
+def _calculators(system: str) -> list[tuple[Resolver, str]]:
+    """The system's resolvers that have a calculator page (the turn schedule has its own)."""
+    return [
+        (r, str(TITLES[(system, r.name)]))
+        for r in resolvers_of(system)
+        if (system, r.name) in TITLES
+    ]
+
+
+def _resolver_or_404(system: str, name: str) -> Resolver:
+    resolver = resolver_get(system, name)
+    if system not in SYSTEM_NAMES or resolver is None or (system, name) not in TITLES:
+        raise Http404
+    return resolver
+
+
+@require_GET
+def system_calculators(request: HttpRequest, system: str) -> HttpResponse:
+    """The calculators of one system."""
+    if system not in SYSTEM_NAMES:
+        raise Http404
+    return render(
+        request,
+        f"{PAGES}/system.html",
+        {
+            "system": system,
+            "system_name": SYSTEM_NAMES[system],
+            "calculators": _calculators(system),
+        },
+    )
+
+
+def _run(request: HttpRequest, form: ResolverForm, system: str, name: str) -> dict:
+    context: dict = {}
+    inputs = form.inputs()
+    try:
+        odds = resolve(system=system, name=name, verb="odds", data=inputs)
+        context["tables"] = odds_tables(system, name, odds)
+        context["odds_facts"] = facts(odds)
+        if request.method == "POST":
+            if request.POST.get("action") == "roll":
+                record = roll_on_server(player=request.user, system=system, name=name, data=inputs)
+                context["result"], context["record"] = record.outcome, record
+            else:
+                typed = form.typed_dice()
+                if not typed:
+                    form.add_error(None, _("Type the dice you rolled, or roll on the server."))
+                else:
+                    context["result"] = resolve(
+                        system=system, name=name, verb="evaluate", data={**inputs, **typed}
+                    )
+    except Refusal as refusal:
+        form.add_error(form.field_for(refusal.field), str(refusal.message))
+    result = context.get("result")
+    if result is not None:
+        context["result_facts"] = facts(result)
+        context["result_key"] = label(result["key"]) if "key" in result else None
+        context["result_event"] = label(result["event"]) if "event" in result else None
+        for key in ("success", "hit", "critical_failure", "dead"):
+            if key in result:
+                context.setdefault("verdict", [])
+                if result[key]:
+                    context["verdict"].append(label(key))
+    return context
+
+
+@require_http_methods(["GET", "POST"])
+def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> HttpResponse:
+    """GET: the odds of the form. POST: judge typed dice, or roll on the server."""
+    found = _resolver_or_404(system, resolver)
+    data = request.POST if request.method == "POST" else (request.GET or None)
+    form = ResolverForm(found, data)
+    context = {
+        "form": form,
+        "system": system,
+        "system_name": SYSTEM_NAMES[system],
+        "resolver": resolver,
+        "title": TITLES[(system, resolver)],
+        "calculators": _calculators(system),
+        "dice_fields": [form[name] for name in form.dice_names],
+        "input_fields": [field for field in form if field.name not in form.dice_names],
+    }
+    if form.is_bound and form.is_valid():
+        context.update(_run(request, form, system, resolver))
+    template = f"{PAGES}/calculator.html"
+    if request.htmx and request.htmx.target == "calculator-panel":
+        template += "#calculator-panel"
+    return render(request, template, context)
