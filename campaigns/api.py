@@ -31,7 +31,7 @@ CampaignCardSerializer = card_serializer(CampaignCard)
 
 class CampaignWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    system = serializers.ChoiceField(choices=["of-the-dead", "kolaps"])
+    system = serializers.ChoiceField(choices=list(services.CAMPAIGN_SYSTEMS))
     description = serializers.CharField(required=False, allow_blank=True, default="")
     chapters_planned = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, max_value=99

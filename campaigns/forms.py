@@ -7,7 +7,12 @@ from campaigns import services
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
 
-SYSTEM_CHOICES = [("of-the-dead", "Of the Dead"), ("kolaps", "KOLAPS : GROUND ZERO")]
+SYSTEM_CHOICES = [
+    ("of-the-dead", "Of the Dead"),
+    ("kolaps", "KOLAPS : GROUND ZERO"),
+    ("corporates", "Corporates"),
+    ("modern-rpg", _("Modern RPG")),
+]
 
 
 def text_field(label, rows=3):

@@ -28,7 +28,7 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.permissions import Forbidden, Refusal, require
 from rules.engine.systems import UnknownSystem, system_get
 
-CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps")
+CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps", "corporates", "modern-rpg")
 MAX_CHAPTERS = 99
 OPEN_CHAPTER = (ChapterStatus.PLANNED, ChapterStatus.CURRENT)
 
@@ -76,7 +76,10 @@ def campaign_create(
     except UnknownSystem:
         raise Refusal(_("Chronique does not know this game system."), field="system") from None
     if system not in CAMPAIGN_SYSTEMS:
-        raise Refusal(_("Campaigns of chapters are for Of the Dead or KOLAPS."), field="system")
+        raise Refusal(
+            _("Campaigns are for Of the Dead, KOLAPS, Corporates or the modern RPG."),
+            field="system",
+        )
     _check_settings(
         chapters_planned=chapters_planned,
         survival_points_survive=survival_points_survive,

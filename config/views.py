@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -15,9 +17,44 @@ from rules.engine.systems import SYSTEMS
 logger = logging.getLogger(__name__)
 
 
+# What each game system offers today, as links from the home page; a system that offers
+# nothing yet is not shown (its name alone would promise what does not work).
+OFFERS = {
+    "kolaps": (
+        ("kolaps-test", {}, _("Calculators")),
+        ("kolaps-list", {}, _("Units")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "of-the-dead": (
+        ("profile-mine", {}, _("My profile")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "corporates": (
+        ("dice-calculators", {"system": "corporates"}, _("Calculators")),
+        ("corporates-turn", {}, _("Turn tracker")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "modern-rpg": (
+        ("dice-calculators", {"system": "modern-rpg"}, _("Calculators")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+}
+
+
+def _working_systems() -> list[dict]:
+    return [
+        {
+            "system": system,
+            "links": [(reverse(name, kwargs=kwargs), label) for name, kwargs, label in offers],
+        }
+        for system in SYSTEMS
+        if (offers := OFFERS.get(system.slug))
+    ]
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"systems": SYSTEMS})
+    return render(request, "home.html", {"systems": _working_systems()})
 
 
 def _database_ok() -> bool:

@@ -32,6 +32,7 @@ urlpatterns = [
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
+    path("rules/corporates/turn/", dice_calculators_views.corporates_turn, name="corporates-turn"),
     path(
         "rules/<slug:system>/",
         dice_calculators_views.system_calculators,

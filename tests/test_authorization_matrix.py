@@ -284,6 +284,7 @@ MATRIX: list[Row] = [
         denied=frozenset({"anonymous"}),
         label="roll",
     ),
+    Row("corporates-turn", "get", every(200)),
     Row("roll-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("roll-detail", "get", ROLL_OWNER_PAGE, kwargs=roll_pk),
     # API

@@ -136,3 +136,53 @@ class ResolverForm(forms.Form):
         """The form field a refusal names (`settings.x` and nested paths go to the form)."""
         name = (path or "").split(".")[0]
         return name if name in self.fields else None
+
+
+SEGMENTS = [(str(s), str(s)) for s in range(1, 6)]
+
+
+class TurnCharacterForm(forms.Form):
+    """One character of a Corporates turn: declared actions, a delay, survival mode, and the
+    segments of its undeclared actions."""
+
+    name = forms.CharField(label=_("Name"), max_length=40, required=False)
+    declared = forms.TypedChoiceField(
+        label=_("Declared actions this turn"),
+        choices=SEGMENTS,
+        coerce=int,
+        empty_value=1,
+        required=False,
+    )
+    delay = forms.IntegerField(
+        label=_("Delay of the first action (segments)"), min_value=0, max_value=4, required=False
+    )
+    survival_from = forms.TypedChoiceField(
+        label=_("Survival mode from segment"),
+        choices=[("", "—"), *SEGMENTS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    undeclared = forms.TypedMultipleChoiceField(
+        label=_("Undeclared actions in segments"),
+        choices=SEGMENTS,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+
+    def character(self) -> dict | None:
+        """The resolver's input for this row, or None for a row left blank."""
+        data = self.cleaned_data
+        if not data or not data.get("name"):
+            return None
+        return {
+            "name": data["name"],
+            "declared": data["declared"],
+            "delays": {"1": data["delay"]} if data.get("delay") else {},
+            "survival_from": data.get("survival_from"),
+            "undeclared": sorted(data.get("undeclared") or []),
+        }
+
+
+TurnFormSet = forms.formset_factory(TurnCharacterForm, extra=4, max_num=12, validate_max=True)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
 from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
-from rules.dice_calculators.forms import ResolverForm
+from rules.dice_calculators.forms import ResolverForm, TurnFormSet
 from rules.engine.registry import Resolver, resolver_get, resolvers_of
 from rules.rolls.services import resolve, roll_on_server
 
@@ -105,4 +105,32 @@ def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> Htt
     template = f"{PAGES}/calculator.html"
     if request.htmx and request.htmx.target == "calculator-panel":
         template += "#calculator-panel"
+    return render(request, template, context)
+
+
+@require_GET
+def corporates_turn(request: HttpRequest) -> HttpResponse:
+    """The Corporates turn tracker: who acts in which segment, with what malus dice
+    (Répartition des actions dans le tour, Le mode Survie). Its API twin is
+    `POST /api/v1/rules/corporates/schedule/odds`."""
+    formset = TurnFormSet(request.GET or None)
+    context: dict = {"formset": formset}
+    if formset.is_bound and formset.is_valid():
+        characters = [c for form in formset if (c := form.character())]
+        if characters:
+            try:
+                plan = resolve(
+                    system="corporates",
+                    name="schedule",
+                    verb="odds",
+                    data={"characters": characters},
+                )
+            except Refusal as refusal:
+                context["refusal"] = refusal.message
+            else:
+                context["plan"] = plan
+                context["segments"] = range(1, 6)
+    template = f"{PAGES}/turn.html"
+    if request.htmx and request.htmx.target == "turn-plan":
+        template += "#turn-plan"
     return render(request, template, context)
