@@ -36,6 +36,7 @@ OFFERS = {
     ),
     "modern-rpg": (
         ("dice-calculators", {"system": "modern-rpg"}, _("Calculators")),
+        ("modern-list", {}, _("Characters")),
         ("campaign-list", {}, _("Campaigns")),
     ),
 }

@@ -98,7 +98,22 @@ def make_roles() -> dict:
             profile=of_the_dead["profile"],
         ),
         **settlement,
+        **_modern_roles(owner),
     }
+
+
+def _modern_roles(owner) -> dict:
+    """The modern RPG: a character of the owner, built within the creation rules."""
+    from characters.modern.services import modern_character_create
+
+    character = modern_character_create(
+        owner=owner,
+        name="Matrix runner",
+        characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+        skills={"tir": 6, "conduite": 5},
+        specialities=[["pistolet", "reflexes"], ["course", "endurance"]],
+    )
+    return {"modern_character": character}
 
 
 def _kolaps_roles(owner) -> dict:

@@ -1176,6 +1176,84 @@ def test_it_lists_every_api_operation(client):
     assert not missing, f"API operations missing from the matrix: {missing}"
 
 
+# --- Modern RPG characters ---------------------------------------------------------------------
+
+
+def modern_character_pk(roles):
+    return {"pk": roles["modern_character"].pk}
+
+
+MODERN_SHEET = {
+    "name": "Recrue",
+    "reflexes": "10",
+    "endurance": "8",
+    "sang_froid": "10",
+    "empathie": "8",
+    "skills": "tir 6",
+    "specialities": "course endurance",
+    "hp_max": "10",
+}
+MODERN_SHEET_API = {
+    "name": "Recrue",
+    "characteristics": {"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+    "skills": {"tir": 6},
+}
+
+
+def modern_version(body):
+    return lambda roles, user: {**body, "version": roles["modern_character"].version}
+
+
+MATRIX += [
+    Row("modern-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("modern-list", "post", every(302), data=lambda r, u: MODERN_SHEET, writes=True),
+    Row("modern-character", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row(
+        "modern-character",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=modern_character_pk,
+        data=modern_version({**MODERN_SHEET, "stress": "2"}),
+        writes=True,
+    ),
+    Row("modern-character-history", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("modern-character-print", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("modern-character-export", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("api-modern-list", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-modern-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda r, u: MODERN_SHEET_API,
+        api=True,
+        writes=True,
+    ),
+    Row("api-modern-character", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True),
+    Row(
+        "api-modern-character",
+        "patch",
+        OWNER_ONLY_API,
+        kwargs=modern_character_pk,
+        data=modern_version({"stress": 2}),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-modern-character-history", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True
+    ),
+    Row("api-modern-character-export", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True),
+]
+
+
+def modern_snapshot() -> tuple:
+    from characters.modern.models import ModernCharacter, ModernCharacterEvent
+
+    return (
+        sorted(ModernCharacter.objects.values_list("pk", "name", "stress", "version")),
+        ModernCharacterEvent.objects.count(),
+    )
+
+
 def snapshot() -> tuple:
     return (
         sorted(Player.objects.values_list("username", "email", "display_name", "password")),
@@ -1186,6 +1264,7 @@ def snapshot() -> tuple:
         RollRecord.objects.count(),
         *kolaps_snapshot(),
         *kolaps_chapter_snapshot(),
+        *modern_snapshot(),
     )
 
 
@@ -1402,6 +1481,11 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-detail", "api-vote-ballot", (("post", "post"),)),
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
+    # Modern RPG characters
+    Twin("modern-list", "api-modern-list"),
+    Twin("modern-character", "api-modern-character", (("get", "get"), ("post", "patch"))),
+    Twin("modern-character-history", "api-modern-character-history"),
+    Twin("modern-character-export", "api-modern-character-export"),
 )
 
 # Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).
