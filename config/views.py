@@ -37,6 +37,7 @@ OFFERS = {
     "modern-rpg": (
         ("dice-calculators", {"system": "modern-rpg"}, _("Calculators")),
         ("modern-list", {}, _("Characters")),
+        ("modern-chase", {}, _("Chase tracker")),
         ("campaign-list", {}, _("Campaigns")),
     ),
 }

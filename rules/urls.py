@@ -34,6 +34,9 @@ urlpatterns = [
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
     path("rules/corporates/turn/", dice_calculators_views.corporates_turn, name="corporates-turn"),
     path(
+        "rules/modern-rpg/chase-tracker/", dice_calculators_views.modern_chase, name="modern-chase"
+    ),
+    path(
         "rules/<slug:system>/",
         dice_calculators_views.system_calculators,
         name="dice-calculators",

@@ -285,6 +285,23 @@ MATRIX: list[Row] = [
         label="roll",
     ),
     Row("corporates-turn", "get", every(200)),
+    Row("modern-chase", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "modern-chase",
+        "post",
+        signed_in(200, anonymous=302),
+        data=lambda r, u: {
+            "terrain": "foot",
+            "objective": "40",
+            "points": "0",
+            "lead": "6",
+            "round": "1",
+            "risk": "normal",
+            "pursued_successes": "2",
+            "pursuer_successes": "1",
+        },
+        writes=True,
+    ),
     Row("roll-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("roll-detail", "get", ROLL_OWNER_PAGE, kwargs=roll_pk),
     # API

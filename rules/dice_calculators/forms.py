@@ -186,3 +186,31 @@ class TurnCharacterForm(forms.Form):
 
 
 TurnFormSet = forms.formset_factory(TurnCharacterForm, extra=4, max_num=12, validate_max=True)
+
+
+class ChaseRoundForm(forms.Form):
+    """One round of a chase as the organiser runs it: the state so far and the round's
+    successes; the event is drawn on the server."""
+
+    terrain = forms.ChoiceField(
+        label=_("Terrain"), choices=[("foot", label("foot")), ("road", label("road"))]
+    )
+    objective = forms.IntegerField(
+        label=_("Objective points"), min_value=1, max_value=200, initial=40
+    )
+    points = forms.IntegerField(
+        label=_("Objective points so far"), min_value=0, max_value=400, initial=0
+    )
+    lead = forms.IntegerField(label=_("Lead now"), min_value=0, max_value=200, initial=6)
+    round = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=200, initial=1)
+    risk = forms.ChoiceField(
+        label=_("Risk taken"),
+        choices=[(k, label(k)) for k in modern_catalogue().chase["risks"]],
+        initial="normal",
+    )
+    pursued_successes = forms.IntegerField(
+        label=_("Pursued's successes"), min_value=0, max_value=40, initial=0
+    )
+    pursuer_successes = forms.IntegerField(
+        label=_("Pursuer's successes"), min_value=0, max_value=40, initial=0
+    )

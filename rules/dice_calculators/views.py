@@ -4,6 +4,7 @@ GET shows the odds of what the form describes; POST judges the dice typed in, or
 the server and records the roll. The API twin is `POST /api/v1/rules/<system>/<resolver>/<verb>`:
 both go through `rules.rolls.services`."""
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
 from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
-from rules.dice_calculators.forms import ResolverForm, TurnFormSet
+from rules.dice_calculators.forms import ChaseRoundForm, ResolverForm, TurnFormSet
 from rules.engine.registry import Resolver, resolver_get, resolvers_of
 from rules.rolls.services import resolve, roll_on_server
 
@@ -133,4 +134,55 @@ def corporates_turn(request: HttpRequest) -> HttpResponse:
     template = f"{PAGES}/turn.html"
     if request.htmx and request.htmx.target == "turn-plan":
         template += "#turn-plan"
+    return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def modern_chase(request: HttpRequest) -> HttpResponse:
+    """The organiser's chase tracker (Courses poursuites): each round adds the pursued's
+    successes to the objective points, moves the lead by the successes' difference and draws
+    an event on the server (recorded); the chase ends when the lead falls to 0 or the
+    objective is reached. The state travels in the form: nothing is stored but the rolls."""
+    form = ChaseRoundForm(request.POST or None)
+    context: dict = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        state = form.cleaned_data
+        inputs = {
+            "terrain": state["terrain"],
+            "lead": state["lead"],
+            "risk": state["risk"],
+            "pursued_successes": state["pursued_successes"],
+            "pursuer_successes": state["pursuer_successes"],
+        }
+        try:
+            record = roll_on_server(
+                player=request.user, system="modern-rpg", name="chase", data=inputs
+            )
+        except Refusal as refusal:
+            form.add_error(None, str(refusal.message))
+        else:
+            outcome = record.outcome
+            points = state["points"] + state["pursued_successes"]
+            context.update(
+                outcome=outcome,
+                event=label(outcome["event"]),
+                strikes=label(outcome["strikes"]) if outcome["strikes"] else None,
+                record=record,
+                escaped=points >= state["objective"] and not outcome["caught"],
+                form=ChaseRoundForm(
+                    initial={
+                        **state,
+                        "points": points,
+                        "lead": outcome["lead"],
+                        "round": state["round"] + 1,
+                        "pursued_successes": 0,
+                        "pursuer_successes": 0,
+                    }
+                ),
+                points=points,
+            )
+    template = f"{PAGES}/chase.html"
+    if request.htmx and request.htmx.target == "chase-panel":
+        template += "#chase-panel"
     return render(request, template, context)
