@@ -10,6 +10,8 @@ from django.urls import path
 from campaigns import api, views
 from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
+from campaigns.rules_settings import api as rules_settings_api
+from campaigns.rules_settings import views as rules_settings_views
 from campaigns.settlement import api as settlement_api
 from campaigns.settlement import views as settlement_views
 
@@ -82,6 +84,11 @@ urlpatterns = [
     ),
     path(
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
+    ),
+    path(
+        "campaigns/<int:pk>/rules-settings/",
+        rules_settings_views.campaign_rules_settings_page,
+        name="campaign-rules-settings",
     ),
 ]
 
@@ -166,5 +173,10 @@ api_urlpatterns = [
         "profile/death-choice/",
         settlement_api.DeathChoiceAPI.as_view(),
         name="api-profile-death-choice",
+    ),
+    path(
+        "campaigns/<int:pk>/rules-settings/",
+        rules_settings_api.CampaignRulesSettingsAPI.as_view(),
+        name="api-campaign-rules-settings",
     ),
 ]

@@ -1262,6 +1262,31 @@ MATRIX += [
 ]
 
 
+# --- Campaign rules settings (the matrix campaign is Of the Dead: nothing open to choose) --
+MATRIX += [
+    Row("campaign-rules-settings", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    Row(
+        "campaign-rules-settings",
+        "post",
+        CAMPAIGN_MEMBERS_PAGE,
+        kwargs=campaign_pk,
+        data=lambda r, u: {},
+        writes=True,
+        denied=frozenset({"organiser", "participant"}),
+    ),
+    Row("api-campaign-rules-settings", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+    Row(
+        "api-campaign-rules-settings",
+        "post",
+        {**CAMPAIGN_MEMBERS_API, "organiser": 400, "participant": 403},
+        kwargs=campaign_pk,
+        data=lambda r, u: {"settings": {}},
+        api=True,
+        writes=True,
+    ),
+]
+
+
 def modern_snapshot() -> tuple:
     from characters.modern.models import ModernCharacter, ModernCharacterEvent
 
@@ -1498,6 +1523,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-detail", "api-vote-ballot", (("post", "post"),)),
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
+    Twin("campaign-rules-settings", "api-campaign-rules-settings"),
     # Modern RPG characters
     Twin("modern-list", "api-modern-list"),
     Twin("modern-character", "api-modern-character", (("get", "get"), ("post", "patch"))),
