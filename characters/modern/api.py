@@ -12,7 +12,7 @@ from characters.modern.models import ModernCharacter
 from characters.modern.services import modern_character_create, modern_character_update
 
 
-class SheetSerializer(serializers.Serializer):
+class ModernSheetSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     description = serializers.CharField(required=False, allow_blank=True)
     characteristics = serializers.DictField(child=serializers.IntegerField())
@@ -27,7 +27,7 @@ class SheetSerializer(serializers.Serializer):
     stress = serializers.IntegerField(required=False)
 
 
-class ChangeSerializer(SheetSerializer):
+class ModernSheetChangeSerializer(ModernSheetSerializer):
     name = serializers.CharField(max_length=80, required=False)
     characteristics = serializers.DictField(child=serializers.IntegerField(), required=False)
     version = serializers.IntegerField()
@@ -46,14 +46,14 @@ def character_data(character: ModernCharacter) -> dict:
 class ModernListAPI(APIView):
     """Your modern RPG characters; POST creates one, checked against the creation rules."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(operation_id="modern_characters_list", responses=OpenApiTypes.OBJECT)
     def get(self, request):
         rows = ModernCharacter.objects.owned_by(request.user)
         return Response([character_data(c) for c in rows])
 
-    @extend_schema(request=SheetSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ModernSheetSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        data = SheetSerializer(data=request.data)
+        data = ModernSheetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         character = modern_character_create(owner=request.user, **data.validated_data)
         return Response(character_data(character), status=status.HTTP_201_CREATED)
@@ -68,10 +68,10 @@ class ModernCharacterAPI(APIView):
             character_data(modern_character_get_for_user(request.user, pk, need="view"))
         )
 
-    @extend_schema(request=ChangeSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=ModernSheetChangeSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, pk: int):
         character = modern_character_get_for_user(request.user, pk, need="edit")
-        data = ChangeSerializer(data=request.data)
+        data = ModernSheetChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         changes = dict(data.validated_data)
         version = changes.pop("version")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from characters.modern.models import ModernCharacter
 from characters.modern.services import modern_character_create, modern_character_update
@@ -39,12 +40,12 @@ def test_the_check_counts_the_budgets():
 
 def test_it_refuses_a_sheet_off_the_budget_with_a_sentence():
     owner = PlayerFactory()
-    with pytest.raises(Refusal) as refused:
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
         modern_character_create(owner=owner, name="X", characteristics={**DICE, "empathie": 10})
     assert str(refused.value.message) == (
         "Les caractéristiques totalisent 38 ; elles doivent totaliser 36."
     )
-    with pytest.raises(Refusal) as refused:
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
         modern_character_create(owner=owner, name="X", characteristics=DICE, skills={"tir": 31})
     assert "31 XP dépensés" in str(refused.value.message)
     assert not ModernCharacter.objects.exists()
