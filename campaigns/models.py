@@ -76,6 +76,9 @@ class CampaignQuerySet(models.QuerySet):
 class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=120)
     system = models.CharField(_("game system"), max_length=40, choices=system_choices())
+    # The campaign's choices where its system's text is open (rules.engine.systems.open_settings);
+    # a setting missing here is its stated default.
+    rules_settings = models.JSONField(_("rules settings"), default=dict, blank=True)
     description = models.TextField(_("description"), blank=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL,

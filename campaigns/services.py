@@ -28,7 +28,7 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.permissions import Forbidden, Refusal, require
 from rules.engine.systems import UnknownSystem, system_get
 
-CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps", "rapid40k")
+CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps", "rapid40k", "corporates", "modern-rpg")
 MAX_CHAPTERS = 99
 OPEN_CHAPTER = (ChapterStatus.PLANNED, ChapterStatus.CURRENT)
 
@@ -77,7 +77,8 @@ def campaign_create(
         raise Refusal(_("Chronique does not know this game system."), field="system") from None
     if system not in CAMPAIGN_SYSTEMS:
         raise Refusal(
-            _("Campaigns of chapters are for Of the Dead, KOLAPS or Rapid 40000."), field="system"
+            _("Campaigns are for Of the Dead, KOLAPS, Rapid 40000, Corporates or the modern RPG."),
+            field="system",
         )
     _check_settings(
         chapters_planned=chapters_planned,

@@ -12,6 +12,8 @@ from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
 from campaigns.dashboard import api as dashboard_api
 from campaigns.dashboard import views as dashboard_views
+from campaigns.rules_settings import api as rules_settings_api
+from campaigns.rules_settings import views as rules_settings_views
 from campaigns.settlement import api as settlement_api
 from campaigns.settlement import views as settlement_views
 
@@ -92,6 +94,11 @@ urlpatterns = [
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
     ),
     path("dashboard/", dashboard_views.dashboard, name="dashboard"),
+    path(
+        "campaigns/<int:pk>/rules-settings/",
+        rules_settings_views.campaign_rules_settings_page,
+        name="campaign-rules-settings",
+    ),
 ]
 
 api_urlpatterns = [
@@ -187,4 +194,9 @@ api_urlpatterns = [
         name="api-profile-death-choice",
     ),
     path("dashboard/", dashboard_api.DashboardAPI.as_view(), name="api-dashboard"),
+    path(
+        "campaigns/<int:pk>/rules-settings/",
+        rules_settings_api.CampaignRulesSettingsAPI.as_view(),
+        name="api-campaign-rules-settings",
+    ),
 ]

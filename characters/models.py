@@ -4,6 +4,7 @@
 
 from characters.accounts.models import Player
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
+from characters.modern.models import ModernCharacter, ModernCharacterEvent
 from characters.profiles.models import (
     Profile,
     ProfileEvent,
@@ -20,6 +21,8 @@ __all__ = [
     "KolapsChange",
     "KolapsCharacter",
     "KolapsUnit",
+    "ModernCharacter",
+    "ModernCharacterEvent",
     "Player",
     "Profile",
     "ProfileEvent",

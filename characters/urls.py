@@ -12,6 +12,7 @@ from characters.accounts import api as accounts_api
 from characters.accounts import views as accounts_views
 from characters.accounts.forms import LoginForm, ResetSetPasswordForm
 from characters.kolaps import urls as kolaps_urls
+from characters.modern import urls as modern_urls
 from characters.profiles import api as profiles_api
 from characters.profiles import views as profiles_views
 from characters.rapid40k import urls as rapid40k_urls
@@ -59,6 +60,7 @@ urlpatterns = [
     path("players/<str:username>/", profiles_views.profile_public, name="profile-public"),
     path("kolaps/", include(kolaps_urls.page_patterns)),
     path("rapid40k/", include(rapid40k_urls.page_patterns)),
+    path("modern/characters/", include(modern_urls.page_patterns)),
 ]
 
 api_urlpatterns = [
@@ -82,4 +84,5 @@ api_urlpatterns = [
     ),
     path("kolaps/", include(kolaps_urls.api_patterns)),
     path("rapid40k/", include(rapid40k_urls.api_patterns)),
+    path("modern/characters/", include(modern_urls.api_patterns)),
 ]

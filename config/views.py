@@ -8,8 +8,9 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -20,12 +21,55 @@ from rules.engine.systems import SYSTEMS
 logger = logging.getLogger(__name__)
 
 
+# What each game system offers today, as links from the home page; a system that offers
+# nothing yet is not shown (its name alone would promise what does not work).
+OFFERS = {
+    "kolaps": (
+        ("kolaps-test", {}, _("Calculators")),
+        ("kolaps-list", {}, _("Units")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "of-the-dead": (
+        ("profile-mine", {}, _("My profile")),
+        ("of-the-dead-calculator", {"resolver": "brawl"}, _("Calculators")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "rapid40k": (
+        ("rapid40k-calculator", {"resolver": "cost"}, _("Calculators")),
+        ("rapid40k-list", {}, _("Army lists")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "corporates": (
+        ("dice-calculators", {"system": "corporates"}, _("Calculators")),
+        ("corporates-turn", {}, _("Turn tracker")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+    "modern-rpg": (
+        ("dice-calculators", {"system": "modern-rpg"}, _("Calculators")),
+        ("modern-list", {}, _("Characters")),
+        ("modern-chase", {}, _("Chase tracker")),
+        ("campaign-list", {}, _("Campaigns")),
+    ),
+}
+
+
+def _working_systems() -> list[dict]:
+    return [
+        {
+            "system": system,
+            "links": [(reverse(name, kwargs=kwargs), label) for name, kwargs, label in offers],
+        }
+        for system in SYSTEMS
+        if (offers := OFFERS.get(system.slug))
+    ]
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The presentation of Chronique; a signed-in player's home is their dashboard."""
     if request.user.is_authenticated:
         return redirect("dashboard")
-    return render(request, "home.html", {"systems": SYSTEMS})
+    return render(request, "home.html", {"systems": _working_systems()})
 
 
 THEMES = ("auto", "light", "dark")

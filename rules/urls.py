@@ -11,6 +11,7 @@ from django.urls import path
 from rules.calculators import api as calculators_api
 from rules.calculators import rapid40k as rapid40k_calculators
 from rules.calculators import views as calculators_views
+from rules.dice_calculators import views as dice_calculators_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
 from rules.table import api as table_api
@@ -42,6 +43,20 @@ urlpatterns = [
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
+    path("rules/corporates/turn/", dice_calculators_views.corporates_turn, name="corporates-turn"),
+    path(
+        "rules/modern-rpg/chase-tracker/", dice_calculators_views.modern_chase, name="modern-chase"
+    ),
+    path(
+        "rules/<slug:system>/",
+        dice_calculators_views.system_calculators,
+        name="dice-calculators",
+    ),
+    path(
+        "rules/<slug:system>/<slug:resolver>/",
+        dice_calculators_views.resolver_calculator,
+        name="dice-calculator",
+    ),
 ]
 
 api_urlpatterns = [

@@ -100,6 +100,7 @@ def make_roles() -> dict:
         ),
         **settlement,
         **_rapid40k_chapter_roles(organiser=organiser, participant=participant),
+        **_modern_roles(owner),
     }
 
 
@@ -169,6 +170,20 @@ def _rapid40k_chapter_roles(*, organiser, participant) -> dict:
         "rapid40k_other_chapter": other_chapter,
         "participant_army": army,
     }
+
+
+def _modern_roles(owner) -> dict:
+    """The modern RPG: a character of the owner, built within the creation rules."""
+    from characters.modern.services import modern_character_create
+
+    character = modern_character_create(
+        owner=owner,
+        name="Matrix runner",
+        characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+        skills={"tir": 6, "conduite": 5},
+        specialities=[["pistolet", "reflexes"], ["course", "endurance"]],
+    )
+    return {"modern_character": character}
 
 
 def _kolaps_roles(owner) -> dict:

@@ -110,6 +110,19 @@ def roll_body(roles, user):
 RAPID40K_MELEE = {"a_figures": 2, "a_combat": 3, "b_figures": 4, "b_combat": 2}
 
 
+def dice_calculator_kwargs(roles):
+    return {"system": "modern-rpg", "resolver": "test"}
+
+
+def dice_calculator_body(action):
+    return lambda roles, user: {
+        "characteristic": "8",
+        "skill": "6",
+        "dice": "6 2",
+        "action": action,
+    }
+
+
 SHOT_FORM = {
     "rank": "veteran",
     "sante": 6,
@@ -276,6 +289,45 @@ MATRIX: list[Row] = [
         writes=True,
         denied=frozenset({"anonymous"}),
         label="roll",
+    ),
+    # Corporates and the modern RPG: the calculators built from the resolvers' schemas
+    Row("dice-calculators", "get", every(200), kwargs=lambda r: {"system": "corporates"}),
+    Row("dice-calculator", "get", every(200), kwargs=dice_calculator_kwargs),
+    Row(
+        "dice-calculator",
+        "post",
+        every(200),
+        kwargs=dice_calculator_kwargs,
+        data=dice_calculator_body("evaluate"),
+        label="evaluate",
+    ),
+    Row(
+        "dice-calculator",
+        "post",
+        every(200),
+        kwargs=dice_calculator_kwargs,
+        data=dice_calculator_body("roll"),
+        writes=True,
+        denied=frozenset({"anonymous"}),
+        label="roll",
+    ),
+    Row("corporates-turn", "get", every(200)),
+    Row("modern-chase", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "modern-chase",
+        "post",
+        signed_in(200, anonymous=302),
+        data=lambda r, u: {
+            "terrain": "foot",
+            "objective": "40",
+            "points": "0",
+            "lead": "6",
+            "round": "1",
+            "risk": "normal",
+            "pursued_successes": "2",
+            "pursuer_successes": "1",
+        },
+        writes=True,
     ),
     Row("roll-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("roll-detail", "get", ROLL_OWNER_PAGE, kwargs=roll_pk),
@@ -1411,6 +1463,109 @@ def test_it_lists_every_api_operation(client):
     assert not missing, f"API operations missing from the matrix: {missing}"
 
 
+# --- Modern RPG characters ---------------------------------------------------------------------
+
+
+def modern_character_pk(roles):
+    return {"pk": roles["modern_character"].pk}
+
+
+MODERN_SHEET = {
+    "name": "Recrue",
+    "reflexes": "10",
+    "endurance": "8",
+    "sang_froid": "10",
+    "empathie": "8",
+    "skills": "tir 6",
+    "specialities": "course endurance",
+    "hp_max": "10",
+}
+MODERN_SHEET_API = {
+    "name": "Recrue",
+    "characteristics": {"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+    "skills": {"tir": 6},
+}
+
+
+def modern_version(body):
+    return lambda roles, user: {**body, "version": roles["modern_character"].version}
+
+
+MATRIX += [
+    Row("modern-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("modern-list", "post", every(302), data=lambda r, u: MODERN_SHEET, writes=True),
+    Row("modern-character", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row(
+        "modern-character",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=modern_character_pk,
+        data=modern_version({**MODERN_SHEET, "stress": "2"}),
+        writes=True,
+    ),
+    Row("modern-character-history", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("modern-character-print", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("modern-character-export", "get", OWNER_ONLY_PAGE, kwargs=modern_character_pk),
+    Row("api-modern-list", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-modern-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda r, u: MODERN_SHEET_API,
+        api=True,
+        writes=True,
+    ),
+    Row("api-modern-character", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True),
+    Row(
+        "api-modern-character",
+        "patch",
+        OWNER_ONLY_API,
+        kwargs=modern_character_pk,
+        data=modern_version({"stress": 2}),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-modern-character-history", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True
+    ),
+    Row("api-modern-character-export", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True),
+]
+
+
+# --- Campaign rules settings (the matrix campaign is Of the Dead: nothing open to choose) --
+MATRIX += [
+    Row("campaign-rules-settings", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=campaign_pk),
+    Row(
+        "campaign-rules-settings",
+        "post",
+        CAMPAIGN_MEMBERS_PAGE,
+        kwargs=campaign_pk,
+        data=lambda r, u: {},
+        writes=True,
+        denied=frozenset({"organiser", "participant"}),
+    ),
+    Row("api-campaign-rules-settings", "get", CAMPAIGN_MEMBERS_API, kwargs=campaign_pk, api=True),
+    Row(
+        "api-campaign-rules-settings",
+        "post",
+        {**CAMPAIGN_MEMBERS_API, "organiser": 400, "participant": 403},
+        kwargs=campaign_pk,
+        data=lambda r, u: {"settings": {}},
+        api=True,
+        writes=True,
+    ),
+]
+
+
+def modern_snapshot() -> tuple:
+    from characters.modern.models import ModernCharacter, ModernCharacterEvent
+
+    return (
+        sorted(ModernCharacter.objects.values_list("pk", "name", "stress", "version")),
+        ModernCharacterEvent.objects.count(),
+    )
+
+
 def snapshot() -> tuple:
     return (
         sorted(Player.objects.values_list("username", "email", "display_name", "password")),
@@ -1421,6 +1576,7 @@ def snapshot() -> tuple:
         RollRecord.objects.count(),
         *kolaps_snapshot(),
         *kolaps_chapter_snapshot(),
+        *modern_snapshot(),
     )
 
 
@@ -1651,6 +1807,12 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
+    Twin("campaign-rules-settings", "api-campaign-rules-settings"),
+    # Modern RPG characters
+    Twin("modern-list", "api-modern-list"),
+    Twin("modern-character", "api-modern-character", (("get", "get"), ("post", "patch"))),
+    Twin("modern-character-history", "api-modern-character-history"),
+    Twin("modern-character-export", "api-modern-character-export"),
 )
 
 # Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).

@@ -49,6 +49,7 @@ NOT_CRAWLED = {
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
     "rapid40k-army-export": "a JSON download",
+    "modern-character-export": "a JSON download",
     "rapid40k-shared": "reached by a share link the demo does not hand out",
     "password_reset_confirm": "needs a token from an e-mail",
     "chapter-settlement-progress": "an htmx fragment polled while a settlement runs",
@@ -100,6 +101,7 @@ ENGLISH_WORDS = frozenset(
     ]
 )
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+UNITS = {"km/h", "m/s"}  # units of measure, not slugs
 SLUG_PATH = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*/[a-z][a-z0-9_]*(?:-[a-z0-9]+)*\b")
 PY_DICT = re.compile(r"\{'[^']*':")
 
@@ -187,7 +189,7 @@ def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
     for name in GAME_TERMS:
         flat = flat.replace(name, " ")
     found += [f"key {m}" for m in sorted(set(SNAKE.findall(flat)))]
-    found += [f"slug {m}" for m in sorted(set(SLUG_PATH.findall(flat)))]
+    found += [f"slug {m}" for m in sorted(set(SLUG_PATH.findall(flat)) - UNITS)]
     if PY_DICT.search(flat):
         found.append("a Python dict")
     found += [f"{(language == 'fr' and 'English') or 'French'}: {s!r}" for s in sentences

@@ -1,7 +1,8 @@
 """The demo data `make run` shows, one module per area, loaded in this order by
 `manage.py demo_load`: the accounts and their Of the Dead campaign, its profiles and
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
-and its chapter being played with an encounter log, and the Rapid 40000 armies and campaign.
+and its chapter being played with an encounter log, the Rapid 40000 armies and campaign, and
+the Corporates and modern RPG campaigns with their worked examples.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did. The demo
 finds what it made by stable keys (`config.demo.keys`), never by names users can change.
@@ -15,9 +16,11 @@ import logging
 from django.db import transaction
 
 from config.demo.accounts import DEMO_USERS, load_campaign, load_players
+from config.demo.corporates import load_corporates
 from config.demo.encounter import load_encounter_demo
 from config.demo.kolaps_campaign import load_kolaps_campaign_demo
 from config.demo.kolaps_units import load_kolaps_units
+from config.demo.modern import load_modern
 from config.demo.of_the_dead import load_of_the_dead
 from config.demo.of_the_dead_rolls import load_of_the_dead_rolls
 from config.demo.player_view import load_player_view
@@ -65,3 +68,6 @@ def load_demo(out) -> None:
     _area(out, "Of the Dead rolls", load_of_the_dead_rolls, players)
     # Rapid 40000: two army lists and a campaign with both entered in a chapter.
     _area(out, "Rapid 40000", load_rapid40k_demo, players)
+    # Corporates and the modern RPG: a campaign each and a worked example rolled on the server.
+    _area(out, "Corporates", load_corporates, players)
+    _area(out, "modern RPG", load_modern, players)

@@ -142,7 +142,7 @@ class ResolveAPI(APIView):
                 "system", str, OpenApiParameter.PATH, enum=sorted({r.system for r in RESOLVERS})
             ),
             OpenApiParameter(
-                "resolver", str, OpenApiParameter.PATH, enum=[r.name for r in RESOLVERS]
+                "resolver", str, OpenApiParameter.PATH, enum=sorted({r.name for r in RESOLVERS})
             ),
             OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(VERBS)),
         ],

@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from rules.engine.systems.corporates import resolvers as corporates_resolvers
 from rules.engine.systems.kolaps import (
     at_the_table,
     death,
@@ -28,6 +29,7 @@ from rules.engine.systems.kolaps import (
     vigilance,
 )
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.modern import resolvers as modern_resolvers
 from rules.engine.systems.of_the_dead import checks as otd_checks
 from rules.engine.systems.of_the_dead import combat as otd_combat
 from rules.engine.systems.of_the_dead import explosives as otd_explosives
@@ -846,6 +848,29 @@ RESOLVERS += (
         (otd_turn.wrap_up_odds, otd_turn.wrap_up_evaluate, otd_turn.wrap_up_roll),
     ),
 )
+
+
+def _system_resolvers(system: str, entries: Any) -> tuple[Resolver, ...]:
+    """A system's resolvers from its own module of entries (name, summary, reference,
+    schema, module with odds / evaluate / roll, typed-dice fields)."""
+    return tuple(
+        Resolver(
+            system=system,
+            name=name,
+            summary=summary,
+            reference=reference,
+            input_schema=schema,
+            odds=module.odds,
+            evaluate=module.evaluate,
+            roll=module.roll,
+            dice_fields=dice_fields,
+        )
+        for name, summary, reference, schema, module, dice_fields in entries
+    )
+
+
+RESOLVERS += _system_resolvers("corporates", corporates_resolvers.ENTRIES)
+RESOLVERS += _system_resolvers("modern-rpg", modern_resolvers.ENTRIES)
 
 _BY_KEY = {(r.system, r.name): r for r in RESOLVERS}
 

@@ -81,6 +81,8 @@ def _value(key: str, value) -> str:
         )
     if isinstance(value, list | tuple):
         return " ".join(str(item) for item in value) or "—"
+    if isinstance(value, str) and "_" in value:
+        return value.replace("_", " ")  # a choice's slug, read as words ("three round")
     return str(value)
 
 

@@ -29,6 +29,12 @@ def _sentence(error: RuleInputError) -> str:
     """A translated sentence for a rule input error, from its field or its kind."""
     params = error.params
     kind = params.get("kind")
+    if kind == "faces":
+        return _("Type exactly %(count)s dice, each a face its die can show.") % {
+            "count": params["count"]
+        }
+    if kind == "unforceable":
+        return _("A critical failure cannot be forced.")
     if error.field == "dice" or kind == "dice":
         count = params.get("count")
         if count is not None:

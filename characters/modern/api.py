@@ -1,0 +1,109 @@
+"""The API twins of the modern RPG character pages: list and create, read and change (with
+the version shown), history and export. Same services and fetch-and-authorise helper."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from characters.modern.cards import modern_character_get_for_user, sheet_card, sheet_export
+from characters.modern.models import ModernCharacter
+from characters.modern.services import modern_character_create, modern_character_update
+
+
+class ModernSheetSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    description = serializers.CharField(required=False, allow_blank=True)
+    characteristics = serializers.DictField(child=serializers.IntegerField())
+    skills = serializers.DictField(child=serializers.IntegerField(), required=False)
+    specialities = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        required=False,
+    )
+    equipment = serializers.CharField(required=False, allow_blank=True)
+    hp = serializers.IntegerField(required=False)
+    hp_max = serializers.IntegerField(required=False)
+    stress = serializers.IntegerField(required=False)
+
+
+class ModernSheetChangeSerializer(ModernSheetSerializer):
+    name = serializers.CharField(max_length=80, required=False)
+    characteristics = serializers.DictField(child=serializers.IntegerField(), required=False)
+    version = serializers.IntegerField()
+
+
+def character_data(character: ModernCharacter) -> dict:
+    card = sheet_card(character)
+    return {
+        "id": character.pk,
+        "version": character.version,
+        **sheet_export(character),
+        "notes": card.notes,
+    }
+
+
+class ModernListAPI(APIView):
+    """Your modern RPG characters; POST creates one, checked against the creation rules."""
+
+    @extend_schema(operation_id="modern_characters_list", responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        rows = ModernCharacter.objects.owned_by(request.user)
+        return Response([character_data(c) for c in rows])
+
+    @extend_schema(request=ModernSheetSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request):
+        data = ModernSheetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        character = modern_character_create(owner=request.user, **data.validated_data)
+        return Response(character_data(character), status=status.HTTP_201_CREATED)
+
+
+class ModernCharacterAPI(APIView):
+    """One of your characters; PATCH changes it (send the version you were shown)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        return Response(
+            character_data(modern_character_get_for_user(request.user, pk, need="view"))
+        )
+
+    @extend_schema(request=ModernSheetChangeSerializer, responses=OpenApiTypes.OBJECT)
+    def patch(self, request, pk: int):
+        character = modern_character_get_for_user(request.user, pk, need="edit")
+        data = ModernSheetChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        version = changes.pop("version")
+        character = modern_character_update(
+            actor=request.user, character=character, version=version, **changes
+        )
+        return Response(character_data(character))
+
+
+class ModernHistoryAPI(APIView):
+    """The character's history, newest first."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        character = modern_character_get_for_user(request.user, pk, need="view")
+        return Response(
+            [
+                {
+                    "at": event.at,
+                    "actor": event.actor.username if event.actor else None,
+                    "verb": event.verb,
+                    "before": event.before,
+                    "after": event.after,
+                }
+                for event in character.events.select_related("actor")
+            ]
+        )
+
+
+class ModernExportAPI(APIView):
+    """The sheet as a file (the page's export)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        return Response(sheet_export(modern_character_get_for_user(request.user, pk, need="view")))

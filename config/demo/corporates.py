@@ -1,0 +1,54 @@
+"""The Corporates demo: orga's campaign with alice and bruno, and a worked example of a
+shot rolled on the server, then its damage (the text's burst example: a three-round burst
+against difficulty 12)."""
+
+from campaigns.models import Campaign
+from campaigns.services import campaign_add_participant, campaign_create
+from config.demo.keys import once
+from rules.rolls.models import RollRecord
+from rules.rolls.services import roll_on_server
+
+CAMPAIGN = "Arcologie 7"
+SHOT = {
+    "pool": 4,
+    "bonus": 8,
+    "range": "medium",
+    "declared": 2,
+    "burst": "three_round",
+    "burst_bonus": 3,
+    "movement": "still",
+    "size": "standing",
+}
+DAMAGE = {"weapon": "bullet", "damage_dice": 3, "damage_bonus": 2, "soak_dice": 3, "soak_bonus": 4}
+
+
+def load_corporates(players) -> Campaign | None:
+    """The campaign, created once, and alice's shot and damage, each rolled once."""
+
+    def make() -> Campaign:
+        campaign = campaign_create(
+            organiser=players["orga"],
+            name=CAMPAIGN,
+            system="corporates",
+            description=(
+                "Niveau -12 de l'arcologie Kessler : une extraction qui tourne mal, "
+                "tours de cinq secondes et rafales de trois."
+            ),
+        )
+        for username in ("alice", "bruno"):
+            campaign_add_participant(
+                actor=players["orga"], campaign=campaign, player=players[username]
+            )
+        return campaign
+
+    campaign = once(
+        "corporates/campaign",
+        Campaign,
+        make,
+        adopt={"name": CAMPAIGN, "organiser": players["orga"], "system": "corporates"},
+    )
+    alice = players["alice"]
+    for name, data in (("shot", SHOT), ("damage", DAMAGE)):
+        if not RollRecord.objects.filter(player=alice, system="corporates", resolver=name).exists():
+            roll_on_server(player=alice, system="corporates", name=name, data=data)
+    return campaign

@@ -1,0 +1,71 @@
+"""The modern RPG demo: orga's campaign with alice and bruno, and a worked example rolled on
+the server: a forced test, a shot through an aggressive attitude and a vest, and a chase
+round on foot with its event."""
+
+from campaigns.models import Campaign
+from campaigns.services import campaign_add_participant, campaign_create
+from characters.modern.models import ModernCharacter
+from characters.modern.services import modern_character_create
+from config.demo.keys import once
+from rules.rolls.models import RollRecord
+from rules.rolls.services import roll_on_server
+
+CAMPAIGN = "Poursuite à Marseille"
+EXAMPLES = (
+    ("test", {"characteristic": 8, "skill": 6, "stress": 1, "force": True}),
+    (
+        "combat",
+        {
+            "characteristic": 10,
+            "skill": 8,
+            "attitude": "aggressive",
+            "target_attitude": "careful",
+            "rate_of_fire": 2,
+            "weapon_damage": 3,
+            "vest": "class_ii",
+            "hp": 10,
+            "hp_max": 10,
+        },
+    ),
+    ("chase", {"terrain": "foot", "band": "short", "pursued_successes": 2, "pursuer_successes": 1}),
+)
+
+
+def load_modern(players) -> Campaign | None:
+    """The campaign, created once, alice's character, and her examples, each rolled once."""
+
+    def make() -> Campaign:
+        campaign = campaign_create(
+            organiser=players["orga"],
+            name=CAMPAIGN,
+            system="modern-rpg",
+            description=(
+                "Un informateur file dans les ruelles du Panier ; la police n'est jamais loin."
+            ),
+        )
+        for username in ("alice", "bruno"):
+            campaign_add_participant(
+                actor=players["orga"], campaign=campaign, player=players[username]
+            )
+        return campaign
+
+    campaign = once(
+        "modern/campaign",
+        Campaign,
+        make,
+        adopt={"name": CAMPAIGN, "organiser": players["orga"], "system": "modern-rpg"},
+    )
+    alice = players["alice"]
+    once(
+        "modern/character/alice",
+        ModernCharacter,
+        lambda: modern_character_create(
+            owner=alice,
+            name="Lina Marchetti",
+            characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+        ),
+    )
+    for name, data in EXAMPLES:
+        if not RollRecord.objects.filter(player=alice, system="modern-rpg", resolver=name).exists():
+            roll_on_server(player=alice, system="modern-rpg", name=name, data=data)
+    return campaign

@@ -1,0 +1,154 @@
+"""Modern RPG characters: creation checked as you build (characteristics total 36, 30 XP,
+specialities 3 XP +2 per earlier one on the same characteristic), refusals as sentences,
+history, print, export and the API, for the owner alone."""
+
+import json
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from characters.modern.models import ModernCharacter
+from characters.modern.services import modern_character_create, modern_character_update
+from characters.permissions import Refusal
+from rules.engine.systems.modern.creation import check_sheet, speciality_costs
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+DICE = {"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8}
+
+
+def test_specialities_cost_three_plus_two_per_earlier_one_on_the_same_characteristic():
+    # "Le cout de base d'une spécialité est de 3 XP. Mais ce cout augmente de 2 pour chaque
+    #  spécialité dépendant de la même caractéristique. Il est donc possible d'acheter 4
+    #  spécialités pour 3 XP chacunes mais dans les 4 caractéristiques différentes."
+    assert speciality_costs(["reflexes", "endurance", "sang_froid", "empathie"]) == [3, 3, 3, 3]
+    assert speciality_costs(["reflexes", "reflexes", "reflexes"]) == [3, 5, 7]
+
+
+def test_the_check_counts_the_budgets():
+    # "le total des caractéristiques est de 36"; "Répartir 30 XP"
+    check = check_sheet(DICE, {"tir": 6, "conduite": 5}, [("a", "reflexes"), ("b", "reflexes")])
+    assert check.characteristic_total == 36
+    assert check.xp_spent == 11 + 3 + 5
+    assert [p.code for p in check.problems] == ["xp_left"]
+    assert check.stress_threshold == 10  # "la valeur max entre empathie et le sang froid"
+    over = check_sheet({**DICE, "empathie": 12}, {"tir": 31}, [])
+    assert {p.code for p in over.problems} == {"characteristic_total", "xp_over"}
+
+
+def test_it_refuses_a_sheet_off_the_budget_with_a_sentence():
+    owner = PlayerFactory()
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
+        modern_character_create(owner=owner, name="X", characteristics={**DICE, "empathie": 10})
+    assert str(refused.value.message) == (
+        "Les caractéristiques totalisent 38 ; elles doivent totaliser 36."
+    )
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
+        modern_character_create(owner=owner, name="X", characteristics=DICE, skills={"tir": 31})
+    assert "31 XP dépensés" in str(refused.value.message)
+    assert not ModernCharacter.objects.exists()
+
+
+def test_a_change_is_recorded_and_a_stale_version_refused():
+    owner = PlayerFactory()
+    character = modern_character_create(owner=owner, name="Lina", characteristics=DICE)
+    changed = modern_character_update(actor=owner, character=character, version=1, stress=2)
+    assert changed.version == 2
+    assert [e.verb for e in changed.events.all()] == ["changed", "created"]
+    with pytest.raises(Refusal) as refused:
+        modern_character_update(actor=owner, character=changed, version=1, stress=3)
+    assert refused.value.status == 409
+
+
+def sheet_form(**extra):
+    return {
+        "name": "Lina",
+        "reflexes": "10",
+        "endurance": "8",
+        "sang_froid": "10",
+        "empathie": "8",
+        "skills": "tir 6\nconduite 5",
+        "specialities": "pistolet reflexes\ncourse endurance",
+        "hp_max": "10",
+        **extra,
+    }
+
+
+def test_the_creation_form_is_checked_as_you_build(client):
+    client.force_login(PlayerFactory())
+    response = client.get(
+        reverse("modern-list"),
+        sheet_form(empathie="12"),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="sheet-check",
+    )
+    body = response.content.decode().replace("\u00a0", " ")
+    assert "<html" not in body
+    assert "Caractéristiques : 40 / 36" in body
+    assert "elles doivent totaliser 36" in body
+
+
+def test_the_page_creates_and_keeps_what_was_typed_on_a_refusal(client):
+    owner = PlayerFactory()
+    client.force_login(owner)
+    refused = client.post(reverse("modern-list"), sheet_form(empathie="12"))
+    assert refused.status_code == 200
+    assert "elles doivent totaliser 36" in refused.content.decode()
+    assert "pistolet reflexes" in refused.content.decode()
+    created = client.post(reverse("modern-list"), sheet_form())
+    character = ModernCharacter.objects.get(owner=owner)
+    assert created.url == reverse("modern-character", args=[character.pk])
+    sheet = client.get(created.url).content.decode()
+    # Skills 6 + 5, two specialities on two characteristics 3 + 3: 17 of 30 XP spent.
+    assert "13 XP restant à dépenser." in sheet
+    print_page = client.get(reverse("modern-character-print", args=[character.pk]))
+    assert "Lina" in print_page.content.decode()
+    export = client.get(reverse("modern-character-export", args=[character.pk]))
+    data = json.loads(export.content)
+    assert data["characteristics"] == {
+        "reflexes": 10,
+        "endurance": 8,
+        "sang_froid": 10,
+        "empathie": 8,
+    }
+    assert [s["xp"] for s in data["specialities"]] == [3, 3]
+
+
+@pytest.mark.parametrize("count", [1, 8])
+def test_the_list_page_runs_a_fixed_number_of_queries(client, count, django_assert_num_queries):
+    owner = PlayerFactory()
+    for n in range(count):
+        modern_character_create(owner=owner, name=f"C{n}", characteristics=DICE)
+    client.force_login(owner)
+    with django_assert_num_queries(3):
+        response = client.get(reverse("modern-list"))
+    assert response.content.decode().count("/modern/characters/") >= count
+
+
+def test_another_player_gets_a_404(client):
+    character = modern_character_create(owner=PlayerFactory(), name="Lina", characteristics=DICE)
+    client.force_login(PlayerFactory())
+    assert client.get(reverse("modern-character", args=[character.pk])).status_code == 404
+    api = client.get(reverse("api-modern-character", args=[character.pk]))
+    assert api.status_code == 404
+
+
+def test_the_api_creates_and_changes_a_sheet(client):
+    client.force_login(PlayerFactory())
+    created = client.post(
+        reverse("api-modern-list"),
+        {"name": "Lina", "characteristics": DICE, "specialities": [["course", "endurance"]]},
+        content_type="application/json",
+    )
+    assert created.status_code == 201
+    assert created.json()["notes"] == ["27 XP restant à dépenser."]
+    pk = created.json()["id"]
+    changed = client.patch(
+        reverse("api-modern-character", args=[pk]),
+        {"version": 1, "skills": {"tir": 40}},
+        content_type="application/json",
+    )
+    assert changed.status_code == 400
+    assert "43 XP dépensés" in str(changed.json())

@@ -1,0 +1,25 @@
+"""The demo shows Corporates and the modern RPG: a campaign each, and worked examples
+rolled on the server once, however often the demo is loaded."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from campaigns.models import Campaign
+from rules.rolls.models import RollRecord
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_campaign_and_worked_examples_of_each_system():
+    call_command("demo_load", stdout=io.StringIO())
+    call_command("demo_load", stdout=io.StringIO())
+    assert Campaign.objects.filter(system="corporates").count() == 1
+    assert Campaign.objects.filter(system="modern-rpg").count() == 1
+    corporates = RollRecord.objects.filter(system="corporates")
+    assert sorted(corporates.values_list("resolver", flat=True)) == ["damage", "shot"]
+    modern = RollRecord.objects.filter(system="modern-rpg")
+    assert sorted(modern.values_list("resolver", flat=True)) == ["chase", "combat", "test"]
+    shot = corporates.get(resolver="shot")
+    # "La difficulté est de 12": medium range 15, less the weapon's burst bonus 3.
+    assert shot.outcome["difficulty"] == 12
