@@ -81,7 +81,7 @@ def make_roles() -> dict:
     from tests.settlement_fixtures import settlement_roles
 
     settlement = settlement_roles(organiser=organiser, participant=participant, campaign=campaign)
-    return {
+    world = {
         "anonymous": None,
         "owner": owner,
         "other_player": other,
@@ -99,6 +99,14 @@ def make_roles() -> dict:
         ),
         **settlement,
     }
+    from tests.table_fixtures import table_roles
+
+    world.update(
+        table_roles(
+            organiser=organiser, participant=participant, kolaps_campaign=world["kolaps_campaign"]
+        )
+    )
+    return world
 
 
 def _kolaps_roles(owner) -> dict:
