@@ -187,13 +187,13 @@ def test_the_api_answers_a_stale_action_409_with_the_new_state(game):
     assert api.post(url, body, format="json").status_code == 200
     stale = api.post(url, body, format="json")
     assert stale.status_code == 409
-    assert stale.json()["state"]["version"] == 2 and "changed" in stale.json()["detail"]
+    assert stale.json()["state"]["version"] == 2 and "Cela a changé" in stale.json()["detail"]
 
 
 def test_a_pick_up_game_opens_from_the_page(client):
     organiser = PlayerFactory(username="orga")
     ours, theirs = police_unit(organiser, "Brigade"), hunter_unit(organiser, "Meute")
-    client.force_login(organiser)
+    _client(client, organiser)
     assert client.get(reverse("table-new")).status_code == 200
     response = client.post(
         reverse("table-new"), {"first": ours.pk, "second": theirs.pk, "title": ""}
