@@ -9,6 +9,7 @@
   var statusLine = document.getElementById("live-status");
   var delay = 500;
   var socket = null;
+  var retry = null;
   var fetching = false;
   var wanted = 0;
 
@@ -67,10 +68,24 @@
     };
     socket.onclose = function () {
       down(true);
-      window.setTimeout(connect, delay);
+      if (retry) { window.clearTimeout(retry); }
+      retry = window.setTimeout(function () {
+        retry = null;
+        if (navigator.onLine !== false) { connect(); }
+      }, delay);
       delay = Math.min(delay * 2, 10000);
     };
   }
+
+  // The phone knows before the socket does: say so at once, and try again when back.
+  window.addEventListener("offline", function () {
+    down(true);
+    if (socket) { socket.close(); }
+  });
+  window.addEventListener("online", function () {
+    delay = 500;
+    if (!socket || socket.readyState === WebSocket.CLOSED) { connect(); }
+  });
 
   // After this page's own write, htmx swapped a fresh state in: nothing to fetch.
   document.body.addEventListener("htmx:afterSwap", function () { wanted = current(); });

@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from playwright.sync_api import expect
 
 from rules.table.models import Combatant
 from tests.conftest import _database_url_for
@@ -99,7 +100,8 @@ def test_a_wound_on_one_phone_shows_on_the_other_within_a_second(browser, asgi_s
     player_phone = _phone(browser, asgi_server, opponent, "dark")
     for page in (organiser_phone, player_phone):
         page.goto(url)
-        page.wait_for_function("document.getElementById('live-status').hidden === true")
+        expect(page.locator("#table-state")).to_be_visible()
+        expect(page.locator("#live-status")).to_be_hidden()
     gauge = f"#combatant-{target.pk} .gauge-sante"
     assert player_phone.text_content(gauge).strip() == "6"
 
@@ -108,16 +110,12 @@ def test_a_wound_on_one_phone_shows_on_the_other_within_a_second(browser, asgi_s
     organiser_phone.select_option("#id_wound", "benign")
     started = time.monotonic()
     organiser_phone.click("#act-button")
-    player_phone.wait_for_function(
-        f"document.querySelector('{gauge}').textContent.trim() === '4'", timeout=1000
-    )
+    expect(player_phone.locator(gauge)).to_have_text("4", timeout=1000)
     elapsed = time.monotonic() - started
     assert elapsed < 1.0, elapsed
     assert "benign" in player_phone.text_content("#table-log").lower()
     # The organiser's own page shows it too (its own write), without a reload either.
-    organiser_phone.wait_for_function(
-        f"document.querySelector('{gauge}').textContent.trim() === '4'", timeout=1000
-    )
+    expect(organiser_phone.locator(gauge)).to_have_text("4", timeout=1000)
 
     for page in (organiser_phone, player_phone):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -145,9 +143,8 @@ def test_a_phone_says_when_the_connection_is_lost(browser, asgi_server):
     encounter = pick_up_encounter(organiser)
     page = _phone(browser, asgi_server, organiser, "light")
     page.goto(f"{asgi_server}/table/{encounter.pk}/")
-    page.wait_for_function("document.getElementById('live-status').hidden === true")
+    expect(page.locator("#live-status")).to_be_hidden()
     page.context.set_offline(True)
-    page.evaluate("window.dispatchEvent(new Event('offline'))")
-    page.wait_for_function("document.getElementById('live-status').hidden === false", timeout=5000)
+    expect(page.locator("#live-status")).to_be_visible(timeout=5000)
     page.context.set_offline(False)
-    page.wait_for_function("document.getElementById('live-status').hidden === true", timeout=15000)
+    expect(page.locator("#live-status")).to_be_hidden(timeout=15000)
