@@ -162,6 +162,8 @@ class ChapterCard:
     units: list[EntryLine] = field(default_factory=list)
     k12: K12Line | None = None
     my_units: list[UnitChoice] = field(default_factory=list)
+    # The live encounter's record (`chapter_table_record`): its id, then what happened.
+    table_record: dict = field(default_factory=dict)
 
     @property
     def units_open(self) -> bool:
@@ -427,6 +429,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         units=entries,
         k12=k12,
         my_units=my_units,
+        table_record=dict(chapter.table_record or {}),
     )
 
 

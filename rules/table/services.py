@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.chapters.services import chapter_table_record
 from campaigns.models import Chapter, ChapterStatus
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
@@ -229,6 +230,9 @@ def encounter_create_for_chapter(*, actor, chapter: Chapter, title: str = "") ->
             position = _add_unit(
                 encounter, entry.unit, entry.side or entry.unit.name, entry.player, position
             )
+        chapter_table_record(
+            actor=actor, chapter=locked, record={"encounter": encounter.pk, "ended": False}
+        )
         return _created(actor, encounter, sides)
 
 
@@ -550,18 +554,41 @@ def encounter_advance(*, actor, encounter: Encounter, version: int | None) -> En
 
 
 def encounter_summary(encounter: Encounter) -> dict[str, Any]:
-    """What happened, for the chapter's close: per side, the characters lost and wounded
-    and the Moral they end with."""
+    """What happened, for the chapter's close: per side and per unit entered, the characters
+    lost and wounded and the Moral they end with (KOLAPS speaks of nothing else)."""
     sides: dict[str, dict[str, Any]] = {}
-    for c in Combatant.objects.filter(encounter=encounter).order_by("position", "pk"):
-        side = sides.setdefault(c.side, {"lost": [], "wounded": [], "moral": {}, "kills": 0})
-        if c.dead:
-            side["lost"].append(c.name)
-        elif c.wounds:
-            side["wounded"].append(c.name)
-        side["moral"][c.name] = c.moral
-        side["kills"] += c.kills
-    return {"turns": encounter.turn, "sides": sides}
+    units: dict[str, dict[str, Any]] = {}
+    combatants = (
+        Combatant.objects.filter(encounter=encounter)
+        .select_related("kolaps_character")
+        .order_by("position", "pk")
+    )
+    for c in combatants:
+        rows = [sides.setdefault(c.side, {"lost": [], "wounded": [], "moral": {}, "kills": 0})]
+        unit_id = c.kolaps_character.unit_id if c.kolaps_character else None
+        if unit_id is not None:
+            rows.append(
+                units.setdefault(
+                    str(unit_id),
+                    {"side": c.side, "lost": [], "lost_ids": [], "wounded": [], "moral": {}},
+                )
+            )
+            if c.dead:
+                units[str(unit_id)]["lost_ids"].append(c.kolaps_character_id)
+        for row in rows:
+            if c.dead:
+                row["lost"].append(c.name)
+            elif c.wounds:
+                row["wounded"].append(c.name)
+            row["moral"][c.name] = c.moral
+        sides[c.side]["kills"] += c.kills
+    return {
+        "encounter": encounter.pk,
+        "ended": True,
+        "turns": encounter.turn,
+        "sides": sides,
+        "units": units,
+    }
 
 
 def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encounter:
@@ -573,5 +600,7 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
         locked.status = EncounterStatus.ENDED
         locked.ended_at = timezone.now()
         locked.summary = encounter_summary(locked)
+        if locked.chapter_id is not None:
+            chapter_table_record(actor=actor, chapter=locked.chapter, record=locked.summary)
         _log(locked, actor, EntryKind.ENDED, data=locked.summary)
         return locked
