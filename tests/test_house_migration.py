@@ -26,11 +26,19 @@ def _counts(registry, labels):
     }
 
 
+# The live encounter's tables came after the move: going back before it drops them.
+LATER_TABLES = ("rules.Encounter", "rules.EncounterEntry", "rules.Combatant")
+
+
+def _before_the_table(counts: dict) -> dict:
+    return {model: n for model, n in counts.items() if model not in LATER_TABLES}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_it_finds_every_demo_row_again_after_the_models_moved():
     latest = list(MigrationExecutor(connection).loader.graph.leaf_nodes())
     call_command("demo_load", verbosity=0)
-    now = _counts(apps, ["characters", "campaigns", "rules"])
+    now = _before_the_table(_counts(apps, ["characters", "campaigns", "rules"]))
     rolls = list(apps.get_model("rules", "RollRecord").objects.order_by("pk").values())
     assert rolls, "the demo records server rolls"
     assert now["campaigns.EncounterEvent"], "the demo has an encounter log"
@@ -42,7 +50,7 @@ def test_it_finds_every_demo_row_again_after_the_models_moved():
             rolls
         )
         new = _migrate(latest)
-        assert _counts(new, ["characters", "campaigns", "rules"]) == now
+        assert _before_the_table(_counts(new, ["characters", "campaigns", "rules"])) == now
         events = new.get_model("campaigns", "EncounterEvent").objects.exclude(roll=None)
         linked = {event.roll.pk for event in events.select_related("roll")}
         assert linked and linked <= {roll["id"] for roll in rolls}
