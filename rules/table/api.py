@@ -180,20 +180,38 @@ class TableOpenSerializer(serializers.Serializer):
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
 
 
-def _state(request, encounter, spectator: bool = False) -> dict:
-    return TableCardSerializer(table_card(request.user, encounter, spectator=spectator)).data
+APPLIED = "X-Encounter-Version"
+
+
+def _state(request, encounter, spectator: bool = False, log_since: int | None = None) -> dict:
+    card = table_card(request.user, encounter, spectator=spectator, log_since=log_since)
+    return TableCardSerializer(card).data
 
 
 def _write(request, encounter, service, **kwargs) -> Response:
-    """Run a write; a stale version answers 409 with the sentence and the new state."""
+    """Run a write. The answer is the new state with the log's lines since the version the
+    device sent (the line this write made when it sent none: GET gives the whole log), and
+    the version this write made in the `X-Encounter-Version` header; a stale version answers
+    409 with the sentence and the new state."""
+    seen = kwargs.get("version")
     try:
-        service(actor=request.user, encounter=encounter, **kwargs)
+        made = service(actor=request.user, encounter=encounter, **kwargs)
     except Stale as stale:
         encounter.refresh_from_db()
-        body = {"detail": str(stale.message), "state": _state(request, encounter)}
+        body = {"detail": str(stale.message), "state": _state(request, encounter, log_since=seen)}
         return Response(body, status=status.HTTP_409_CONFLICT)
-    encounter.refresh_from_db()
-    return Response(_state(request, encounter))
+    # The state as this write left it (a later write shows in the next answer or message).
+    written = getattr(made, "encounter", made)
+    encounter.version, encounter.turn, encounter.phase = (
+        written.version,
+        written.turn,
+        written.phase,
+    )
+    encounter.attacker_side, encounter.status = written.attacker_side, written.status
+    since = seen if seen is not None else made.version - 1
+    response = Response(_state(request, encounter, log_since=since))
+    response[APPLIED] = str(made.version)
+    return response
 
 
 _SINCE = OpenApiParameter(
@@ -203,7 +221,8 @@ _SINCE = OpenApiParameter(
 
 class TableAPI(APIView):
     """A live encounter's state: sides, gauges, directives you may see, the log by turn.
-    `?since=<version>` answers 304 when nothing changed (a reconnecting device catches up)."""
+    `?since=<version>`: 304 when nothing changed, else the state with the log's lines after
+    that version (a reconnecting device catches up)."""
 
     @extend_schema(parameters=[_SINCE], responses={200: TableCardSerializer, 304: None})
     def get(self, request, pk: int):
@@ -211,7 +230,9 @@ class TableAPI(APIView):
         since = request.query_params.get("since", "")
         if since.isdigit() and int(since) == encounter.version:
             return Response(status=status.HTTP_304_NOT_MODIFIED)
-        return Response(_state(request, encounter))
+        return Response(
+            _state(request, encounter, log_since=int(since) if since.isdigit() else None)
+        )
 
 
 class TableWatchAPI(APIView):

@@ -233,6 +233,8 @@ class TableCard:
     can_undo: bool
     # The spectator link's token, for organisers only.
     spectator_token: str
+    # The log holds the lines after this version (0: the whole log).
+    log_since: int = 0
 
     @property
     def is_live(self) -> bool:
@@ -311,10 +313,14 @@ def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: b
     return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(data.get("sides", []))}
 
 
-def table_card(user, encounter: Encounter, *, spectator: bool = False) -> TableCard:
+def table_card(
+    user, encounter: Encounter, *, spectator: bool = False, log_since: int | None = None
+) -> TableCard:
     """What the live page, its partial and its API twin show, in two queries after the fetch
     (the combatants, the log with its authors). Directives stay hidden from the other side
-    until revealed: a spectator sees only the revealed ones."""
+    until revealed: a spectator sees only the revealed ones. `log_since`: only the log's
+    lines after that version (a device catching up, the answer to a write), and one more
+    query for what the last action was."""
     roles = getattr(encounter, "viewer_roles", set())
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
@@ -345,10 +351,11 @@ def table_card(user, encounter: Encounter, *, spectator: bool = False) -> TableC
                 weapons=list(c.weapons),
             )
         )
+    log = EncounterEntry.objects.filter(encounter=encounter)
+    if log_since is not None:
+        log = log.filter(version__gt=log_since)
     entries = list(
-        EncounterEntry.objects.filter(encounter=encounter)
-        .order_by("version")
-        .values(
+        log.order_by("version").values(
             "version",
             "turn",
             "kind",
@@ -382,6 +389,14 @@ def table_card(user, encounter: Encounter, *, spectator: bool = False) -> TableC
         (r for r in reversed(entries) if r["kind"] != EntryKind.UNDO and not r["undone_by_id"]),
         None,
     )
+    if last is None and log_since is not None:
+        last = (
+            EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
+            .exclude(kind=EntryKind.UNDO)
+            .order_by("-version")
+            .values("kind", "turn", "author_id")
+            .first()
+        )
     can_undo = (
         encounter.status == EncounterStatus.LIVE
         and last is not None
@@ -409,4 +424,5 @@ def table_card(user, encounter: Encounter, *, spectator: bool = False) -> TableC
         can_act=not spectator and bool(roles & CAN_VIEW) and encounter.status == "live",
         can_undo=not spectator and can_undo,
         spectator_token=encounter.spectator_token if can_manage else "",
+        log_since=log_since or 0,
     )
