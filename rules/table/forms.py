@@ -86,7 +86,9 @@ class TableActionForm(ServiceForm):
         label=_("Cover"), min_value=0, max_value=4, initial=0, required=False
     )
     wound = forms.ChoiceField(label=_("Wound"), required=False)
-    roll = forms.ChoiceField(label=_("Dice"), choices=ROLL_CHOICES, initial="server")
+    roll = forms.ChoiceField(
+        label=_("Dice"), choices=ROLL_CHOICES, initial="server", required=False
+    )
     dice = forms.CharField(label=_("Attack dice"), required=False)
     a_dice = forms.CharField(label=_("Melee score die of who acts"), required=False)
     b_dice = forms.CharField(label=_("Melee score die of the target"), required=False)

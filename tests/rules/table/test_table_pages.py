@@ -204,3 +204,37 @@ def test_a_pick_up_game_opens_from_the_page(client):
     )
     same = client.post(reverse("table-new"), {"first": ours.pk, "second": ours.pk, "title": ""})
     assert same.status_code == 400 and "Choose two different units." in same.content.decode()
+
+
+def test_the_odds_without_javascript_come_in_the_page_with_the_action_kept(client, game):
+    encounter, organiser, _opponent, police, hunters = game
+    response = _client(client, organiser).get(
+        reverse("table-odds", args=[encounter.pk]),
+        {"kind": "ranged", "actor": police[1].pk, "target": hunters[1].pk, "distance_cm": 35},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" in html and 'id="odds-dies"' in html
+    assert 'name="distance_cm" value="35' in html
+
+
+def test_dice_typed_by_hand_on_the_page_are_judged(client, game):
+    """K8: a grave wound from Santé 6 leaves 2 and calls for a death roll (threshold 5 at
+    Santé 2): a 5 survives."""
+    encounter, organiser, _opponent, _police, hunters = game
+    response = _client(client, organiser).post(
+        reverse("table-act", args=[encounter.pk]),
+        {
+            "version": 1,
+            "kind": "wound",
+            "target": hunters[0].pk,
+            "wound": "grave",
+            "roll": "hand",
+            "death_die": "5",
+        },
+        headers={"HX-Request": "true", "HX-Target": "table-main"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html and 'id="table-main"' in html
+    hunters[0].refresh_from_db()
+    assert (hunters[0].sante, hunters[0].dead) == (2, False)
+    assert "dice rolled by hand" in html
