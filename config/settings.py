@@ -28,6 +28,8 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # daphne first: `manage.py runserver` then serves ASGI, WebSockets included.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    "channels",
     "characters",
     "campaigns",
     "rules",
@@ -310,3 +313,18 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- Live encounters: Django Channels ----------------------------------------------------------
+# Redis when CHANNEL_REDIS_URL (or REDIS_URL) is set, so that every server process hears every
+# change; the in-process layer otherwise (`make run` with SQLite, one server process).
+ASGI_APPLICATION = "config.asgi.application"
+CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default=env.str("REDIS_URL", default=""))
+if CHANNEL_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 500, "expiry": 30},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -1,5 +1,6 @@
 """The models of the rules app's feature folders, imported here so that Django finds them."""
 
 from rules.rolls.models import RollQuerySet, RollRecord
+from rules.table.models import Combatant, Encounter, EncounterEntry
 
-__all__ = ["RollQuerySet", "RollRecord"]
+__all__ = ["Combatant", "Encounter", "EncounterEntry", "RollQuerySet", "RollRecord"]

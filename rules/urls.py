@@ -15,6 +15,7 @@ from rules.dice_calculators import views as dice_calculators_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
 from rules.table import api as table_api
+from rules.table import consumers as table_consumers
 from rules.table import views as table_views
 
 resolve_api_urlpatterns = [
@@ -57,6 +58,17 @@ urlpatterns = [
         dice_calculators_views.resolver_calculator,
         name="dice-calculator",
     ),
+    path("chapters/<int:pk>/table/", table_views.chapter_table, name="chapter-table"),
+    path("table/new/", table_views.table_new, name="table-new"),
+    path("table/watch/<str:token>/", table_views.table_watch, name="table-watch"),
+    path("table/<int:pk>/", table_views.table_encounter, name="table-encounter"),
+    path("table/<int:pk>/odds/", table_views.table_odds, name="table-odds"),
+    path("table/<int:pk>/act/", table_views.table_act, name="table-act"),
+    path("table/<int:pk>/undo/", table_views.table_undo, name="table-undo"),
+    path("table/<int:pk>/directive/", table_views.table_directive, name="table-directive"),
+    path("table/<int:pk>/reveal/", table_views.table_reveal, name="table-reveal"),
+    path("table/<int:pk>/advance/", table_views.table_advance, name="table-advance"),
+    path("table/<int:pk>/end/", table_views.table_end, name="table-end"),
 ]
 
 api_urlpatterns = [
@@ -67,4 +79,25 @@ api_urlpatterns = [
         table_api.ChapterEncounterAPI.as_view(),
         name="api-chapter-encounter",
     ),
+    path("chapters/<int:pk>/table/", table_api.ChapterTableAPI.as_view(), name="api-chapter-table"),
+    path("table/new/", table_api.TableNewAPI.as_view(), name="api-table-new"),
+    path("table/watch/<str:token>/", table_api.TableWatchAPI.as_view(), name="api-table-watch"),
+    path("table/<int:pk>/", table_api.TableAPI.as_view(), name="api-table-encounter"),
+    path("table/<int:pk>/odds/", table_api.TableOddsAPI.as_view(), name="api-table-odds"),
+    path("table/<int:pk>/act/", table_api.TableActAPI.as_view(), name="api-table-act"),
+    path("table/<int:pk>/undo/", table_api.TableUndoAPI.as_view(), name="api-table-undo"),
+    path(
+        "table/<int:pk>/directive/",
+        table_api.TableDirectiveAPI.as_view(),
+        name="api-table-directive",
+    ),
+    path("table/<int:pk>/reveal/", table_api.TableRevealAPI.as_view(), name="api-table-reveal"),
+    path("table/<int:pk>/advance/", table_api.TableAdvanceAPI.as_view(), name="api-table-advance"),
+    path("table/<int:pk>/end/", table_api.TableEndAPI.as_view(), name="api-table-end"),
+]
+
+# The live encounter's WebSockets (config/asgi.py): read-only, what the services committed.
+websocket_urlpatterns = [
+    path("ws/table/<int:pk>/", table_consumers.EncounterConsumer.as_asgi()),
+    path("ws/table/watch/<str:token>/", table_consumers.EncounterConsumer.as_asgi()),
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.signals import setting_changed
 
 from tests.factories import PASSWORD, PlayerFactory
 
@@ -24,6 +25,12 @@ def _test_settings():
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    # A module imported while tests were collected (the ASGI application builds its
+    # middleware, WhiteNoise reads the static files storage) may have made the manifest
+    # storage already: Django's own handler for this setting forgets it.
+    setting_changed.send(
+        sender=type(settings), setting="STORAGES", value=settings.STORAGES, enter=True
+    )
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     Path(settings.STATIC_ROOT).mkdir(exist_ok=True)  # WhiteNoise warns when it is missing
     # A queue of this session's own, set before Celery reads its configuration, so tasks
@@ -81,7 +88,7 @@ def make_roles() -> dict:
     from tests.settlement_fixtures import settlement_roles
 
     settlement = settlement_roles(organiser=organiser, participant=participant, campaign=campaign)
-    return {
+    world = {
         "anonymous": None,
         "owner": owner,
         "other_player": other,
@@ -102,6 +109,14 @@ def make_roles() -> dict:
         **_rapid40k_chapter_roles(organiser=organiser, participant=participant),
         **_modern_roles(owner),
     }
+    from tests.table_fixtures import table_roles
+
+    world.update(
+        table_roles(
+            organiser=organiser, participant=participant, kolaps_campaign=world["kolaps_campaign"]
+        )
+    )
+    return world
 
 
 def _rapid40k_roles(owner) -> dict:

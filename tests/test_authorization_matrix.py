@@ -21,6 +21,7 @@ from campaigns.models import Campaign, CampaignEvent, Membership
 from characters.models import Player
 from rules.rolls.models import RollRecord
 from tests.conftest import make_roles
+from tests.table_fixtures import table_snapshot
 
 
 @dataclass
@@ -1566,6 +1567,201 @@ def modern_snapshot() -> tuple:
     )
 
 
+# --- The live encounter at the table (rules/table/) ------------------------------------------
+# The organiser created the pick-up games; the participant plays the other side's unit; the
+# owner and the other player are strangers to them. A refusal reached in the page (no action
+# to undo, no order to reveal) is its sentence with its 4xx, as in the API.
+TABLE_PAGE = CAMPAIGN_MEMBERS_PAGE
+TABLE_API = CAMPAIGN_MEMBERS_API
+TABLE_ORGANISERS_PAGE = {**TABLE_PAGE, "participant": 403}
+TABLE_ORGANISERS_API = {**TABLE_API, "participant": 403}
+TABLE_WROTE_PAGE = {**TABLE_PAGE, "organiser": 302, "participant": 302}
+TABLE_REFUSED_PAGE = {**TABLE_PAGE, "organiser": 400, "participant": 400}
+TABLE_REFUSED_API = {**TABLE_API, "organiser": 400, "participant": 400}
+
+
+def table_speech_pk(roles):
+    return {"pk": roles["table_speech"].pk}
+
+
+def table_action_pk(roles):
+    return {"pk": roles["table_action"].pk}
+
+
+def table_chapter_pk(roles):
+    return {"pk": roles["table_chapter"].pk}
+
+
+def table_token(roles):
+    return {"token": roles["table_speech"].spectator_token}
+
+
+def _hunter(roles):
+    return roles["table_action"].combatants.get(side="Meute", position=2).pk
+
+
+def _police(roles):
+    return roles["table_action"].combatants.get(side="Brigade", position=0).pk
+
+
+def table_melee(roles, user):
+    """The participant's hunter attacks the organiser's police: allowed to both of them."""
+    return {
+        "version": roles["table_action"].version,
+        "kind": "melee",
+        "actor": _hunter(roles),
+        "target": _police(roles),
+        "roll": "server",
+        "distance_cm": 0,
+        "cover": 0,
+    }
+
+
+def table_order(roles, user):
+    hunter = roles["table_speech"].combatants.get(side="Meute", position=2).pk
+    return {"version": 1, "combatant": hunter, "directive": "defensive"}
+
+
+def table_version(encounter_key):
+    return lambda roles, user: {"version": roles[encounter_key].version}
+
+
+def table_reveal_body(roles, user):
+    return {**table_order(roles, user), "directive": ""}
+
+
+def table_new_page(roles, user):
+    return {"first": roles["table_police"].pk, "second": roles["table_spare"].pk, "title": ""}
+
+
+def table_new_api(roles, user):
+    return {"units": [roles["table_police"].pk, roles["table_spare"].pk]}
+
+
+TABLE_NEW_PAGE = {**dict.fromkeys(SIGNED_IN, 400), "anonymous": 302, "organiser": 302}
+TABLE_NEW_API = {**dict.fromkeys(SIGNED_IN, 400), "anonymous": 401, "organiser": 201}
+TABLE_OPEN_PAGE = {**TABLE_ORGANISERS_PAGE, "organiser": 302}
+TABLE_OPEN_API = {**TABLE_ORGANISERS_API, "organiser": 201}
+
+MATRIX += [
+    Row("table-encounter", "get", TABLE_PAGE, kwargs=table_action_pk),
+    Row("api-table-encounter", "get", TABLE_API, kwargs=table_action_pk, api=True),
+    Row("table-watch", "get", every(200), kwargs=table_token),
+    Row("api-table-watch", "get", every(200), kwargs=table_token, api=True),
+    Row("table-odds", "get", TABLE_PAGE, kwargs=table_action_pk, data=table_melee),
+    Row("api-table-odds", "post", TABLE_API, kwargs=table_action_pk, data=table_melee, api=True),
+    Row(
+        "table-act", "post", TABLE_WROTE_PAGE, kwargs=table_action_pk, data=table_melee, writes=True
+    ),
+    Row(
+        "api-table-act",
+        "post",
+        {**TABLE_API, "organiser": 200, "participant": 200},
+        kwargs=table_action_pk,
+        data=table_melee,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-undo",
+        "post",
+        TABLE_REFUSED_PAGE,
+        kwargs=table_action_pk,
+        data=table_version("table_action"),
+        writes=True,
+    ),
+    Row(
+        "api-table-undo",
+        "post",
+        TABLE_REFUSED_API,
+        kwargs=table_action_pk,
+        data=table_version("table_action"),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-directive",
+        "post",
+        TABLE_WROTE_PAGE,
+        kwargs=table_speech_pk,
+        data=table_order,
+        writes=True,
+    ),
+    Row(
+        "api-table-directive",
+        "post",
+        {**TABLE_API, "organiser": 200, "participant": 200},
+        kwargs=table_speech_pk,
+        data=table_order,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-reveal",
+        "post",
+        TABLE_REFUSED_PAGE,
+        kwargs=table_speech_pk,
+        data=table_reveal_body,
+        writes=True,
+    ),
+    Row(
+        "api-table-reveal",
+        "post",
+        TABLE_REFUSED_API,
+        kwargs=table_speech_pk,
+        data=table_reveal_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-advance",
+        "post",
+        {**TABLE_ORGANISERS_PAGE, "organiser": 302},
+        kwargs=table_speech_pk,
+        data=table_version("table_speech"),
+        writes=True,
+    ),
+    Row(
+        "api-table-advance",
+        "post",
+        {**TABLE_ORGANISERS_API, "organiser": 200},
+        kwargs=table_speech_pk,
+        data=table_version("table_speech"),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-end",
+        "post",
+        {**TABLE_ORGANISERS_PAGE, "organiser": 302},
+        kwargs=table_speech_pk,
+        data=table_version("table_speech"),
+        writes=True,
+    ),
+    Row(
+        "api-table-end",
+        "post",
+        {**TABLE_ORGANISERS_API, "organiser": 200},
+        kwargs=table_speech_pk,
+        data=table_version("table_speech"),
+        api=True,
+        writes=True,
+    ),
+    Row("table-new", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("table-new", "post", TABLE_NEW_PAGE, data=table_new_page, writes=True),
+    Row("api-table-new", "post", TABLE_NEW_API, data=table_new_api, api=True, writes=True),
+    Row("chapter-table", "post", TABLE_OPEN_PAGE, kwargs=table_chapter_pk, writes=True),
+    Row(
+        "api-chapter-table",
+        "post",
+        TABLE_OPEN_API,
+        kwargs=table_chapter_pk,
+        api=True,
+        writes=True,
+    ),
+]
+
+
 def snapshot() -> tuple:
     return (
         sorted(Player.objects.values_list("username", "email", "display_name", "password")),
@@ -1577,6 +1773,7 @@ def snapshot() -> tuple:
         *kolaps_snapshot(),
         *kolaps_chapter_snapshot(),
         *modern_snapshot(),
+        *table_snapshot(),
     )
 
 
@@ -1813,6 +2010,18 @@ TWINS: tuple[Twin, ...] = (
     Twin("modern-character", "api-modern-character", (("get", "get"), ("post", "patch"))),
     Twin("modern-character-history", "api-modern-character-history"),
     Twin("modern-character-export", "api-modern-character-export"),
+    # The live encounter at the table
+    Twin("table-encounter", "api-table-encounter"),
+    Twin("table-watch", "api-table-watch"),
+    Twin("table-odds", "api-table-odds", (("get", "post"),)),
+    Twin("table-act", "api-table-act"),
+    Twin("table-undo", "api-table-undo"),
+    Twin("table-directive", "api-table-directive"),
+    Twin("table-reveal", "api-table-reveal"),
+    Twin("table-advance", "api-table-advance"),
+    Twin("table-end", "api-table-end"),
+    Twin("table-new", "api-table-new", (("post", "post"),)),
+    Twin("chapter-table", "api-chapter-table"),
 )
 
 # Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).

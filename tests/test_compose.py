@@ -95,13 +95,15 @@ def test_it_starts_web_and_worker_only_once_the_database_is_healthy():
     assert _condition(services["beat"], "redis") == "service_healthy"
 
 
-def test_it_serves_the_site_with_gunicorn_after_migrating():
-    """The web container migrates the database, then serves config.wsgi with gunicorn."""
+def test_it_serves_the_site_over_asgi_with_daphne_after_migrating():
+    """The web container migrates the database, then serves config.asgi with daphne: the
+    pages, the API and the live encounter's WebSockets, on a Redis channel layer."""
     command = _text(_services()["web"]["command"])
     assert "migrate --noinput" in command
-    assert "gunicorn" in command
-    assert "config.wsgi" in command
-    assert command.index("migrate") < command.index("gunicorn")
+    assert "daphne" in command
+    assert "config.asgi" in command
+    assert command.index("migrate") < command.index("daphne")
+    assert _services()["web"]["environment"]["CHANNEL_REDIS_URL"].startswith("redis://")
 
 
 def test_it_runs_the_celery_worker_and_beat():

@@ -201,6 +201,9 @@ class ChapterCard:
     def can_enter_army(self) -> bool:
         return self.armies_open and self.is_player
 
+    # The live encounter's record (`chapter_table_record`): its id, then what happened.
+    table_record: dict = field(default_factory=dict)
+
     @property
     def units_open(self) -> bool:
         """Units enter and leave while the chapter is planned."""
@@ -507,6 +510,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         uses_armies=uses_armies,
         armies=armies,
         my_armies=my_armies,
+        table_record=dict(chapter.table_record or {}),
     )
 
 

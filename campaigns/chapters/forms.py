@@ -230,20 +230,50 @@ class ArmyEntryForm(ServiceForm):
         )
 
 
+def table_close_initial(card) -> dict:
+    """What the live encounter told the chapter, as the close form's first answers for the
+    organiser to review: the characters lost ticked, an epilogue and notable events drafted
+    from the sides' losses, wounds and Moral."""
+    record = card.table_record or {}
+    if not record.get("ended"):
+        return {}
+    initial: dict = {}
+    for unit_id, unit in (record.get("units") or {}).items():
+        initial[f"u{unit_id}_lost"] = [str(pk) for pk in unit.get("lost_ids", [])]
+        initial[f"u{unit_id}_side"] = unit.get("side", "")
+    events, story = [], []
+    for side, row in (record.get("sides") or {}).items():
+        lost = ", ".join(row.get("lost", [])) or _("nobody")
+        wounded = ", ".join(row.get("wounded", [])) or _("nobody")
+        story.append(
+            _("%(side)s: lost %(lost)s; wounded %(wounded)s.")
+            % {"side": side, "lost": lost, "wounded": wounded}
+        )
+        events += [_("%(name)s is lost.") % {"name": name} for name in row.get("lost", [])]
+    initial["epilogue"] = " ".join(
+        [_("The encounter lasted %(turns)s turns.") % {"turns": record.get("turns")}, *story]
+    )
+    initial["notable_events"] = "\n".join(events)
+    return initial
+
+
 class CloseForm(ServiceForm):
-    """The epilogue, then for each player: result, death, side and kills by zombie type;
-    for KOLAPS, for each unit entered: its result, its side and the characters lost
-    (ticked among its members)."""
+    """The epilogue, then for each player of an Of the Dead campaign: result, death, side and
+    kills by zombie type; for KOLAPS (which speaks only of units), for each unit entered: its
+    result, its side and the characters lost (ticked among its members). What a live
+    encounter told the chapter fills the first answers (`table_close_initial`)."""
 
     epilogue = forms.CharField(label=_("Epilogue"), widget=forms.Textarea(attrs={"rows": 4}))
     notable_events = _lines(_("Notable events"))
 
     def __init__(self, *args, card, **kwargs):
+        kwargs.setdefault("initial", table_close_initial(card))
         super().__init__(*args, **kwargs)
         self.card = card
-        self.player_ids = [p.id for p in card.players]
+        # KOLAPS chapters speak KOLAPS: units, no player outcomes or zombie kills.
+        self.player_ids = [] if card.uses_units else [p.id for p in card.players]
         result_choices = [*ChapterResult.choices, (ABSENT, _("did not play"))]
-        for player in card.players:
+        for player in [] if card.uses_units else card.players:
             prefix = f"p{player.id}_"
             self.fields[prefix + "result"] = forms.ChoiceField(
                 label=_("%(name)s: result") % {"name": player.name},
@@ -348,7 +378,7 @@ class CloseForm(ServiceForm):
 
     def player_rows(self):
         """Bound fields grouped by player, for the template."""
-        for player in self.card.players:
+        for player in [] if self.card.uses_units else self.card.players:
             prefix = f"p{player.id}_"
             yield {
                 "name": player.name,

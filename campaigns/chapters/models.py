@@ -73,6 +73,9 @@ class Chapter(models.Model):
     )
     settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The live encounter at the table, as it told the chapter (`chapter_table_record`): its
+    # id while it is played, then what happened, for the organiser's close.
+    table_record = models.JSONField(default=dict, blank=True)
 
     objects = ChapterQuerySet.as_manager()
 

@@ -602,6 +602,32 @@ def chapter_close(
     return locked
 
 
+# --- The live encounter's record -------------------------------------------------------------
+
+
+def chapter_table_record(*, actor, chapter: Chapter, record: dict) -> Chapter:
+    """The live encounter tells its chapter what the close needs: its id when it opens, what
+    happened when it ends (KOLAPS: per unit entered, the characters lost and wounded and
+    their Moral). Called by the table's services inside their own transaction; the
+    organiser reviews it in the close form before the settlement runs."""
+    require_manager(actor, chapter.campaign)
+    locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
+    _require_open(locked, _("This chapter is already closed."))
+    locked.table_record = dict(record)
+    locked.save(update_fields=["table_record"])
+    if record.get("ended"):
+        _record(
+            campaign=chapter.campaign,
+            actor=actor,
+            verb="encounter_ended",
+            chapter=locked.pk,
+            title=locked.title,
+            encounter=record.get("encounter"),
+            turns=record.get("turns"),
+        )
+    return locked
+
+
 # --- The encounter log of a chapter being played ---------------------------------------------
 
 MAX_DAMAGE = 100

@@ -1,9 +1,11 @@
 """A KOLAPS chapter being played, with its encounter log: alice's recorded server shot
-(Kirmann's, RULES-NOTES K11) hits bruno, bruno answers with dice rolled at the table."""
+(Kirmann's, RULES-NOTES K11) hits bruno, bruno answers with dice rolled at the table; and
+its live encounter in its second turn (config/demo/table.py)."""
 
 from campaigns.chapters.services import chapter_plan, chapter_start, encounter_event_record
 from campaigns.models import Campaign, Chapter
 from config.demo.keys import once, recall
+from config.demo.table import enter_table_units, load_table_demo
 from rules.rolls.models import RollRecord
 
 DEMO_ENCOUNTER_CHAPTER = "La rue Mercière"
@@ -17,16 +19,15 @@ def load_encounter_demo(players) -> None:
         return
 
     def make() -> Chapter:
-        chapter = chapter_start(
+        planned = chapter_plan(
             actor=orga,
-            chapter=chapter_plan(
-                actor=orga,
-                campaign=campaign,
-                title=DEMO_ENCOUNTER_CHAPTER,
-                objectives="Traverser la rue sous le feu.",
-                place="Chez Morgane, Lyon 7e",
-            ),
+            campaign=campaign,
+            title=DEMO_ENCOUNTER_CHAPTER,
+            objectives="Traverser la rue sous le feu.",
+            place="Chez Morgane, Lyon 7e",
         )
+        enter_table_units(players, planned)
+        chapter = chapter_start(actor=orga, chapter=planned)
         shot = recall("rolls/ranged", RollRecord)
         test = recall("rolls/test", RollRecord)
         encounter_event_record(
@@ -34,6 +35,7 @@ def load_encounter_demo(players) -> None:
         )
         encounter_event_record(actor=bruno, chapter=chapter, player=bruno, target=alice, damage=1)
         encounter_event_record(actor=alice, chapter=chapter, player=alice, roll=test)
+        load_table_demo(players, chapter)
         return chapter
 
     once(

@@ -1,20 +1,46 @@
-"""API twin of the encounter log page: the same card, service and permission checks."""
+"""API twins of the table's pages: the encounter log, and the live encounter (its state,
+the spectator's, the odds, each write). The same cards, services and permission checks."""
 
 from dataclasses import asdict
 from datetime import UTC
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
 from campaigns.selectors import chapter_get_for_user
+from characters.kolaps.models import KolapsUnit
 from characters.models import Player
 from characters.serializers import CardSerializer
 from rules.rolls.models import RollRecord
-from rules.table.cards import EncounterCard, EncounterRow, encounter_card
+from rules.table.cards import (
+    DIRECTIVE_LABELS,
+    EncounterCard,
+    EncounterRow,
+    TableCard,
+    encounter_card,
+    table_card,
+)
+from rules.table.kolaps import KINDS
+from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
+from rules.table.services import (
+    ActionInput,
+    Stale,
+    encounter_act,
+    encounter_advance,
+    encounter_create_for_chapter,
+    encounter_create_standalone,
+    encounter_end,
+    encounter_odds,
+    encounter_reveal,
+    encounter_set_directive,
+    encounter_undo,
+)
 
 
 class EncounterRowSerializer(CardSerializer):
@@ -88,3 +114,231 @@ class ChapterEncounterAPI(APIView):
         )
         row = next(row for row in encounter_card(request.user, chapter).rows if row.id == event.pk)
         return Response(asdict(row), status=status.HTTP_201_CREATED)
+
+
+# --- The live encounter -----------------------------------------------------------------------
+
+
+class TableCardSerializer(CardSerializer):
+    class Meta:
+        dataclass = TableCard
+
+
+class TableActionSerializer(serializers.Serializer):
+    """An action: who acts (none for a wound an organiser applies), the target, what it
+    does; `dice` absent: the server rolls and records it; present: the faces rolled by hand,
+    by the resolver's field names ("dice", "a_dice", "b_dice", "power_dice", "death_die")."""
+
+    version = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The encounter's version you saw."
+    )
+    kind = serializers.ChoiceField(choices=list(KINDS))
+    actor = serializers.IntegerField(required=False, allow_null=True)
+    target = serializers.IntegerField()
+    weapon = serializers.CharField(required=False, allow_blank=True, default="")
+    distance_cm = serializers.FloatField(min_value=0, max_value=1000, default=20)
+    cover = serializers.IntegerField(min_value=0, max_value=4, default=0)
+    wound = serializers.CharField(required=False, allow_blank=True, default="")
+    dice = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6)),
+        required=False,
+        allow_null=True,
+    )
+
+    def action(self) -> ActionInput:
+        data = self.validated_data
+        return ActionInput(
+            kind=data["kind"],
+            actor=data.get("actor"),
+            target=data["target"],
+            weapon=data["weapon"],
+            distance_cm=data["distance_cm"],
+            cover=data["cover"],
+            wound=data["wound"],
+            dice=data.get("dice"),
+        )
+
+
+class TableVersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class TableCombatantSerializer(TableVersionSerializer):
+    combatant = serializers.IntegerField()
+
+
+class TableDirectiveSerializer(TableCombatantSerializer):
+    directive = serializers.ChoiceField(choices=list(DIRECTIVE_LABELS))
+
+
+class TableStandaloneSerializer(serializers.Serializer):
+    units = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
+
+
+class TableOpenSerializer(serializers.Serializer):
+    title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
+
+
+APPLIED = "X-Encounter-Version"
+
+
+def _state(request, encounter, spectator: bool = False, log_since: int | None = None) -> dict:
+    card = table_card(request.user, encounter, spectator=spectator, log_since=log_since)
+    return TableCardSerializer(card).data
+
+
+def _write(request, encounter, service, **kwargs) -> Response:
+    """Run a write. The answer is the new state with the log's lines since the version the
+    device sent (the line this write made when it sent none: GET gives the whole log), and
+    the version this write made in the `X-Encounter-Version` header; a stale version answers
+    409 with the sentence and the new state."""
+    seen = kwargs.get("version")
+    try:
+        made = service(actor=request.user, encounter=encounter, **kwargs)
+    except Stale as stale:
+        encounter.refresh_from_db()
+        body = {"detail": str(stale.message), "state": _state(request, encounter, log_since=seen)}
+        return Response(body, status=status.HTTP_409_CONFLICT)
+    # The state as this write left it (a later write shows in the next answer or message).
+    written = getattr(made, "encounter", made)
+    encounter.version, encounter.turn, encounter.phase = (
+        written.version,
+        written.turn,
+        written.phase,
+    )
+    encounter.attacker_side, encounter.status = written.attacker_side, written.status
+    since = seen if seen is not None else made.version - 1
+    response = Response(_state(request, encounter, log_since=since))
+    response[APPLIED] = str(made.version)
+    return response
+
+
+_SINCE = OpenApiParameter(
+    "since", int, description="A version you have: 304 when nothing changed since."
+)
+
+
+class TableAPI(APIView):
+    """A live encounter's state: sides, gauges, directives you may see, the log by turn.
+    `?since=<version>`: 304 when nothing changed, else the state with the log's lines after
+    that version (a reconnecting device catches up)."""
+
+    @extend_schema(parameters=[_SINCE], responses={200: TableCardSerializer, 304: None})
+    def get(self, request, pk: int):
+        encounter = encounter_get_for_user(request.user, pk)
+        since = request.query_params.get("since", "")
+        if since.isdigit() and int(since) == encounter.version:
+            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        return Response(
+            _state(request, encounter, log_since=int(since) if since.isdigit() else None)
+        )
+
+
+class TableWatchAPI(APIView):
+    """The spectator link's state: read-only, revealed directives only."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(responses=TableCardSerializer)
+    def get(self, request, token: str):
+        return Response(_state(request, encounter_get_by_token(token), spectator=True))
+
+
+class TableOddsAPI(APIView):
+    """The exact odds of an action before its dice (the resolver's `odds` answer)."""
+
+    @extend_schema(request=TableActionSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        encounter = encounter_get_for_user(request.user, pk, need="act")
+        serializer = TableActionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(encounter_odds(encounter=encounter, action=serializer.action()))
+
+
+class TableActAPI(APIView):
+    """Make an action: the organiser for anyone, a player for their own combatants."""
+
+    @extend_schema(request=TableActionSerializer, responses={200: TableCardSerializer})
+    def post(self, request, pk: int):
+        encounter = encounter_get_for_user(request.user, pk, need="act")
+        serializer = TableActionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return _write(
+            request,
+            encounter,
+            encounter_act,
+            version=serializer.validated_data.get("version"),
+            action=serializer.action(),
+        )
+
+
+def _simple_api(service, serializer_class, doc: str, need: str = "act"):
+    class WriteAPI(APIView):
+        @extend_schema(request=serializer_class, responses={200: TableCardSerializer})
+        def post(self, request, pk: int):
+            encounter = encounter_get_for_user(request.user, pk, need=need)
+            serializer = serializer_class(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            return _write(request, encounter, service, **serializer.validated_data)
+
+    WriteAPI.__doc__ = doc
+    WriteAPI.__name__ = WriteAPI.__qualname__ = service.__name__.title().replace("_", "") + "API"
+    return WriteAPI
+
+
+TableUndoAPI = _simple_api(
+    encounter_undo, TableVersionSerializer, "Undo the last action (its author or an organiser)."
+)
+TableDirectiveAPI = _simple_api(
+    encounter_set_directive, TableDirectiveSerializer, "Give a combatant its order directive."
+)
+TableRevealAPI = _simple_api(
+    encounter_reveal, TableCombatantSerializer, "Reveal a combatant's directive."
+)
+TableAdvanceAPI = _simple_api(
+    encounter_advance,
+    TableVersionSerializer,
+    "Move on: speech to action; action to the end phase (K14, K15) and the next turn.",
+    need="manage",
+)
+TableEndAPI = _simple_api(
+    encounter_end, TableVersionSerializer, "End the encounter (organisers).", need="manage"
+)
+
+
+class TableNewAPI(APIView):
+    """A pick-up game between two KOLAPS units (yours or shared with you)."""
+
+    @extend_schema(request=TableStandaloneSerializer, responses={201: TableCardSerializer})
+    def post(self, request):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated
+        serializer = TableStandaloneSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        found = {
+            u.pk: u for u in KolapsUnit.objects.filter(pk__in=serializer.validated_data["units"])
+        }
+        encounter = encounter_create_standalone(
+            actor=request.user,
+            units=[found.get(pk) for pk in serializer.validated_data["units"]],
+            title=serializer.validated_data["title"],
+        )
+        encounter = encounter_get_for_user(request.user, encounter.pk)
+        return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
+
+
+class ChapterTableAPI(APIView):
+    """An organiser opens the live encounter of the KOLAPS chapter being played."""
+
+    @extend_schema(request=TableOpenSerializer, responses={201: TableCardSerializer})
+    def post(self, request, pk: int):
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        serializer = TableOpenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = encounter_create_for_chapter(
+            actor=request.user, chapter=chapter, title=serializer.validated_data["title"]
+        )
+        encounter = encounter_get_for_user(request.user, encounter.pk)
+        return Response(_state(request, encounter), status=status.HTTP_201_CREATED)

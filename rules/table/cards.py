@@ -10,13 +10,31 @@ queries with the chapter, however long the log): it names the server rolls, whic
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
-from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
+from rules.table.models import (
+    Combatant,
+    Encounter,
+    EncounterEntry,
+    EncounterStatus,
+    EntryKind,
+    Phase,
+)
 from rules.templatetags.outcomes import outcome_label, row_label
 
 RECENT_ROLLS = 20
+# K11's order directives, as the table names them.
+DIRECTIVE_LABELS = {
+    "support": gettext_lazy("Support"),
+    "defensive": gettext_lazy("Defensive"),
+    "offensive": gettext_lazy("Offensive"),
+    "movement": gettext_lazy("Movement"),
+}
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -146,4 +164,266 @@ def encounter_card(user, chapter: Chapter) -> EncounterCard:
         players=players,
         record_for=record_for,
         my_rolls=my_rolls,
+    )
+
+
+# --- The live encounter -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CombatantCard:
+    id: int
+    name: str
+    side: str
+    rank: str
+    is_avatar: bool
+    sante: int
+    souffle: int
+    moral: int
+    # None while the directive is hidden from the viewer; "" when none was given.
+    directive: str | None
+    revealed: bool
+    on_ground: bool
+    unconscious: bool
+    dead: bool
+    wounds: int
+    kills: int
+    mine: bool
+    weapons: list[str]
+
+
+@dataclass(frozen=True)
+class SideCard:
+    name: str
+    attacker: bool
+    combatants: list[CombatantCard]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    version: int
+    kind: str
+    author: str
+    at: datetime
+    text: str
+    undone: bool
+
+
+@dataclass(frozen=True)
+class LogTurn:
+    turn: int
+    lines: list[LogLine]
+
+
+@dataclass(frozen=True)
+class TableCard:
+    id: int
+    title: str
+    system: str
+    status: str
+    turn: int
+    phase: str
+    phase_label: str
+    attacker_side: str
+    version: int
+    chapter_id: int | None
+    sides: list[SideCard]
+    log: list[LogTurn]
+    can_manage: bool
+    can_act: bool
+    can_undo: bool
+    # The spectator link's token, for organisers only.
+    spectator_token: str
+    # The log holds the lines after this version (0: the whole log).
+    log_since: int = 0
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == EncounterStatus.LIVE
+
+    @property
+    def combatants(self) -> list[CombatantCard]:
+        return [c for side in self.sides for c in side.combatants]
+
+    @property
+    def mine(self) -> list[CombatantCard]:
+        return [c for c in self.combatants if c.mine]
+
+
+def _directive_label(slug: str) -> str:
+    return str(DIRECTIVE_LABELS.get(slug, slug))
+
+
+def _action_text(data: dict, actor: str, target: str) -> str:
+    outcome = data.get("outcome") or {}
+    if data.get("kind") == "wound":
+        text = _("%(target)s: %(wound)s") % {
+            "target": target,
+            "wound": row_label(outcome.get("wound")),
+        }
+    else:
+        verb = _("shoots") if data.get("kind") == "ranged" else _("fights")
+        text = _("%(actor)s %(verb)s %(target)s: %(row)s") % {
+            "actor": actor,
+            "verb": verb,
+            "target": target,
+            "row": row_label(outcome.get("row")),
+        }
+    hit = outcome.get("target") if data.get("kind") != "wound" else outcome
+    if (hit or {}).get("sante_after") is not None:
+        text += " " + _("(Santé %(before)s → %(after)s)") % {
+            "before": hit.get("sante_before"),
+            "after": hit.get("sante_after"),
+        }
+    if (hit or {}).get("killed"):
+        text += " — " + _("killed")
+    if data.get("by_hand"):
+        text += " · " + _("dice rolled by hand")
+    return text
+
+
+def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: bool) -> str:
+    if kind == EntryKind.ACTION:
+        return _action_text(data, actor, target)
+    if kind == EntryKind.UNDO:
+        return _("Action #%(version)s undone.") % {"version": data.get("undoes")}
+    if kind == EntryKind.DIRECTIVE:
+        if show_directive:
+            return _("%(actor)s receives the order: %(directive)s.") % {
+                "actor": actor,
+                "directive": _directive_label(data.get("directive", "")),
+            }
+        return _("%(actor)s receives an order.") % {"actor": actor}
+    if kind == EntryKind.REVEAL:
+        return _("%(actor)s reveals the order: %(directive)s.") % {
+            "actor": actor,
+            "directive": _directive_label(data.get("directive", "")),
+        }
+    if kind == EntryKind.PHASE:
+        return _("Action phase.")
+    if kind == EntryKind.END_PHASE:
+        attacker = (data.get("next_attacker") or {}).get("attacker")
+        if attacker:
+            return _("End phase of turn %(turn)s: %(side)s attacks next turn.") % {
+                "turn": data.get("turn"),
+                "side": attacker,
+            }
+        return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
+    if kind == EntryKind.ENDED:
+        return _("The encounter is over.")
+    return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(data.get("sides", []))}
+
+
+def table_card(
+    user, encounter: Encounter, *, spectator: bool = False, log_since: int | None = None
+) -> TableCard:
+    """What the live page, its partial and its API twin show, in two queries after the fetch
+    (the combatants, the log with its authors). Directives stay hidden from the other side
+    until revealed: a spectator sees only the revealed ones. `log_since`: only the log's
+    lines after that version (a device catching up, the answer to a write), and one more
+    query for what the last action was."""
+    roles = getattr(encounter, "viewer_roles", set())
+    can_manage = not spectator and bool(roles & CAN_MANAGE)
+    combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
+    my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
+    names = {c.pk: c.name for c in combatants}
+    sides: dict[str, list[CombatantCard]] = {}
+    for c in combatants:
+        sees = c.revealed or can_manage or c.side in my_sides
+        sides.setdefault(c.side, []).append(
+            CombatantCard(
+                id=c.pk,
+                name=c.name,
+                side=c.side,
+                rank=c.rank,
+                is_avatar=c.is_avatar,
+                sante=c.sante,
+                souffle=c.souffle,
+                moral=c.moral,
+                directive=c.directive if sees else None,
+                revealed=c.revealed,
+                on_ground=c.on_ground,
+                unconscious=c.unconscious,
+                dead=c.dead,
+                wounds=c.wounds,
+                kills=c.kills,
+                mine=can_manage or (user_id is not None and c.player_id == user_id),
+                weapons=list(c.weapons),
+            )
+        )
+    log = EncounterEntry.objects.filter(encounter=encounter)
+    if log_since is not None:
+        log = log.filter(version__gt=log_since)
+    entries = list(
+        log.order_by("version").values(
+            "version",
+            "turn",
+            "kind",
+            "at",
+            "data",
+            "actor_id",
+            "target_id",
+            "author_id",
+            "author__display_name",
+            "author__username",
+            "undone_by_id",
+        )
+    )
+    turns: dict[int, list[LogLine]] = {}
+    by_side = {c.pk: c.side for c in combatants}
+    for row in entries:
+        actor = names.get(row["actor_id"], "?")
+        target = names.get(row["target_id"], "?")
+        show = can_manage or by_side.get(row["actor_id"]) in my_sides
+        turns.setdefault(row["turn"], []).append(
+            LogLine(
+                version=row["version"],
+                kind=row["kind"],
+                author=_name(row["author__display_name"], row["author__username"]),
+                at=row["at"],
+                text=_line_text(row["kind"], row["data"] or {}, actor, target, show),
+                undone=row["undone_by_id"] is not None,
+            )
+        )
+    last = next(
+        (r for r in reversed(entries) if r["kind"] != EntryKind.UNDO and not r["undone_by_id"]),
+        None,
+    )
+    if last is None and log_since is not None:
+        last = (
+            EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
+            .exclude(kind=EntryKind.UNDO)
+            .order_by("-version")
+            .values("kind", "turn", "author_id")
+            .first()
+        )
+    can_undo = (
+        encounter.status == EncounterStatus.LIVE
+        and last is not None
+        and last["kind"] == EntryKind.ACTION
+        and last["turn"] == encounter.turn
+        and (can_manage or (user_id is not None and last["author_id"] == user_id))
+    )
+    return TableCard(
+        id=encounter.pk,
+        title=encounter.title,
+        system=encounter.system,
+        status=encounter.status,
+        turn=encounter.turn,
+        phase=encounter.phase,
+        phase_label=str(Phase(encounter.phase).label),
+        attacker_side=encounter.attacker_side,
+        version=encounter.version,
+        chapter_id=encounter.chapter_id,
+        sides=[
+            SideCard(name=name, attacker=name == encounter.attacker_side, combatants=members)
+            for name, members in sides.items()
+        ],
+        log=[LogTurn(turn=turn, lines=lines) for turn, lines in sorted(turns.items())],
+        can_manage=can_manage,
+        can_act=not spectator and bool(roles & CAN_VIEW) and encounter.status == "live",
+        can_undo=not spectator and can_undo,
+        spectator_token=encounter.spectator_token if can_manage else "",
+        log_since=log_since or 0,
     )

@@ -1,4 +1,5 @@
-"""The form of the encounter log page: record one roll of the chapter being played."""
+"""The forms of the table: a roll of the encounter log, and the live encounter's action,
+order directive and pick-up game."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +8,8 @@ from campaigns.chapters.services import encounter_event_record
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
 from rules.rolls.models import RollRecord
+from rules.table.cards import DIRECTIVE_LABELS
+from rules.table.services import ActionInput
 
 
 class EncounterRollForm(ServiceForm):
@@ -46,3 +49,101 @@ class EncounterRollForm(ServiceForm):
             damage=data["damage"],
             roll=roll,
         )
+
+
+# --- The live encounter -----------------------------------------------------------------------
+
+KIND_CHOICES = [
+    ("ranged", _("Shoot")),
+    ("melee", _("Fight in melee")),
+    ("wound", _("Apply a wound (organisers)")),
+]
+ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
+# The dice a page asks for when they were rolled by hand, by the resolvers' field names.
+HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
+
+
+def parse_dice(text: str) -> list[int] | None:
+    """ "3 4 5" or "3,4,5" -> [3, 4, 5]; None when it is not a list of faces 1 to 6."""
+    parts = str(text or "").replace(",", " ").split()
+    if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
+class TableActionForm(ServiceForm):
+    """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    kind = forms.ChoiceField(label=_("Action"), choices=KIND_CHOICES)
+    actor = forms.TypedChoiceField(label=_("Who acts"), coerce=int, required=False)
+    target = forms.TypedChoiceField(label=_("Target"), coerce=int)
+    weapon = forms.ChoiceField(label=_("Weapon"), required=False)
+    distance_cm = forms.FloatField(
+        label=_("Distance (cm)"), min_value=0, max_value=1000, initial=20, required=False
+    )
+    cover = forms.IntegerField(
+        label=_("Cover"), min_value=0, max_value=4, initial=0, required=False
+    )
+    wound = forms.ChoiceField(label=_("Wound"), required=False)
+    roll = forms.ChoiceField(
+        label=_("Dice"), choices=ROLL_CHOICES, initial="server", required=False
+    )
+    dice = forms.CharField(label=_("Attack dice"), required=False)
+    a_dice = forms.CharField(label=_("Melee score die of who acts"), required=False)
+    b_dice = forms.CharField(label=_("Melee score die of the target"), required=False)
+    power_dice = forms.CharField(label=_("Weapon power dice"), required=False)
+    death_die = forms.CharField(label=_("Death roll"), required=False)
+
+    def __init__(self, *args, card, wounds, weapons, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
+        self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
+        self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
+        self.fields["wound"].choices = [("", "—"), *wounds]
+        for name in HAND_DICE:
+            self.fields[name].widget.attrs.update(inputmode="numeric", placeholder="3 4 5")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roll") == "hand":
+            for name in HAND_DICE:
+                if parse_dice(data.get(name, "")) is None:
+                    self.add_error(name, _("Each die is a whole number from 1 to 6."))
+        return data
+
+    def action(self):
+        data = self.cleaned_data
+        dice = None
+        if data["roll"] == "hand":
+            dice = {name: parse_dice(data.get(name, "")) or [] for name in HAND_DICE}
+        return ActionInput(
+            kind=data["kind"],
+            actor=data.get("actor") or None,
+            target=data.get("target"),
+            weapon=data.get("weapon") or "",
+            distance_cm=data.get("distance_cm") if data.get("distance_cm") is not None else 20,
+            cover=data.get("cover") or 0,
+            wound=data.get("wound") or "",
+            dice=dice,
+        )
+
+
+class TableDirectiveForm(ServiceForm):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    directive = forms.ChoiceField(label=_("Order"), choices=list(DIRECTIVE_LABELS.items()))
+
+
+class TableStandaloneForm(ServiceForm):
+    """A pick-up game: two units, yours or shared with you by link."""
+
+    title = forms.CharField(label=_("Title"), max_length=160, required=False)
+    first = forms.TypedChoiceField(label=_("First side"), coerce=int)
+    second = forms.TypedChoiceField(label=_("Second side"), coerce=int)
+
+    def __init__(self, *args, units, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(u.pk, u.name) for u in units]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices

@@ -1,16 +1,39 @@
-"""The encounter log page of a chapter: read it, and record a roll while the chapter is
-being played (htmx swaps the log; the page works without JavaScript)."""
+"""The table's pages: the encounter log of a chapter (record a roll while it is being
+played), and the live encounter (its page, the spectator's screen, the odds of an action, and
+one view per write: act, undo, directive, reveal, next phase, end; a pick-up game and a
+chapter's encounter to open). htmx swaps the parts; every page works without JavaScript, and
+the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
-from rules.table.cards import encounter_card
-from rules.table.forms import EncounterRollForm
+from characters.kolaps.models import KolapsUnit
+from characters.permissions import Forbidden, Refusal
+from rules.engine.systems.kolaps.consequences import WOUNDS
+from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
+from rules.table.forms import (
+    EncounterRollForm,
+    TableActionForm,
+    TableStandaloneForm,
+)
+from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
+from rules.table.services import (
+    encounter_act,
+    encounter_advance,
+    encounter_create_for_chapter,
+    encounter_create_standalone,
+    encounter_end,
+    encounter_odds,
+    encounter_reveal,
+    encounter_set_directive,
+    encounter_undo,
+)
+from rules.templatetags.outcomes import row_label
 
 
 @login_required
@@ -36,3 +59,203 @@ def chapter_encounter(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         template += "#encounter-log"
     return render(request, template, {"card": card, "form": form if card.record_for else None})
+
+
+# --- The live encounter -----------------------------------------------------------------------
+
+
+def _wounds() -> list[tuple[str, str]]:
+    return [(slug, row_label(slug)) for slug in WOUNDS]
+
+
+def _weapons(card) -> list[tuple[str, str]]:
+    slugs = dict.fromkeys(w for c in card.mine for w in c.weapons)
+    return [(slug, slug) for slug in slugs]
+
+
+def _table_context(request, encounter, *, form=None, message: str = "", spectator=False):
+    card = table_card(request.user, encounter, spectator=spectator)
+    if form is None and card.can_act:
+        form = TableActionForm(
+            card=card,
+            wounds=_wounds(),
+            weapons=_weapons(card),
+            initial={"version": card.version, "roll": "server", "distance_cm": 20, "cover": 0},
+        )
+    if form is not None:
+        form.data = form.data.copy() if form.is_bound else form.data
+        if form.is_bound:
+            form.data["version"] = str(card.version)
+    return {
+        "card": card,
+        "form": form,
+        "message": message,
+        "spectator": spectator,
+        "directives": list(DIRECTIVE_LABELS.items()),
+        "ws_path": (
+            f"/ws/table/watch/{encounter.spectator_token}/"
+            if spectator
+            else f"/ws/table/{encounter.pk}/"
+        ),
+    }
+
+
+def _render_table(request, context, status: int = 200) -> HttpResponse:
+    template = "rules/table/table.html"
+    target = request.htmx.target if request.htmx else None
+    if target in ("table-state", "table-main"):
+        template += f"#{target}"
+        status = 200  # htmx swaps only what it is given
+    return render(request, template, context, status=status)
+
+
+def _after_write(request, encounter) -> HttpResponse:
+    if not request.htmx:
+        return redirect("table-encounter", pk=encounter.pk)
+    encounter.refresh_from_db()
+    return _render_table(request, _table_context(request, encounter))
+
+
+def _refused(request, encounter, refusal: Refusal, form=None) -> HttpResponse:
+    if isinstance(refusal, Forbidden):
+        raise refusal
+    encounter.refresh_from_db()
+    context = _table_context(request, encounter, form=form, message=str(refusal.message))
+    return _render_table(request, context, status=refusal.status)
+
+
+def _version(request) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@login_required
+@require_GET
+def table_encounter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live encounter on a phone: the sides and their gauges, the action, the log."""
+    encounter = encounter_get_for_user(request.user, pk)
+    return _render_table(request, _table_context(request, encounter))
+
+
+@require_GET
+def table_watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The spectator's screen beside the table: read-only, revealed directives only."""
+    encounter = encounter_get_by_token(token)
+    return _render_table(request, _table_context(request, encounter, spectator=True))
+
+
+@login_required
+@require_GET
+def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
+    """The exact odds of the action being chosen, before its dice."""
+    encounter = encounter_get_for_user(request.user, pk, need="act")
+    card = table_card(request.user, encounter)
+    form = TableActionForm(request.GET, card=card, wounds=_wounds(), weapons=_weapons(card))
+    odds, error = None, ""
+    if form.is_valid():
+        try:
+            odds = encounter_odds(encounter=encounter, action=form.action())
+        except Refusal as refusal:
+            error = str(refusal.message)
+    else:
+        error = _("Choose who acts, the target and what it does.")
+    if not request.htmx:
+        # Without JavaScript: the whole page, the action as it was typed, the odds under it.
+        context = _table_context(request, encounter, form=form)
+        context.update(odds=odds, error=error, odds_shown=True)
+        return render(request, "rules/table/table.html", context)
+    return render(request, "rules/table/_odds.html", {"odds": odds, "error": error, "card": card})
+
+
+@login_required
+@require_POST
+def table_act(request: HttpRequest, pk: int) -> HttpResponse:
+    encounter = encounter_get_for_user(request.user, pk, need="act")
+    card = table_card(request.user, encounter)
+    form = TableActionForm(request.POST, card=card, wounds=_wounds(), weapons=_weapons(card))
+    if not form.is_valid():
+        context = _table_context(request, encounter, form=form)
+        return _render_table(request, context, status=400)
+    try:
+        encounter_act(
+            actor=request.user,
+            encounter=encounter,
+            version=form.cleaned_data.get("version"),
+            action=form.action(),
+        )
+    except Refusal as refusal:
+        if refusal.field in form.fields:
+            form.add_error(refusal.field, str(refusal.message))
+        return _refused(request, encounter, refusal, form=form)
+    if not request.htmx:
+        return redirect("table-encounter", pk=encounter.pk)
+    encounter.refresh_from_db()
+    return _render_table(request, _table_context(request, encounter, form=form))
+
+
+def _simple_write(service, **extra):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        encounter = encounter_get_for_user(request.user, pk, need="act")
+        kwargs = {name: parse(request.POST.get(name, "")) for name, parse in extra.items()}
+        try:
+            service(actor=request.user, encounter=encounter, version=_version(request), **kwargs)
+        except Refusal as refusal:
+            return _refused(request, encounter, refusal)
+        return _after_write(request, encounter)
+
+    view.__doc__ = service.__doc__
+    view.__name__ = service.__name__.replace("encounter_", "table_")
+    return view
+
+
+def _id(raw: str) -> int | None:
+    return int(raw) if raw.isdigit() else None
+
+
+def _text(raw: str) -> str:
+    return raw
+
+
+table_undo = _simple_write(encounter_undo)
+table_directive = _simple_write(encounter_set_directive, combatant=_id, directive=_text)
+table_reveal = _simple_write(encounter_reveal, combatant=_id)
+table_advance = _simple_write(encounter_advance)
+table_end = _simple_write(encounter_end)
+
+
+@login_required
+@require_POST
+def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser opens the live encounter of the KOLAPS chapter being played."""
+    chapter = chapter_get_for_user(request.user, pk, need="manage")
+    encounter = encounter_create_for_chapter(
+        actor=request.user, chapter=chapter, title=request.POST.get("title", "")
+    )
+    return redirect("table-encounter", pk=encounter.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest) -> HttpResponse:
+    """A pick-up game between two KOLAPS units."""
+    units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
+    form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
+    if request.method == "POST":
+        form = TableStandaloneForm(request.POST, units=units)
+        if form.is_valid():
+            by_pk = {u.pk: u for u in units}
+            encounter = form.run(
+                encounter_create_standalone,
+                actor=request.user,
+                units=[
+                    by_pk.get(form.cleaned_data["first"]),
+                    by_pk.get(form.cleaned_data["second"]),
+                ],
+                title=form.cleaned_data["title"],
+            )
+            if encounter is not None:
+                return redirect("table-encounter", pk=encounter.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "rules/table/new.html", {"form": form}, status=status)

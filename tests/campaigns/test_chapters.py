@@ -76,11 +76,11 @@ def table():
 # --- campaigns, invitations, members -----------------------------------------------------------
 
 
-def test_it_creates_campaigns_of_chapters_for_the_systems_that_have_them_only():
+def test_it_creates_campaigns_of_the_systems_it_knows_only():
     organiser = PlayerFactory()
     assert campaign_create(organiser=organiser, name="K", system="kolaps").system == "kolaps"
     with pytest.raises(Refusal) as refusal:
-        campaign_create(organiser=organiser, name="R", system="corporates")
+        campaign_create(organiser=organiser, name="R", system="chess")
     assert refusal.value.field == "system"
 
 

@@ -6,6 +6,7 @@ from django.utils import translation
 
 from characters.kolaps.cards import unit_card
 from characters.kolaps.models import KolapsChange, KolapsUnit
+from config.demo.kolaps_units import DEMO_KOLAPS_DRAFT
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,8 @@ def test_it_loads_a_valid_and_a_draft_unit_idempotently():
     call_command("demo_load", verbosity=0)
     assert KolapsChange.objects.count() == changes
     valid = KolapsUnit.objects.get(owner__username="alice")
-    draft = KolapsUnit.objects.get(owner__username="bruno")
+    # bruno also has the valid pack of the live encounter's demo (config/demo/table.py).
+    draft = KolapsUnit.objects.get(owner__username="bruno", name=DEMO_KOLAPS_DRAFT)
     # Expert 4 + Vétéran 3 (+1 PU: Tir instinctif 3) + Aguerri 2 + Novice 1
     assert (valid.status, valid.vu) == ("valid", 4 + 3 + 1 + 2 + 1)
     with translation.override("en"):

@@ -1,0 +1,116 @@
+"""The live encounter of the KOLAPS chapter being played ("La rue Mercière"): alice's police
+section against bruno's pack of hunters, in its second turn. Turn 1 was played through the
+services as at the table: orders given and revealed, a server shot, a claw in melee, a wound
+the organiser applied, then the end phase (K14) and the next attacker (K15).
+
+`enter_table_units` runs while the chapter is still planned (the units must be entered
+before it starts); `load_table_demo` once it is being played. Idempotent: a chapter that has
+its encounter keeps whatever the demo users did since.
+"""
+
+from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.models import Chapter
+from characters.kolaps import services as kolaps
+from characters.kolaps.models import KolapsUnit
+from config.demo.keys import once, recall
+from rules.table.models import Combatant, Encounter
+from rules.table.services import (
+    ActionInput,
+    encounter_act,
+    encounter_advance,
+    encounter_create_for_chapter,
+    encounter_reveal,
+    encounter_set_directive,
+)
+
+DEMO_TABLE_PACK = "La meute du Rhône"
+
+
+def _pack(bruno) -> KolapsUnit | None:
+    """bruno's valid unit of hunters (his other one is a draft), built once."""
+    return once(
+        "kolaps/unit/pack",
+        KolapsUnit,
+        lambda: _make_pack(bruno),
+        adopt={"owner": bruno, "name": DEMO_TABLE_PACK},
+    )
+
+
+def _make_pack(bruno) -> KolapsUnit:
+    unit = kolaps.unit_create(owner=bruno, name=DEMO_TABLE_PACK)
+    leader = None
+    for name, rank in (("Sabre", "veteran"), ("Griffe", "aguerri"), ("Croc", "aguerri")):
+        character = kolaps.character_create(
+            owner=bruno, name=name, archetype="chasseur", rank=rank, unit=unit
+        )
+        leader = leader or character
+    unit.refresh_from_db()
+    return kolaps.unit_set_avatar(actor=bruno, unit=unit, version=unit.version, character=leader)
+
+
+def enter_table_units(players, chapter: Chapter) -> None:
+    """alice's section and bruno's pack enter the chapter before it starts."""
+    alice, bruno = players["alice"], players["bruno"]
+    police = recall("kolaps/unit/valid", KolapsUnit)
+    pack = _pack(bruno)
+    if police is None or pack is None or not police.is_valid or not pack.is_valid:
+        return
+    chapter_unit_enter(actor=alice, chapter=chapter, unit=police, side="Police")
+    chapter_unit_enter(actor=bruno, chapter=chapter, unit=pack, side="Meute")
+
+
+def _named(encounter: Encounter, name: str) -> int:
+    return Combatant.objects.get(encounter=encounter, name=name).pk
+
+
+def load_table_demo(players, chapter: Chapter) -> None:
+    """Open the chapter's live encounter and play its first turn."""
+    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
+    if chapter.table_record.get("encounter") or chapter.unit_entries.count() < 2:
+        return
+    encounter = encounter_create_for_chapter(actor=orga, chapter=chapter)
+    dupont, vasseur = _named(encounter, "Brigadier Dupont"), _named(encounter, "Capitaine Vasseur")
+    sabre, griffe = _named(encounter, "Sabre"), _named(encounter, "Griffe")
+    for actor, combatant, order in (
+        (alice, dupont, "offensive"),
+        (alice, vasseur, "support"),
+        (bruno, sabre, "offensive"),
+        (bruno, griffe, "movement"),
+    ):
+        encounter_set_directive(
+            actor=actor, encounter=encounter, version=None, combatant=combatant, directive=order
+        )
+    for actor, combatant in ((alice, dupont), (bruno, sabre)):
+        encounter_reveal(actor=actor, encounter=encounter, version=None, combatant=combatant)
+    encounter_advance(actor=orga, encounter=encounter, version=None)
+    # Dupont fires his assault rifle at Griffe, 40 cm away behind light cover; Sabre
+    # answers Dupont in melee; both rolled by the server (recorded, replayable).
+    encounter_act(
+        actor=alice,
+        encounter=encounter,
+        version=None,
+        action=ActionInput(
+            kind="ranged",
+            actor=dupont,
+            target=griffe,
+            weapon="fa-f4",
+            distance_cm=40,
+            cover=1,
+            dice=None,
+        ),
+    )
+    encounter_act(
+        actor=bruno,
+        encounter=encounter,
+        version=None,
+        action=ActionInput(kind="melee", actor=sabre, target=dupont, dice=None),
+    )
+    encounter_act(
+        actor=orga,
+        encounter=encounter,
+        version=None,
+        action=ActionInput(
+            kind="wound", target=vasseur, wound="superficial", dice={"death_die": []}
+        ),  # a fall on the quay, decided at the table: no dice
+    )
+    encounter_advance(actor=orga, encounter=encounter, version=None)

@@ -1,0 +1,171 @@
+"""The live encounter at the table: an encounter, its combatants and its log.
+
+Written only by `rules.table.services` (one transaction per change, under a lock on the
+encounter row). `Encounter.version` counts the changes: every write carries the version its
+author saw, and a stale one is refused with the new state instead of overwriting it. The log
+(`EncounterEntry`) is append-only but for `undone_by`, and keeps, for each action, the state
+of what it changed before it (`before`), which is what an undo puts back.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+GAUGE_MIN, GAUGE_MAX = 1, 6
+
+
+class System(models.TextChoices):
+    KOLAPS = "kolaps", "KOLAPS"
+    OF_THE_DEAD = "of-the-dead", "Of the Dead"
+
+
+class Phase(models.TextChoices):
+    # KOLAPS: speech, action, then the end phase (K14) that opens the next turn.
+    SPEECH = "speech", _("Speech")
+    ACTION = "action", _("Action")
+    # Of the Dead: movement, action, wrap-up, in initiative order.
+    MOVEMENT = "movement", _("Movement")
+    WRAP_UP = "wrap_up", _("Wrap-up")
+
+
+class EncounterStatus(models.TextChoices):
+    LIVE = "live", _("Being played")
+    ENDED = "ended", _("Ended")
+
+
+class Encounter(models.Model):
+    system = models.CharField(max_length=20, choices=System.choices, default=System.KOLAPS)
+    # The chapter it is played in; none for a pick-up game.
+    chapter = models.ForeignKey(
+        "campaigns.Chapter",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="table_encounters",
+    )
+    # Who created it; the organiser of a pick-up game (a chapter's are its campaign's).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    title = models.CharField(_("title"), max_length=160)
+    status = models.CharField(
+        max_length=8, choices=EncounterStatus.choices, default=EncounterStatus.LIVE
+    )
+    turn = models.PositiveSmallIntegerField(default=1)
+    phase = models.CharField(max_length=10, choices=Phase.choices, default=Phase.SPEECH)
+    attacker_side = models.CharField(max_length=80, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    catalogue_version = models.CharField(max_length=20, blank=True)
+    spectator_token = models.CharField(max_length=43, unique=True)
+    summary = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Combatant(models.Model):
+    """A fighter's live state. Santé, Souffle and Moral are the KOLAPS gauges (1-6); the
+    turn's trackers (`sante_lost`, `breath_spent`, `engaged`) feed the end phase (K14)."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    position = models.PositiveSmallIntegerField(default=0)
+    side = models.CharField(max_length=80)
+    name = models.CharField(max_length=80)
+    # Who plays it: the organiser acts for everyone, a player for their own combatants.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kolaps_character = models.ForeignKey(
+        "characters.KolapsCharacter",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    rank = models.CharField(max_length=20, blank=True)
+    affiliation = models.CharField(max_length=40, blank=True)
+    is_avatar = models.BooleanField(default=False)
+    talents = models.JSONField(default=dict, blank=True)
+    weapons = models.JSONField(default=list, blank=True)
+    armour = models.CharField(max_length=60, blank=True)
+    sante = models.PositiveSmallIntegerField(default=GAUGE_MAX)
+    souffle = models.PositiveSmallIntegerField(default=GAUGE_MAX)
+    moral = models.PositiveSmallIntegerField(default=GAUGE_MAX)
+    directive = models.CharField(max_length=12, blank=True)
+    revealed = models.BooleanField(default=False)
+    on_ground = models.BooleanField(default=False)
+    unconscious = models.BooleanField(default=False)
+    dead = models.BooleanField(default=False)
+    engaged = models.BooleanField(default=False)
+    breath_spent = models.BooleanField(default=False)
+    sante_lost = models.PositiveSmallIntegerField(default=0)
+    wounds = models.PositiveIntegerField(default=0)
+    kills = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(**{f"{gauge}__gte": GAUGE_MIN, f"{gauge}__lte": GAUGE_MAX}),
+                name=f"table_combatant_{gauge}_1_6",
+            )
+            for gauge in ("sante", "souffle", "moral")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryKind(models.TextChoices):
+    CREATED = "created", _("Encounter created")
+    ACTION = "action", _("Action")
+    UNDO = "undo", _("Undo")
+    DIRECTIVE = "directive", _("Order directive")
+    REVEAL = "reveal", _("Directive revealed")
+    PHASE = "phase", _("Phase")
+    END_PHASE = "end_phase", _("End phase")
+    ENDED = "ended", _("Encounter ended")
+
+
+class EncounterEntry(models.Model):
+    """One line of the log: who, when, what, at which turn and phase, and the version of the
+    encounter it made."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="entries")
+    version = models.PositiveIntegerField()
+    turn = models.PositiveSmallIntegerField()
+    phase = models.CharField(max_length=10, choices=Phase.choices)
+    kind = models.CharField(max_length=10, choices=EntryKind.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    roll = models.ForeignKey(
+        "rules.RollRecord", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(default=dict, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    undone_by = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="undoes"
+    )
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["encounter", "version"], name="table_entry_one_per_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.encounter_id} v{self.version} {self.kind}"

@@ -1,0 +1,37 @@
+"""Fetch and authorise a live encounter: the one way a view or API class gets one.
+
+`encounter_get_for_user(user, pk, need=...)` answers 404 to someone who may not see it and
+403 (a sentence) to someone who sees it but may not do what `need` names: "view" and "act"
+(organisers and participants: a participant acts for their own combatants, which the
+service checks), "manage" (organisers). `encounter_get_by_token` is the spectator's link.
+"""
+
+from django.http import Http404
+
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW
+from characters.permissions import require
+from rules.table.models import Encounter
+from rules.table.services import encounter_role
+
+NEEDS = {"view": CAN_VIEW, "act": CAN_VIEW, "manage": CAN_MANAGE}
+
+
+def encounter_get_for_user(user, pk: int, *, need: str = "view") -> Encounter:
+    encounter = Encounter.objects.select_related("chapter__campaign").filter(pk=pk).first()
+    if encounter is None:
+        raise Http404
+    roles = encounter_role(user, encounter)
+    require(roles, NEEDS[need], visible=CAN_VIEW)
+    encounter.viewer_roles = roles
+    return encounter
+
+
+def encounter_get_by_token(token: str) -> Encounter:
+    """The read-only spectator link of a screen beside the table."""
+    encounter = (
+        Encounter.objects.select_related("chapter__campaign").filter(spectator_token=token).first()
+    )
+    if encounter is None or not token:
+        raise Http404
+    encounter.viewer_roles = set()
+    return encounter

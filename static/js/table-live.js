@@ -1,0 +1,123 @@
+/* The live encounter: a WebSocket tells this page the encounter's new version; the page
+   then fetches the server-rendered state and swaps it in. Reconnects with backoff and
+   catches up (it sends the version it has); says so while the connection is down. Keeps
+   the screen awake (Screen Wake Lock) and switches the dark theme. No inline script. */
+(function () {
+  "use strict";
+  var page = document.getElementById("table-page");
+  if (!page) { return; }
+  var statusLine = document.getElementById("live-status");
+  var delay = 500;
+  var socket = null;
+  var retry = null;
+  var fetching = false;
+  var wanted = 0;
+
+  function current() {
+    var state = document.getElementById("table-state");
+    return state ? parseInt(state.getAttribute("data-version"), 10) || 0 : 0;
+  }
+
+  function down(isDown) {
+    if (statusLine) { statusLine.hidden = !isDown; }
+    page.classList.toggle("offline", isDown);
+  }
+
+  function refresh() {
+    if (fetching) { return; }
+    fetching = true;
+    fetch(page.getAttribute("data-state-url"), {
+      headers: { "HX-Request": "true", "HX-Target": "table-state" },
+      credentials: "same-origin"
+    }).then(function (response) {
+      if (!response.ok) { throw new Error(String(response.status)); }
+      return response.text();
+    }).then(function (html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var fresh = holder.querySelector("#table-state");
+      var old = document.getElementById("table-state");
+      if (fresh && old) {
+        old.replaceWith(fresh);
+        if (window.htmx) { window.htmx.process(fresh); }
+        var version = fresh.getAttribute("data-version");
+        document.querySelectorAll("#action-form input[name=version]").forEach(function (input) {
+          input.value = version;
+        });
+      }
+    }).catch(function () { down(true); }).finally(function () {
+      fetching = false;
+      if (wanted > current()) { refresh(); }
+    });
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + page.getAttribute("data-ws-path"));
+    socket.onopen = function () {
+      delay = 500;
+      down(false);
+      socket.send(JSON.stringify({ since: current() }));
+    };
+    socket.onmessage = function (event) {
+      var message = JSON.parse(event.data);
+      if (typeof message.version === "number" && message.version !== current()) {
+        wanted = message.version;
+        refresh();
+      }
+    };
+    socket.onclose = function () {
+      down(true);
+      if (retry) { window.clearTimeout(retry); }
+      retry = window.setTimeout(function () {
+        retry = null;
+        if (navigator.onLine !== false) { connect(); }
+      }, delay);
+      delay = Math.min(delay * 2, 10000);
+    };
+  }
+
+  // The phone knows before the socket does: say so at once, and try again when back.
+  window.addEventListener("offline", function () {
+    down(true);
+    if (socket) { socket.close(); }
+  });
+  window.addEventListener("online", function () {
+    delay = 500;
+    if (!socket || socket.readyState === WebSocket.CLOSED) { connect(); }
+  });
+
+  // After this page's own write, htmx swapped a fresh state in: nothing to fetch.
+  document.body.addEventListener("htmx:afterSwap", function () { wanted = current(); });
+
+  var lock = null;
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") { return; }
+    navigator.wakeLock.request("screen").then(function (sentinel) { lock = sentinel; })
+      .catch(function () { lock = null; });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+
+  var themeButton = document.getElementById("theme-switch");
+  function applyTheme(theme) {
+    if (theme) { document.documentElement.setAttribute("data-theme", theme); }
+    if (themeButton) { themeButton.setAttribute("aria-pressed", theme === "dark" ? "true" : "false"); }
+  }
+  var saved = null;
+  try { saved = window.localStorage.getItem("chronique-theme"); } catch (e) { saved = null; }
+  applyTheme(saved);
+  if (themeButton) {
+    themeButton.addEventListener("click", function () {
+      var dark = document.documentElement.getAttribute("data-theme") === "dark" ||
+        (!document.documentElement.getAttribute("data-theme") &&
+          window.matchMedia("(prefers-color-scheme: dark)").matches);
+      var next = dark ? "light" : "dark";
+      try { window.localStorage.setItem("chronique-theme", next); } catch (e) { /* private mode */ }
+      applyTheme(next);
+    });
+  }
+
+  keepAwake();
+  connect();
+  window.chroniqueTable = { lock: function () { return lock; }, version: current };
+})();

@@ -1,0 +1,150 @@
+"""Two phones on one live encounter, served over ASGI (daphne, as `make run` and compose do):
+one applies a wound, the other shows it within a second without reloading. Screenshots of
+both, light and dark, in test-output/."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from playwright.sync_api import expect
+
+from rules.table.models import Combatant
+from tests.conftest import _database_url_for
+from tests.factories import PlayerFactory
+from tests.table_fixtures import pick_up_encounter
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(tmp_path, transactional_db):
+    """daphne serving config.asgi on the test database, its static files collected."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "CELERY_"))},
+        "DATABASE_URL": _database_url_for(connection.settings_dict["NAME"]),
+        "DATABASE_POOL": "false",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "CHANNEL_REDIS_URL": "",
+        "REDIS_URL": "",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=BASE_DIR, env=env, check=True, timeout=300,
+    )  # fmt: skip
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "config.asgi:application"],
+        cwd=BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=2)
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    yield base
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def _phone(browser, base, player, scheme):
+    client = Client()
+    client.force_login(player)
+    context = browser.new_context(viewport=PHONE, locale="en-US", color_scheme=scheme)
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base,
+            },
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": base},
+        ]
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def test_a_wound_on_one_phone_shows_on_the_other_within_a_second(browser, asgi_server, output_dir):
+    organiser = PlayerFactory(username="orga")
+    opponent = PlayerFactory(username="oppo")
+    encounter = pick_up_encounter(organiser, opponent)
+    target = Combatant.objects.get(encounter=encounter, name="Croc")
+    url = f"{asgi_server}/table/{encounter.pk}/"
+    organiser_phone = _phone(browser, asgi_server, organiser, "light")
+    player_phone = _phone(browser, asgi_server, opponent, "dark")
+    for page in (organiser_phone, player_phone):
+        page.goto(url)
+        expect(page.locator("#table-state")).to_be_visible()
+        expect(page.locator("#live-status")).to_be_hidden()
+    gauge = f"#combatant-{target.pk} .gauge-sante"
+    assert player_phone.text_content(gauge).strip() == "6"
+
+    organiser_phone.select_option("#id_kind", "wound")
+    organiser_phone.select_option("#id_target", str(target.pk))
+    organiser_phone.select_option("#id_wound", "benign")
+    started = time.monotonic()
+    organiser_phone.click("#act-button")
+    expect(player_phone.locator(gauge)).to_have_text("4", timeout=1000)
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.0, elapsed
+    assert "benign" in player_phone.text_content("#table-log").lower()
+    # The organiser's own page shows it too (its own write), without a reload either.
+    expect(organiser_phone.locator(gauge)).to_have_text("4", timeout=1000)
+
+    for page in (organiser_phone, player_phone):
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        small = page.evaluate(
+            """[...document.querySelectorAll(
+                 '#table-page button, #table-page select, #table-page input:not([type=hidden])')]
+               .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+               .map(e => e.outerHTML.slice(0, 80))"""
+        )
+        assert small == []
+        assert page.errors == []
+    dark = player_phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    light = organiser_phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert dark != light
+    organiser_phone.screenshot(path=str(output_dir / "organiser-light.png"), full_page=True)
+    player_phone.screenshot(path=str(output_dir / "player-dark.png"), full_page=True)
+    organiser_phone.emulate_media(color_scheme="dark")
+    player_phone.emulate_media(color_scheme="light")
+    organiser_phone.screenshot(path=str(output_dir / "organiser-dark.png"), full_page=True)
+    player_phone.screenshot(path=str(output_dir / "player-light.png"), full_page=True)
+
+
+def test_a_phone_says_when_the_connection_is_lost(browser, asgi_server):
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    page = _phone(browser, asgi_server, organiser, "light")
+    page.goto(f"{asgi_server}/table/{encounter.pk}/")
+    expect(page.locator("#live-status")).to_be_hidden()
+    page.context.set_offline(True)
+    expect(page.locator("#live-status")).to_be_visible(timeout=5000)
+    page.context.set_offline(False)
+    expect(page.locator("#live-status")).to_be_hidden(timeout=15000)

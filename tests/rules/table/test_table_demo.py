@@ -1,0 +1,33 @@
+"""The demo: the KOLAPS chapter being played has its live encounter, in its second turn."""
+
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.urls import reverse
+
+from characters.models import Player
+from config.demo.encounter import DEMO_ENCOUNTER_CHAPTER
+from rules.table.models import Encounter, EntryKind
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(client):
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_load", stdout=StringIO())
+    encounter = Encounter.objects.select_related("chapter").get()
+    assert (encounter.chapter.title, encounter.chapter.status) == (
+        DEMO_ENCOUNTER_CHAPTER,
+        "current",
+    )
+    assert (encounter.turn, encounter.phase) == (2, "speech")
+    kinds = list(encounter.entries.values_list("kind", flat=True))
+    assert kinds.count(EntryKind.ACTION) == 3 and kinds[-1] == EntryKind.END_PHASE
+    assert set(encounter.combatants.values_list("side", flat=True)) == {"Police", "Meute"}
+    assert encounter.chapter.table_record == {"encounter": encounter.pk, "ended": False}
+    client.force_login(Player.objects.get(username="bruno"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert "Turn 2" in page and "Sabre" in page and "Brigadier Dupont" in page

@@ -1,0 +1,240 @@
+"""The live encounter's pages and their API twins: what each device sees and may do."""
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from rules.table.models import Combatant, Encounter
+from rules.table.services import (
+    encounter_advance,
+    encounter_create_standalone,
+    encounter_set_directive,
+)
+from tests.factories import PlayerFactory
+from tests.table_fixtures import hunter_unit, pick_up_encounter, police_unit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    organiser = PlayerFactory(username="orga")
+    opponent = PlayerFactory(username="oppo")
+    encounter = pick_up_encounter(organiser, opponent)
+    police = list(Combatant.objects.filter(encounter=encounter, side="Brigade"))
+    hunters = list(Combatant.objects.filter(encounter=encounter, side="Meute"))
+    return encounter, organiser, opponent, police, hunters
+
+
+def _client(client, player):
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_the_page_shows_the_sides_gauges_and_the_action_form(client, game):
+    encounter, organiser, *_ = game
+    response = _client(client, organiser).get(reverse("table-encounter", args=[encounter.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Brigade" in html and "Meute" in html and 'id="action-form"' in html
+    assert f'data-ws-path="/ws/table/{encounter.pk}/"' in html
+    assert "js/table-live.js" in html and "<script>" not in html
+
+
+def test_the_state_partial_is_a_fragment(client, game):
+    encounter, organiser, *_ = game
+    response = _client(client, organiser).get(
+        reverse("table-encounter", args=[encounter.pk]),
+        headers={"HX-Request": "true", "HX-Target": "table-state"},
+    )
+    html = response.content.decode()
+    assert "<html" not in html and 'id="table-state"' in html and 'data-version="1"' in html
+
+
+def test_a_wound_applied_on_the_page_changes_the_gauge_and_the_log(client, game):
+    encounter, organiser, _opponent, _police, hunters = game
+    url = reverse("table-act", args=[encounter.pk])
+    response = _client(client, organiser).post(
+        url,
+        {
+            "version": 1,
+            "kind": "wound",
+            "target": hunters[0].pk,
+            "wound": "benign",
+            "roll": "server",
+        },
+    )
+    assert response.status_code == 302
+    hunters[0].refresh_from_db()
+    assert hunters[0].sante == 4
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert "Santé 6 → 4" in page
+
+
+def test_a_stale_action_says_so_and_keeps_what_was_typed(client, game):
+    encounter, organiser, _opponent, _police, hunters = game
+    encounter_advance(actor=organiser, encounter=encounter, version=1)
+    response = _client(client, organiser).post(
+        reverse("table-act", args=[encounter.pk]),
+        {
+            "version": 1,
+            "kind": "wound",
+            "target": hunters[1].pk,
+            "wound": "grave",
+            "roll": "server",
+        },
+    )
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "This changed while you were deciding" in html
+    assert 'value="grave" selected' in html
+    hunters[1].refresh_from_db()
+    assert hunters[1].sante == 6
+
+
+def test_bad_dice_by_hand_are_a_sentence_not_a_500(client, game):
+    encounter, organiser, _opponent, _police, hunters = game
+    response = _client(client, organiser).post(
+        reverse("table-act", args=[encounter.pk]),
+        {
+            "version": 1,
+            "kind": "wound",
+            "target": hunters[1].pk,
+            "wound": "grave",
+            "roll": "hand",
+            "death_die": "9",
+        },
+    )
+    assert response.status_code == 400
+    assert "Each die is a whole number from 1 to 6." in response.content.decode()
+
+
+def test_a_hidden_order_is_hidden_from_the_other_side_and_the_screen(client, game):
+    encounter, _organiser, opponent, _police, hunters = game
+    encounter_set_directive(
+        actor=opponent,
+        encounter=encounter,
+        version=1,
+        combatant=hunters[0].pk,
+        directive="offensive",
+    )
+    stranger_side = police_unit(opponent, "Autre")
+    del stranger_side
+    mine = _client(client, opponent).get(reverse("table-encounter", args=[encounter.pk]))
+    assert "Offensive (hidden)" in mine.content.decode().replace("\n", "")
+    client.logout()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    screen = client.get(reverse("table-watch", args=[encounter.spectator_token]))
+    assert screen.status_code == 200
+    assert (
+        "Offensive" not in screen.content.decode()
+        and 'id="action-form"' not in screen.content.decode()
+    )
+
+
+def test_the_odds_partial_shows_exact_fractions(client, game):
+    encounter, organiser, _opponent, police, hunters = game
+    response = _client(client, organiser).get(
+        reverse("table-odds", args=[encounter.pk]),
+        {
+            "kind": "ranged",
+            "actor": police[0].pk,
+            "target": hunters[0].pk,
+            "distance_cm": 20,
+            "cover": 0,
+            "roll": "server",
+        },
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="odds-dies"' in html and "/" in html
+
+
+@pytest.mark.parametrize("extra_members", [0, 8])
+def test_the_page_reads_in_a_fixed_number_of_queries(
+    client, django_assert_num_queries, extra_members
+):
+    organiser = PlayerFactory(username="orga")
+    members = ("A", "B", *(f"M{i}" for i in range(extra_members)))
+    ours = police_unit(organiser, "Brigade", members)
+    theirs = hunter_unit(organiser, "Meute", members)
+    encounter = encounter_create_standalone(actor=organiser, units=[ours, theirs])
+    client.force_login(organiser)
+    url = reverse("table-encounter", args=[encounter.pk])
+    client.get(url)
+    # session, user, encounter, combatants, log
+    with django_assert_num_queries(5):
+        assert client.get(url).status_code == 200
+
+
+def test_the_api_gives_the_state_and_304_when_nothing_changed(game):
+    encounter, organiser, *_ = game
+    api = APIClient()
+    api.force_authenticate(organiser)
+    state = api.get(reverse("api-table-encounter", args=[encounter.pk])).json()
+    assert state["version"] == 1 and [s["name"] for s in state["sides"]] == ["Brigade", "Meute"]
+    again = api.get(reverse("api-table-encounter", args=[encounter.pk]), {"since": 1})
+    assert again.status_code == 304
+
+
+def test_the_api_answers_a_stale_action_409_with_the_new_state(game):
+    encounter, organiser, _opponent, _police, hunters = game
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = reverse("api-table-act", args=[encounter.pk])
+    body = {"version": 1, "kind": "wound", "target": hunters[0].pk, "wound": "superficial"}
+    assert api.post(url, body, format="json").status_code == 200
+    stale = api.post(url, body, format="json")
+    assert stale.status_code == 409
+    assert stale.json()["state"]["version"] == 2 and "Cela a changé" in stale.json()["detail"]
+
+
+def test_a_pick_up_game_opens_from_the_page(client):
+    organiser = PlayerFactory(username="orga")
+    ours, theirs = police_unit(organiser, "Brigade"), hunter_unit(organiser, "Meute")
+    _client(client, organiser)
+    assert client.get(reverse("table-new")).status_code == 200
+    response = client.post(
+        reverse("table-new"), {"first": ours.pk, "second": theirs.pk, "title": ""}
+    )
+    encounter = Encounter.objects.get()
+    assert response.status_code == 302 and response.url == reverse(
+        "table-encounter", args=[encounter.pk]
+    )
+    same = client.post(reverse("table-new"), {"first": ours.pk, "second": ours.pk, "title": ""})
+    assert same.status_code == 400 and "Choose two different units." in same.content.decode()
+
+
+def test_the_odds_without_javascript_come_in_the_page_with_the_action_kept(client, game):
+    encounter, organiser, _opponent, police, hunters = game
+    response = _client(client, organiser).get(
+        reverse("table-odds", args=[encounter.pk]),
+        {"kind": "ranged", "actor": police[1].pk, "target": hunters[1].pk, "distance_cm": 35},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" in html and 'id="odds-dies"' in html
+    assert 'name="distance_cm" value="35' in html
+
+
+def test_dice_typed_by_hand_on_the_page_are_judged(client, game):
+    """K8: a grave wound from Santé 6 leaves 2 and calls for a death roll (threshold 5 at
+    Santé 2): a 5 survives."""
+    encounter, organiser, _opponent, _police, hunters = game
+    response = _client(client, organiser).post(
+        reverse("table-act", args=[encounter.pk]),
+        {
+            "version": 1,
+            "kind": "wound",
+            "target": hunters[0].pk,
+            "wound": "grave",
+            "roll": "hand",
+            "death_die": "5",
+        },
+        headers={"HX-Request": "true", "HX-Target": "table-main"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html and 'id="table-main"' in html
+    hunters[0].refresh_from_db()
+    assert (hunters[0].sante, hunters[0].dead) == (2, False)
+    assert "dice rolled by hand" in html
