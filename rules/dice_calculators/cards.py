@@ -418,6 +418,10 @@ FACTS = (
     "truncated",
 )
 YES, NO = _("yes"), _("no")
+# Facts worth a line only when they happen.
+QUIET_WHEN_FALSE = frozenset(
+    {"reaction_lost", "equipment_breaks", "reload", "frozen_with_fear", "caught", "forced_dodge"}
+)
 
 
 def label(slug) -> str:
@@ -445,6 +449,8 @@ def facts(answer: dict) -> list[tuple[str, object]]:
         for key in FACTS
         if answer.get(key) is not None
         and not isinstance(answer[key], dict)
+        and answer[key] != []
+        and not (key in QUIET_WHEN_FALSE and answer[key] is False)
         and f"answer_{key}" in LABELS
     ]
 
