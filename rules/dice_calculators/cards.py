@@ -284,6 +284,17 @@ LABELS = {
     "location_internal_organ": _("internal organ"),
     "location_power_supply": _("power supply"),
     "location_other": _("other (coprocessor, injector)"),
+    "reflex_place": _("Where the target appears"),
+    "on_guard_vigilance": _("Shooter's vigilance when on guard"),
+    "draw": _("Draw and shoot from"),
+    "usual": _("usual place"),
+    "improbable_place": _("improbable place (+5)"),
+    "aimed_place": _("where the shooter aims (-5)"),
+    "sling": _("sling (-1)"),
+    "belt": _("belt or hip (-3)"),
+    "holster": _("holster, sheath or sleeve (-5)"),
+    "pocket": _("pocket (-7)"),
+    "answer_reflex_roll_difficulty": _("Reflex reaction roll difficulty"),
     "answer_result": _("Result"),
     "answer_difficulty": _("Difficulty"),
     "answer_margin": _("Margin"),
@@ -365,6 +376,7 @@ TITLES = {
 # The facts of an answer a page shows, in reading order (`answer_<key>` labels).
 FACTS = (
     "difficulty",
+    "reflex_roll_difficulty",
     "result",
     "a_result",
     "b_result",
@@ -418,6 +430,10 @@ FACTS = (
     "truncated",
 )
 YES, NO = _("yes"), _("no")
+# Facts worth a line only when they happen.
+QUIET_WHEN_FALSE = frozenset(
+    {"reaction_lost", "equipment_breaks", "reload", "frozen_with_fear", "caught", "forced_dodge"}
+)
 
 
 def label(slug) -> str:
@@ -445,6 +461,8 @@ def facts(answer: dict) -> list[tuple[str, object]]:
         for key in FACTS
         if answer.get(key) is not None
         and not isinstance(answer[key], dict)
+        and answer[key] != []
+        and not (key in QUIET_WHEN_FALSE and answer[key] is False)
         and f"answer_{key}" in LABELS
     ]
 

@@ -51,6 +51,22 @@ def system_calculators(request: HttpRequest, system: str) -> HttpResponse:
     )
 
 
+def verdict(name: str, result: dict) -> list[str]:
+    """What a player reads first: hit or miss, success or failure, and the worst news."""
+    words = []
+    if "success" in result:
+        if name == "shot":
+            words.append(label("hit" if result["success"] else "miss"))
+        else:
+            words.append(label("success" if result["success"] else "failure"))
+    if "hit" in result:
+        words.append(label("hit" if result["hit"] else "miss"))
+    for key in ("critical_failure", "hits_cover", "bystander_hit", "out_of_action", "dead"):
+        if result.get(key):
+            words.append(label(key))
+    return words
+
+
 def _run(request: HttpRequest, form: ResolverForm, system: str, name: str) -> dict:
     context: dict = {}
     inputs = form.inputs()
@@ -77,11 +93,7 @@ def _run(request: HttpRequest, form: ResolverForm, system: str, name: str) -> di
         context["result_facts"] = facts(result)
         context["result_key"] = label(result["key"]) if "key" in result else None
         context["result_event"] = label(result["event"]) if "event" in result else None
-        for key in ("success", "hit", "critical_failure", "dead"):
-            if key in result:
-                context.setdefault("verdict", [])
-                if result[key]:
-                    context["verdict"].append(label(key))
+        context["verdict"] = verdict(name, result)
     return context
 
 

@@ -516,3 +516,36 @@ def test_cyber_locations_cover_the_hundred_faces():
 def test_rolls_replay_with_the_same_seed():
     body = {"damage_dice": 3, "soak_dice": 2}
     assert damage.roll(body, random.Random(7)) == damage.roll(body, random.Random(7))
+
+
+@pytest.mark.parametrize(
+    ("reflex", "place", "vigilance", "difficulty"),
+    [
+        ("front", "usual", 0, 15),  # "La cible apparaît devant le tireur 15"
+        ("side_or_behind", "usual", 0, 20),  # "sur le coté ou derrière le tireur 20"
+        ("front", "improbable_place", 0, 20),  # "à un endroit improbable ... +5"
+        ("front", "aimed_place", 3, 10),  # "à l'endroit visé ... -5" (not with vigilance)
+        ("side_or_behind", "usual", 4, 16),  # "sur ses gardes -niveau de vigilance"
+    ],
+)
+def test_the_reflex_shot_reaction_difficulty(reflex, place, vigilance, difficulty):
+    answer = shot.odds(
+        {
+            "pool": 3,
+            "range": "short",
+            "shot_type": "snap",
+            "reflex": reflex,
+            "reflex_place": place,
+            "on_guard_vigilance": vigilance,
+        }
+    )
+    assert answer["reflex_roll_difficulty"] == difficulty
+
+
+def test_draw_and_shoot_is_a_snap_shot_with_its_malus_and_a_die_less():
+    # "Dégainer/Utiliser ... une double action déclarée qui entraîne perte d'1d
+    #  supplémentaire. Le tir est toujours un tir au jugé avec un malus supplémentaire";
+    # "Arme à la Ceinture ou à la hanche -3"
+    answer = shot.odds({"pool": 4, "range": "short", "draw": "belt", "snap_malus": 2})
+    assert answer["difficulty"] == 5 + 3 + 2
+    assert answer["dice_count"] == 3

@@ -36,6 +36,8 @@ SHOT_TYPES = ("standard", "snap", "aimed")
 STANCES = ("standing", "braced", "prone")
 BURSTS = ("none", "three_round", "free")
 REFLEX = ("none", "front", "side_or_behind")
+REFLEX_PLACES = ("usual", "improbable_place", "aimed_place")
+DRAWS = ("none", "sling", "belt", "holster", "pocket")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Shot:
     modifiers: tuple[tuple[str, int], ...]
     burst: str
     bullets: int
+    reflex_roll_difficulty: int | None
     engaged: int
     cover_protection: int | None
     settings: Mapping[str, Any]
@@ -71,10 +74,13 @@ def difficulty_modifiers(
             _band_for_distance(distance, shot["unshouldered_ranges_m"]),
             key=list(shot["range_base"]).index,
         )
-    kind = (
-        "snap" if unshouldered else inputs.choice(data, "shot_type", SHOT_TYPES, default="standard")
-    )
+    draw = inputs.choice(data, "draw", DRAWS, default="none")
+    snap = unshouldered or draw != "none"
+    kind = "snap" if snap else inputs.choice(data, "shot_type", SHOT_TYPES, default="standard")
     mods: list[tuple[str, int]] = [(f"range_{band}", shot["range_base"][band])]
+    if draw != "none":
+        # Dégainer/Utiliser: "Le tir est toujours un tir au jugé avec un malus supplémentaire".
+        mods.append((f"draw_{draw}", shot["draw_and_use_malus"][draw]))
     if kind == "snap":
         mods.append(("snap_shot", inputs.integer(data, "snap_malus", 0, 30, default=0)))
         reflex = inputs.choice(data, "reflex", REFLEX, default="none")
@@ -124,6 +130,23 @@ def difficulty_modifiers(
     return mods
 
 
+def reflex_difficulty(data: Mapping[str, Any], catalogue: Catalogue) -> int | None:
+    """The reaction roll a target appearing this segment may call for ("Modificateur lors
+    d'un tir réflexe"): 15 in front, 20 beside or behind, +5 in an improbable place, -5
+    where the shooter aims, or less the shooter's vigilance when on guard (not with -5)."""
+    reflex = inputs.choice(data, "reflex", REFLEX, default="none")
+    if reflex == "none":
+        return None
+    shot = catalogue.shot
+    difficulty: int = shot["reflex_difficulty"][reflex]
+    place = inputs.choice(data, "reflex_place", REFLEX_PLACES, default="usual")
+    if place != "usual":
+        difficulty += shot["reflex_modifiers"][place]
+    if place != "aimed_place":
+        difficulty -= inputs.integer(data, "on_guard_vigilance", 0, 20, default=0)
+    return difficulty
+
+
 def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Shot:
     settings = chosen_settings(data, catalogue)
     mods = difficulty_modifiers(data, catalogue, settings)
@@ -138,12 +161,17 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Shot:
         cover_protection = catalogue.shot["protection"][
             inputs.choice(data, "cover", tuple(catalogue.shot["protection"]))
         ] + inputs.integer(data, "cover_armour", 0, 30, default=0)
+    # "Dégainer/Utiliser ... est une double action déclarée qui entraîne perte d'1d
+    # supplémentaire" (once, even if the double action is also ticked).
+    draw_and_use = data.get("draw", "none") != "none" and not data.get("double_action")
+    extra = catalogue.actions["double_action_malus_dice"] if draw_and_use else 0
     return Shot(
-        pool=action_pool(data, catalogue),
+        pool=action_pool(data, catalogue, extra_malus=extra),
         difficulty=max(0, difficulty),
         modifiers=tuple(mods),
         burst=burst,
         bullets=catalogue.burst["bullets"].get(burst, 1),
+        reflex_roll_difficulty=reflex_difficulty(data, catalogue),
         engaged=inputs.integer(data, "engaged_participants", 0, 20, default=0),
         cover_protection=cover_protection,
         settings=settings,
@@ -186,6 +214,7 @@ def _header(shot: Shot) -> dict[str, Any]:
         "dice_count": shot.pool.dice,
         "malus_dice": shot.pool.malus,
         "bonus": shot.pool.bonus,
+        "reflex_roll_difficulty": shot.reflex_roll_difficulty,
     }
 
 
