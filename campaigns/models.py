@@ -29,6 +29,7 @@ from campaigns.chapters.models import (
     VoteStatus,
     ZombieType,
 )
+from campaigns.notifications.models import NotificationSent, NotificationSubscription
 from campaigns.settlement.models import ChapterSettlement, SettlementEntry, SettlementStatus
 from campaigns.statistics.models import CharacterStatistics
 from rules.engine.systems import system_choices
@@ -52,6 +53,8 @@ __all__ = [
     "Invitation",
     "Membership",
     "MembershipRole",
+    "NotificationSent",
+    "NotificationSubscription",
     "SettlementEntry",
     "SettlementStatus",
     "VocationAssignment",

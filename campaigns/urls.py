@@ -12,6 +12,8 @@ from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
 from campaigns.dashboard import api as dashboard_api
 from campaigns.dashboard import views as dashboard_views
+from campaigns.notifications import api as notifications_api
+from campaigns.notifications import views as notifications_views
 from campaigns.settlement import api as settlement_api
 from campaigns.settlement import views as settlement_views
 
@@ -86,6 +88,12 @@ urlpatterns = [
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
     ),
     path("dashboard/", dashboard_views.dashboard, name="dashboard"),
+    path("notifications/", notifications_views.notifications, name="notifications"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notifications_views.notifications_unsubscribe,
+        name="notifications-unsubscribe",
+    ),
 ]
 
 api_urlpatterns = [
@@ -171,4 +179,10 @@ api_urlpatterns = [
         name="api-profile-death-choice",
     ),
     path("dashboard/", dashboard_api.DashboardAPI.as_view(), name="api-dashboard"),
+    path("notifications/", notifications_api.NotificationsAPI.as_view(), name="api-notifications"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notifications_api.NotificationsUnsubscribeAPI.as_view(),
+        name="api-notifications-unsubscribe",
+    ),
 ]

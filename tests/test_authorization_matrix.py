@@ -1102,6 +1102,34 @@ MATRIX += [
 MATRIX += [
     Row("dashboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("set_theme", "post", every(302), data=lambda r, u: {"theme": "dark", "next": "/"}),
+    Row("notifications", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("notifications", "post", every(302), data=lambda r, u: {"enabled": "on"}, writes=True),
+    Row("api-notifications", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-notifications",
+        "patch",
+        signed_in(200, anonymous=401),
+        data=lambda r, u: {"enabled": True},
+        api=True,
+        writes=True,
+    ),
+    # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
+    Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
+    Row(
+        "notifications-unsubscribe",
+        "post",
+        every(404),
+        kwargs=lambda r: {"token": "nope"},
+        writes=True,
+    ),
+    Row(
+        "api-notifications-unsubscribe",
+        "post",
+        every(404),
+        kwargs=lambda r: {"token": "nope"},
+        api=True,
+        writes=True,
+    ),
     Row("api-dashboard", "get", signed_in(200, anonymous=401), api=True),
 ]
 
@@ -1376,6 +1404,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
+    Twin("notifications", "api-notifications", (("get", "get"), ("post", "patch"))),
+    Twin("notifications-unsubscribe", "api-notifications-unsubscribe", (("post", "post"),)),
 )
 
 # Pairs whose verdicts differ, each for its reason, keyed by (page route, page method).

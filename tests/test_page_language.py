@@ -49,6 +49,7 @@ NOT_CRAWLED = {
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
     "password_reset_confirm": "needs a token from an e-mail",
+    "notifications-unsubscribe": "needs the token of a notification e-mail",
     "chapter-settlement-progress": "an htmx fragment polled while a settlement runs",
 }
 
