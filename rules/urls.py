@@ -10,6 +10,8 @@ from django.urls import path
 
 from rules.calculators import api as calculators_api
 from rules.calculators import views as calculators_views
+from rules.catalogue import api as catalogue_api
+from rules.catalogue import views as catalogue_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
 from rules.table import api as table_api
@@ -31,6 +33,7 @@ urlpatterns = [
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
+    path("rules/<slug:system>/catalogue/", catalogue_views.catalogue, name="catalogue"),
 ]
 
 api_urlpatterns = [
@@ -40,5 +43,8 @@ api_urlpatterns = [
         "chapters/<int:pk>/encounter/",
         table_api.ChapterEncounterAPI.as_view(),
         name="api-chapter-encounter",
+    ),
+    path(
+        "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
     ),
 ]

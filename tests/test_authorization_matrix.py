@@ -1113,6 +1113,8 @@ MATRIX += [
         api=True,
         writes=True,
     ),
+    Row("catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}),
+    Row("api-catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}, api=True),
     # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
     Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
     Row(
@@ -1404,6 +1406,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
+    Twin("catalogue", "api-catalogue"),
     Twin("notifications", "api-notifications", (("get", "get"), ("post", "patch"))),
     Twin("notifications-unsubscribe", "api-notifications-unsubscribe", (("post", "post"),)),
 )
