@@ -23,7 +23,7 @@ from characters.kolaps.forms import (
     UndoForm,
     UnitChangeForm,
     UnitCreateForm,
-    archetype_choices,
+    archetype_options,
     rank_choices,
 )
 from characters.permissions import Refusal
@@ -236,7 +236,7 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
             "avatar_label": _("Avatar"),
             "make_avatar_label": _("Make Avatar"),
             "remove_label": _("Remove"),
-            "archetypes": archetype_choices(),
+            "archetypes": archetype_options(),
             "ranks": rank_choices(),
             # Plain strings for the list of members: it is the bulk of the page at 30.
             "members": [
@@ -245,7 +245,7 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
                     "name": c.name,
                     "avatar": c.is_avatar,
                     "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
-                    f" · {c.pp_left}/{c.pp_budget} PP",
+                    f" · {c.pp_spent}/{c.pp_budget} PP",
                 }
                 for c in card.characters
             ],
