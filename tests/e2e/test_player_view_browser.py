@@ -7,6 +7,7 @@ import pytest
 from campaigns.chapters.services import chapter_plan, vote_open
 from campaigns.models import Membership
 from campaigns.services import campaign_add_participant, campaign_create, invitation_create
+from characters.kolaps import services as kolaps
 from tests.factories import PASSWORD, PlayerFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -115,4 +116,35 @@ def test_the_calculator_shows_its_odds_at_once_and_after_each_change(page, live_
         box = odds.bounding_box()
         assert box is not None and box["y"] < page.viewport_size["height"]
     shot(page, output_dir, "calculator-live-odds")
+    assert page.console_errors == [], page.console_errors
+
+
+def test_the_forms_count_points_and_offer_only_allowed_ranks(page, live_server, output_dir):
+    player = PlayerFactory(username="forms-player")
+    unit = kolaps.unit_create(owner=player, name="Section")
+    _log_in(page, live_server, "forms-player")
+    page.wait_for_url("**/dashboard/")
+
+    page.goto(live_server.url + "/profile/")
+    counter = page.locator("#attribute-points")
+    page.get_by_label("Physique").fill("3")
+    page.get_by_label("Psychique").fill("3")
+    page.get_by_label("Réflexes").fill("2")
+    assert "1 point reste à répartir" in counter.inner_text()
+    page.get_by_label("Combat").fill("1")
+    assert "les 9 points sont répartis" in counter.inner_text()
+    page.get_by_label("Combat").fill("3")
+    assert "2 points de trop" in counter.inner_text()
+    shot(page, output_dir, "profile-points")
+
+    page.goto(f"{live_server.url}/kolaps/units/{unit.pk}/")
+    page.get_by_text("Nouveau personnage dans cette unité").click()
+    catalogue = kolaps.catalogue()
+    for archetype in catalogue.archetypes.values():
+        page.locator("#id_archetype").select_option(archetype.slug)
+        offered = page.locator("#id_rank option:not([disabled])").evaluate_all(
+            "options => options.map(o => o.value)"
+        )
+        assert offered == list(archetype.ranks), archetype.slug
+    shot(page, output_dir, "rank-list")
     assert page.console_errors == [], page.console_errors
