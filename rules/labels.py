@@ -109,3 +109,15 @@ RESOLVER_LABELS = {
 def resolver_label(resolver: str) -> str:
     """`ranged` -> "Ranged attack": what a roll was, in the calculators' words."""
     return str(RESOLVER_LABELS.get(resolver, resolver.replace("_", " ")))
+
+
+# What an incident (K9) or a stray shot does, as the follow-up tables name it.
+EFFECT_LABELS = {
+    "weapon_destroyed": _("the weapon is destroyed"),
+    "attacker_falls": _("the attacker falls"),
+    "ally_hit": _("an ally is hit"),
+    "disarmed": _("the attacker is disarmed"),
+    "shooter_ally_hit": _("an ally of the shooter is hit"),
+    "target_ally_hit": _("an ally of the target is hit"),
+    "plain_miss": _("a plain miss"),
+}

@@ -2,7 +2,13 @@
 
 from django import template
 
-from rules.labels import FOLLOW_UP_LABELS, OUTCOME_LABELS, ROW_LABELS, resolver_label
+from rules.labels import (
+    EFFECT_LABELS,
+    FOLLOW_UP_LABELS,
+    OUTCOME_LABELS,
+    ROW_LABELS,
+    resolver_label,
+)
 from rules.rolls.inputs import input_rows
 
 register = template.Library()
@@ -35,3 +41,9 @@ def resolver_label_filter(resolver: str) -> str:
 def input_rows_filter(inputs: dict) -> list[tuple[str, str]]:
     """A roll's inputs as (label, value) rows."""
     return input_rows(inputs)
+
+
+@register.filter
+def effect_label(effect: str | None) -> str:
+    """What an incident or a stray shot does: "disarmed" -> "the attacker is disarmed"."""
+    return str(EFFECT_LABELS.get(effect or "", (effect or "").replace("_", " ")))
