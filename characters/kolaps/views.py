@@ -104,7 +104,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("kolaps-character", pk=character.pk)
     if unit is not None:
-        return _unit_page(request, unit, message=_first_error(form))
+        return _unit_page(request, unit, message=_first_error(form), typed=form.data)
     return _list_page(request, character_form=form)
 
 
@@ -216,7 +216,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-def _unit_page(request, unit, *, message="") -> HttpResponse:
+def _unit_page(request, unit, *, message="", typed=None) -> HttpResponse:
     opponent_vu = _opponent_vu(request)
     card = cards.unit_card(unit, opponent_vu=opponent_vu)
     template = "characters/kolaps/unit.html"
@@ -228,6 +228,8 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
         template,
         {
             "unit": card,
+            # What the new-character form had typed when it was refused: kept, form open.
+            "typed": typed or {},
             "free_characters": cards.free_characters_of(request.user),
             "message": message,
             "compare_form": CompareForm(request.GET if opponent_vu is not None else None),

@@ -96,3 +96,18 @@ def test_sign_up_never_sends_the_newcomer_to_another_site(client):
         },
     )
     assert response["Location"] == reverse("dashboard")
+
+
+def test_a_refused_rank_keeps_what_was_typed_and_names_the_allowed_ones(client):
+    player = PlayerFactory()
+    unit = kolaps.unit_create(owner=player, name="Section")
+    client.force_login(player)
+    response = client.post(
+        reverse("kolaps-character-create"),
+        {"name": "Sergent Morel", "archetype": "sous-officier", "rank": "novice", "unit": unit.pk},
+    )
+    html = response.content.decode()
+    assert 'class="refusal"' in html and "Vétéran" in html and "Expert" in html
+    assert 'value="Sergent Morel"' in html
+    assert '<details class="new-character" open>' in html
+    assert 'value="sous-officier" data-ranks="veteran expert" selected' in html
