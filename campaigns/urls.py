@@ -88,6 +88,7 @@ urlpatterns = [
         "profile/death-choice/", settlement_views.profile_death_choice, name="profile-death-choice"
     ),
     path("dashboard/", dashboard_views.dashboard, name="dashboard"),
+    path("votes/<int:pk>/remind/", notifications_views.vote_remind, name="vote-remind"),
     path("notifications/", notifications_views.notifications, name="notifications"),
     path(
         "notifications/unsubscribe/<str:token>/",
@@ -179,6 +180,9 @@ api_urlpatterns = [
         name="api-profile-death-choice",
     ),
     path("dashboard/", dashboard_api.DashboardAPI.as_view(), name="api-dashboard"),
+    path(
+        "votes/<int:pk>/remind/", notifications_api.VoteRemindAPI.as_view(), name="api-vote-remind"
+    ),
     path("notifications/", notifications_api.NotificationsAPI.as_view(), name="api-notifications"),
     path(
         "notifications/unsubscribe/<str:token>/",

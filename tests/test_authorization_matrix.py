@@ -1114,6 +1114,15 @@ MATRIX += [
         writes=True,
     ),
     Row("catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}),
+    Row("vote-remind", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
+    Row(
+        "api-vote-remind",
+        "post",
+        {**MANAGE_API, "organiser": 204},
+        kwargs=vote_pk,
+        api=True,
+        writes=True,
+    ),
     Row("api-catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}, api=True),
     # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
     Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
@@ -1407,6 +1416,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
     Twin("catalogue", "api-catalogue"),
+    Twin("vote-remind", "api-vote-remind"),
     Twin("notifications", "api-notifications", (("get", "get"), ("post", "patch"))),
     Twin("notifications-unsubscribe", "api-notifications-unsubscribe", (("post", "post"),)),
 )

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.notifications import services
+from campaigns.selectors import vote_get_for_user
 from characters.serializers import card_serializer
 
 
@@ -60,3 +61,13 @@ class NotificationsUnsubscribeAPI(APIView):
     @extend_schema(request=None, responses=NotificationsCardSerializer)
     def post(self, request, token: str):
         return Response(_card(services.notifications_unsubscribe(token=token)))
+
+
+class VoteRemindAPI(APIView):
+    """Organisers: tell the players who have not voted that the vote closes soon (an e-mail
+    to those who opted in); 204."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, pk: int):
+        services.vote_remind(actor=request.user, vote=vote_get_for_user(request.user, pk))
+        return Response(status=204)

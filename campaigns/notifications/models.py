@@ -17,7 +17,13 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 # Verbs of the history that may notify; `chapter_updated` only when its date or place moved.
-NOTIFIED_VERBS = ("chapter_planned", "chapter_updated", "vote_opened", "chapter_settled")
+NOTIFIED_VERBS = (
+    "chapter_planned",
+    "chapter_updated",
+    "vote_opened",
+    "vote_closing",
+    "chapter_settled",
+)
 EVENT_NOTIFY_TASK = "campaigns.notifications.tasks.event_notify"
 
 

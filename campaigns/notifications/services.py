@@ -14,8 +14,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaigns.models import CampaignEvent, Membership, MembershipRole
+from campaigns.models import (
+    Ballot,
+    CampaignEvent,
+    Membership,
+    MembershipRole,
+    Vote,
+    VoteStatus,
+)
 from campaigns.notifications.models import NotificationSent, NotificationSubscription
+from campaigns.services import require_manager
 from characters.permissions import Refusal
 
 MOVING_FIELDS = {"starts_at", "place"}
@@ -23,6 +31,7 @@ SUBJECTS = {
     "chapter_planned": gettext_lazy("New chapter planned in %(campaign)s: %(title)s"),
     "chapter_moved": gettext_lazy("Chapter moved in %(campaign)s: %(title)s"),
     "vote_opened": gettext_lazy("A vote is open in %(campaign)s"),
+    "vote_closing": gettext_lazy("A vote closes soon in %(campaign)s: your ballot is awaited"),
     "chapter_settled": gettext_lazy("The settlement of %(title)s is done (%(campaign)s)"),
 }
 
@@ -61,6 +70,23 @@ def notifications_unsubscribe(*, token: str) -> NotificationSubscription:
     return subscription
 
 
+def vote_remind(*, actor, vote: Vote) -> CampaignEvent:
+    """An organiser says the vote closes soon: a history line, and an e-mail to each
+    opted-in player who has not voted yet (votes have no deadline of their own: closing
+    is the organisers' act)."""
+    require_manager(actor, vote.campaign)
+    with transaction.atomic():
+        locked = Vote.objects.select_for_update().get(pk=vote.pk)
+        if locked.status != VoteStatus.OPEN:
+            raise Refusal(_("This vote is closed."), field="vote")
+        return CampaignEvent.objects.create(
+            campaign=vote.campaign,
+            actor=actor,
+            verb="vote_closing",
+            data={"vote": locked.pk, "kind": locked.kind},
+        )
+
+
 def subscription_for_token(token: str) -> NotificationSubscription:
     subscription = NotificationSubscription.objects.filter(token=token).first()
     if subscription is None:
@@ -79,9 +105,14 @@ def _recipients(event: CampaignEvent):
     """Opted-in members of the campaign with an e-mail, but the one who did it; for a vote,
     only its voters (the players)."""
     members = Membership.objects.filter(campaign_id=event.campaign_id)
-    if event.verb == "vote_opened":
+    if event.verb in ("vote_opened", "vote_closing"):
         members = members.filter(role=MembershipRole.PLAYER)
-    ids = set(members.values_list("player_id", flat=True)) | {event.campaign.organiser_id}
+    if event.verb == "vote_closing":
+        voted = Ballot.objects.filter(vote_id=(event.data or {}).get("vote"))
+        members = members.exclude(player_id__in=voted.values("voter_id"))
+    ids = set(members.values_list("player_id", flat=True))
+    if not event.verb.startswith("vote_"):
+        ids.add(event.campaign.organiser_id)
     ids.discard(event.actor_id)
     return (
         NotificationSubscription.objects.filter(player_id__in=ids, enabled=True)
@@ -93,7 +124,7 @@ def _recipients(event: CampaignEvent):
 
 def _link(event: CampaignEvent) -> str:
     data = event.data or {}
-    if event.verb == "vote_opened" and data.get("vote"):
+    if event.verb in ("vote_opened", "vote_closing") and data.get("vote"):
         return reverse("vote-detail", args=[data["vote"]])
     if data.get("chapter"):
         return reverse("chapter-detail", args=[data["chapter"]])

@@ -8,9 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.notifications import services
+from campaigns.selectors import vote_get_for_user
 from characters.permissions import Refusal
 
 
@@ -54,3 +55,13 @@ def notifications_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         "campaigns/notifications/unsubscribe.html",
         {"subscription": subscription, "done": done, "token": token},
     )
+
+
+@login_required
+@require_POST
+def vote_remind(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser tells the players who have not voted that the vote closes soon."""
+    vote = vote_get_for_user(request.user, pk)
+    services.vote_remind(actor=request.user, vote=vote)
+    messages.success(request, _("The players who have not voted are told the vote closes soon."))
+    return redirect("vote-detail", pk)

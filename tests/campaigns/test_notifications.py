@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaigns.chapters.services import chapter_plan, chapter_update, vote_open
+from campaigns.chapters.services import ballot_cast, chapter_plan, chapter_update, vote_open
 from campaigns.models import CampaignEvent, NotificationSent, NotificationSubscription
 from campaigns.notifications.services import event_notify, notifications_set
 from campaigns.services import campaign_add_participant, campaign_create
@@ -100,3 +100,20 @@ def test_the_page_and_its_api_twin_opt_in_and_out(client):
     )
     assert answer.json() == {"enabled": False, "language": "fr"}
     assert NotificationSent.objects.count() == 0
+
+
+def test_a_vote_about_to_close_mails_only_the_players_who_have_not_voted(client, table):
+    organiser, alice, bruno, campaign = table
+    notifications_set(player=bruno, enabled=True)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le pont")
+    vote = vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=chapter)
+    ballot_cast(voter=bruno, vote=vote, vocation="meneur", nominee=bruno)
+    client.force_login(organiser)
+    response = client.post(reverse("vote-remind", args=[vote.pk]))
+    assert response.status_code == 302
+    event = _last("vote_closing")
+    assert event_notify(event_id=event.pk) == 1
+    assert mail.outbox[-1].to == [alice.email]
+    assert "se termine bientôt" in mail.outbox[-1].subject
+    client.force_login(alice)  # a player may not announce it
+    assert client.post(reverse("vote-remind", args=[vote.pk])).status_code == 403
