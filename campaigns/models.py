@@ -30,6 +30,7 @@ from campaigns.chapters.models import (
     VoteStatus,
     ZombieType,
 )
+from campaigns.notifications.models import NotificationSent, NotificationSubscription
 from campaigns.settlement.models import ChapterSettlement, SettlementEntry, SettlementStatus
 from campaigns.statistics.models import CharacterStatistics
 from rules.engine.systems import system_choices
@@ -54,6 +55,8 @@ __all__ = [
     "Invitation",
     "Membership",
     "MembershipRole",
+    "NotificationSent",
+    "NotificationSubscription",
     "SettlementEntry",
     "SettlementStatus",
     "VocationAssignment",

@@ -12,6 +12,8 @@ from campaigns.chapters import api as chapters_api
 from campaigns.chapters import views as chapters_views
 from campaigns.dashboard import api as dashboard_api
 from campaigns.dashboard import views as dashboard_views
+from campaigns.notifications import api as notifications_api
+from campaigns.notifications import views as notifications_views
 from campaigns.rules_settings import api as rules_settings_api
 from campaigns.rules_settings import views as rules_settings_views
 from campaigns.settlement import api as settlement_api
@@ -98,6 +100,13 @@ urlpatterns = [
         "campaigns/<int:pk>/rules-settings/",
         rules_settings_views.campaign_rules_settings_page,
         name="campaign-rules-settings",
+    ),
+    path("votes/<int:pk>/remind/", notifications_views.vote_remind, name="vote-remind"),
+    path("notifications/", notifications_views.notifications, name="notifications"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notifications_views.notifications_unsubscribe,
+        name="notifications-unsubscribe",
     ),
 ]
 
@@ -198,5 +207,14 @@ api_urlpatterns = [
         "campaigns/<int:pk>/rules-settings/",
         rules_settings_api.CampaignRulesSettingsAPI.as_view(),
         name="api-campaign-rules-settings",
+    ),
+    path(
+        "votes/<int:pk>/remind/", notifications_api.VoteRemindAPI.as_view(), name="api-vote-remind"
+    ),
+    path("notifications/", notifications_api.NotificationsAPI.as_view(), name="api-notifications"),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        notifications_api.NotificationsUnsubscribeAPI.as_view(),
+        name="api-notifications-unsubscribe",
     ),
 ]

@@ -182,6 +182,8 @@ EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Chronique <noreply@chronique.local>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The address of the site, for the links of e-mails sent by tasks (no request at hand).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 # --- Security: safe defaults, production switches from the environment -----------------
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)

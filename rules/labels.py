@@ -69,19 +69,6 @@ FOLLOW_UP_LABELS = {
 }
 
 
-# K9's major and minor incidents, and the stray shot into a melee, by the effect slug of the
-# catalogue's follow-up tables.
-EFFECT_LABELS = {
-    "weapon_destroyed": _("The weapon is destroyed"),
-    "attacker_falls": _("The attacker falls"),
-    "ally_hit": _("An ally of the attacker is hit"),
-    "disarmed": _("The attacker is disarmed"),
-    "shooter_ally_hit": _("An ally of the shooter is hit"),
-    "target_ally_hit": _("An ally of the target is hit"),
-    "plain_miss": _("A plain miss"),
-}
-
-
 ORDER_LABELS = {
     "support": _("Support"),
     "defensive": _("Defensive"),
@@ -126,3 +113,15 @@ RESOLVER_LABELS = {
 def resolver_label(resolver: str) -> str:
     """`ranged` -> "Ranged attack": what a roll was, in the calculators' words."""
     return str(RESOLVER_LABELS.get(resolver, resolver.replace("_", " ")))
+
+
+# What an incident (K9) or a stray shot does, as the follow-up tables name it.
+EFFECT_LABELS = {
+    "weapon_destroyed": _("the weapon is destroyed"),
+    "attacker_falls": _("the attacker falls"),
+    "ally_hit": _("an ally is hit"),
+    "disarmed": _("the attacker is disarmed"),
+    "shooter_ally_hit": _("an ally of the shooter is hit"),
+    "target_ally_hit": _("an ally of the target is hit"),
+    "plain_miss": _("a plain miss"),
+}

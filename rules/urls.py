@@ -11,6 +11,8 @@ from django.urls import path
 from rules.calculators import api as calculators_api
 from rules.calculators import rapid40k as rapid40k_calculators
 from rules.calculators import views as calculators_views
+from rules.catalogue import api as catalogue_api
+from rules.catalogue import views as catalogue_views
 from rules.dice_calculators import views as dice_calculators_views
 from rules.rolls import api as rolls_api
 from rules.rolls import views as rolls_views
@@ -44,6 +46,7 @@ urlpatterns = [
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
+    path("rules/<slug:system>/catalogue/", catalogue_views.catalogue, name="catalogue"),
     path("rules/corporates/turn/", dice_calculators_views.corporates_turn, name="corporates-turn"),
     path(
         "rules/modern-rpg/chase-tracker/", dice_calculators_views.modern_chase, name="modern-chase"
@@ -94,6 +97,9 @@ api_urlpatterns = [
     path("table/<int:pk>/reveal/", table_api.TableRevealAPI.as_view(), name="api-table-reveal"),
     path("table/<int:pk>/advance/", table_api.TableAdvanceAPI.as_view(), name="api-table-advance"),
     path("table/<int:pk>/end/", table_api.TableEndAPI.as_view(), name="api-table-end"),
+    path(
+        "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
+    ),
 ]
 
 # The live encounter's WebSockets (config/asgi.py): read-only, what the services committed.

@@ -1349,6 +1349,45 @@ MATRIX += [
     Row("dashboard", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("set_theme", "post", every(302), data=lambda r, u: {"theme": "dark", "next": "/"}),
     Row("api-dashboard", "get", signed_in(200, anonymous=401), api=True),
+    Row("notifications", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("notifications", "post", every(302), data=lambda r, u: {"enabled": "on"}, writes=True),
+    Row("api-notifications", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-notifications",
+        "patch",
+        signed_in(200, anonymous=401),
+        data=lambda r, u: {"enabled": True},
+        api=True,
+        writes=True,
+    ),
+    Row("catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}),
+    Row("vote-remind", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
+    Row(
+        "api-vote-remind",
+        "post",
+        {**MANAGE_API, "organiser": 204},
+        kwargs=vote_pk,
+        api=True,
+        writes=True,
+    ),
+    Row("api-catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}, api=True),
+    # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
+    Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
+    Row(
+        "notifications-unsubscribe",
+        "post",
+        every(404),
+        kwargs=lambda r: {"token": "nope"},
+        writes=True,
+    ),
+    Row(
+        "api-notifications-unsubscribe",
+        "post",
+        every(404),
+        kwargs=lambda r: {"token": "nope"},
+        api=True,
+        writes=True,
+    ),
 ]
 
 
@@ -2004,6 +2043,10 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-close", "api-vote-close"),
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
+    Twin("catalogue", "api-catalogue"),
+    Twin("vote-remind", "api-vote-remind"),
+    Twin("notifications", "api-notifications", (("get", "get"), ("post", "patch"))),
+    Twin("notifications-unsubscribe", "api-notifications-unsubscribe", (("post", "post"),)),
     Twin("campaign-rules-settings", "api-campaign-rules-settings"),
     # Modern RPG characters
     Twin("modern-list", "api-modern-list"),

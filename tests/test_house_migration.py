@@ -56,7 +56,10 @@ def test_it_finds_every_demo_row_again_after_the_models_moved():
             rolls
         )
         new = _migrate(latest)
-        assert _before_the_table(_counts(new, ["characters", "campaigns", "rules"])) == now
+        # The tables that lived through the move (a model added since has no rows to keep).
+        kept = {name for name in now if name in before or name.startswith("rules.")}
+        after = _counts(new, ["characters", "campaigns", "rules"])
+        assert {name: after[name] for name in kept} == {name: now[name] for name in kept}
         events = new.get_model("campaigns", "EncounterEvent").objects.exclude(roll=None)
         linked = {event.roll.pk for event in events.select_related("roll")}
         assert linked and linked <= {roll["id"] for roll in rolls}

@@ -49,9 +49,11 @@ NOT_CRAWLED = {
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
     "rapid40k-army-export": "a JSON download",
+    "table-odds": "reached by the action form of the table page, not by a link",
     "modern-character-export": "a JSON download",
     "rapid40k-shared": "reached by a share link the demo does not hand out",
     "password_reset_confirm": "needs a token from an e-mail",
+    "notifications-unsubscribe": "needs the token of a notification e-mail",
     "chapter-settlement-progress": "an htmx fragment polled while a settlement runs",
 }
 

@@ -32,9 +32,12 @@ def line_chart(
     title: str,
     labels: Sequence[str],
     series: Sequence[tuple[str, Sequence[int]]],
+    titles: Sequence[str] = (),
 ) -> SafeString:
     """Running totals over chapters: one polyline per series (solid, then dashed), each
-    point labelled with its value; x labels are the chapters."""
+    point labelled with its value; x labels are the chapters. `titles`, when given, name
+    each point in full (its campaign and chapter): the point's tooltip, and the chart's
+    description read aloud."""
     height, left, right, top, bottom = 220, 28, 12, 16, 48
     count = max(len(labels), 1)
     peak = max([1, *(v for _, values in series for v in values)])
@@ -64,8 +67,9 @@ def line_chart(
             f"{dashes[n % len(dashes)]}/>"
         )
         for i, v in enumerate(values):
+            tip = f"<title>{escape(titles[i])}: {v}</title>" if i < len(titles) else ""
             parts.append(
-                f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>'
+                f'<g><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>{tip}</g>'
                 f'<text x="{x(i):.1f}" y="{y(v) - 6:.1f}" text-anchor="middle" font-size="10" '
                 f'{FONT} fill="{colour}">{v}</text>'
             )
@@ -82,8 +86,9 @@ def line_chart(
             f'<text x="{x(i):.1f}" y="{top + inner_h + 14}" text-anchor="middle" '
             f'font-size="10" {FONT} fill="{INK}">{escape(label)}</text>'
         )
+    named = list(titles) if len(titles) == len(labels) else list(labels)
     description = "; ".join(
-        f"{name}: " + ", ".join(f"{label} {v}" for label, v in zip(labels, values, strict=False))
+        f"{name}: " + ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False))
         for name, values in series
     )
     return _frame(title, description, height, "".join(parts))

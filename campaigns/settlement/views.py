@@ -79,14 +79,28 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return _leaderboard_page(request, overall_leaderboard_card(request.user))
 
 
+def _initials(name: str) -> str:
+    """ "La Chute de Lyon" -> "LCL " (three letters at most, the capitals first)."""
+    words = [w for w in name.split() if w[:1].isupper()] or name.split()
+    return "".join(w[0] for w in words[:3]).upper() + " " if words else ""
+
+
 @login_required
 @require_GET
 def profile_history(request: HttpRequest, username: str) -> HttpResponse:
     card = history_card(request.user, statistics_player_get_for_user(request.user, username))
-    labels = [str(point.chapter_number) for point in card.points]
+    # Each point names its campaign (initials under the axis, in full in its tooltip and in
+    # the chart's description) and its chapter.
+    labels = [f"{_initials(p.campaign_name)}{p.chapter_number}" for p in card.points]
+    titles = [
+        _("%(campaign)s, chapter %(number)s: %(title)s")
+        % {"campaign": p.campaign_name, "number": p.chapter_number, "title": p.chapter_title}
+        for p in card.points
+    ]
     over_time = charts.line_chart(
         title=_("Survival points and kills over chapters"),
         labels=labels,
+        titles=titles,
         series=[
             (column.label, [getattr(p, column.running) for p in card.points])
             for column in OVER_TIME

@@ -18,6 +18,19 @@ def archetype_choices():
     return grouped
 
 
+def archetype_options():
+    """For the builder's list: by affiliation, each archetype with the ranks it allows
+    (space-separated, for the rank list to offer only those)."""
+    cat = services.catalogue()
+    grouped = []
+    for affiliation in cat.affiliations.values():
+        archetypes = cat.archetypes_of(affiliation.slug)
+        if archetypes:
+            options = [(a.slug, a.label, " ".join(a.ranks)) for a in archetypes]
+            grouped.append((affiliation.label, options))
+    return grouped
+
+
 def rank_choices():
     cat = services.catalogue()
     return [(slug, text.rank_label(cat, slug)) for slug in cat.ranks]

@@ -23,7 +23,7 @@ from characters.kolaps.forms import (
     UndoForm,
     UnitChangeForm,
     UnitCreateForm,
-    archetype_choices,
+    archetype_options,
     rank_choices,
 )
 from characters.permissions import Refusal
@@ -104,7 +104,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("kolaps-character", pk=character.pk)
     if unit is not None:
-        return _unit_page(request, unit, message=_first_error(form))
+        return _unit_page(request, unit, message=_first_error(form), typed=form.data)
     return _list_page(request, character_form=form)
 
 
@@ -216,7 +216,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-def _unit_page(request, unit, *, message="") -> HttpResponse:
+def _unit_page(request, unit, *, message="", typed=None) -> HttpResponse:
     opponent_vu = _opponent_vu(request)
     card = cards.unit_card(unit, opponent_vu=opponent_vu)
     template = "characters/kolaps/unit.html"
@@ -228,6 +228,8 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
         template,
         {
             "unit": card,
+            # What the new-character form had typed when it was refused: kept, form open.
+            "typed": typed or {},
             "free_characters": cards.free_characters_of(request.user),
             "message": message,
             "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
@@ -236,7 +238,7 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
             "avatar_label": _("Avatar"),
             "make_avatar_label": _("Make Avatar"),
             "remove_label": _("Remove"),
-            "archetypes": archetype_choices(),
+            "archetypes": archetype_options(),
             "ranks": rank_choices(),
             # Plain strings for the list of members: it is the bulk of the page at 30.
             "members": [
@@ -245,7 +247,7 @@ def _unit_page(request, unit, *, message="") -> HttpResponse:
                     "name": c.name,
                     "avatar": c.is_avatar,
                     "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
-                    f" · {c.pp_left}/{c.pp_budget} PP",
+                    f" · {c.pp_spent}/{c.pp_budget} PP",
                 }
                 for c in card.characters
             ],

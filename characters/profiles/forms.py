@@ -13,7 +13,8 @@ def _attribute(label):
         label=label,
         min_value=0,
         max_value=9,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        # Counted live by static/js/chronique.js into the form's #attribute-points.
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-points": "attributes"}),
     )
 
 

@@ -3,6 +3,7 @@ typed in by hand judged, or rolled and recorded on the server."""
 
 from collections.abc import Callable
 
+from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
@@ -30,6 +31,20 @@ FIRST_DICE = ("dice", "a_dice", "b_dice")
 def _form_data(request: HttpRequest):
     """What a calculator form is bound to: the POST, the GET query, or nothing (a blank form)."""
     return request.POST if request.method == "POST" else (request.GET or None)
+
+
+def _initial_data(form_class: type[CalculatorForm]) -> dict:
+    """The starting values of a blank form, as a browser would submit them."""
+    blank = form_class()
+    data = {}
+    for name, field in blank.fields.items():
+        value = blank.get_initial_for_field(field, name)
+        if isinstance(field, forms.BooleanField):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = value
+    return data
 
 
 def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
@@ -127,9 +142,14 @@ def _calculator(
 
     @require_http_methods(["GET", "POST"])
     def page(request: HttpRequest) -> HttpResponse:
+        data = _form_data(request)
+        if data is None:
+            # A page just opened shows the odds of its starting values at once.
+            opened = form_class(_initial_data(form_class))
+            data = opened.data if opened.is_valid() else None
         return _calculator_page(
             request,
-            form_class(_form_data(request)),
+            form_class(data),
             odds_context=odds_context,
             partials=partials,
         )

@@ -45,6 +45,5 @@ def input_rows_filter(inputs: dict) -> list[tuple[str, str]]:
 
 @register.filter
 def effect_label(effect: str | None) -> str:
-    """An incident's or a stray shot's effect: "weapon_destroyed" -> "The weapon is
-    destroyed"."""
-    return str(EFFECT_LABELS.get(effect or "", effect or ""))
+    """What an incident or a stray shot does: "disarmed" -> "the attacker is disarmed"."""
+    return str(EFFECT_LABELS.get(effect or "", (effect or "").replace("_", " ")))

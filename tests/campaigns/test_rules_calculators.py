@@ -180,7 +180,7 @@ def test_it_names_an_incident_and_a_stray_shot_in_words_in_french(client):
     ).content.decode()
     incident = html.unescape(incident)
     assert "Incident majeur" in incident
-    assert "L'arme est détruite" in incident and "weapon_destroyed" not in incident
+    assert "l'arme est détruite" in incident and "weapon_destroyed" not in incident
     assert "la Santé de l'attaquant tombe à 3" in incident
     assert "l'attaquant survit à son jet de mort" in incident
     # A miss into a melee of three figures: the stray-shot die hits the shooter's ally.
@@ -197,4 +197,4 @@ def test_it_names_an_incident_and_a_stray_shot_in_words_in_french(client):
         },
     ).content.decode()
     stray = html.unescape(stray)
-    assert "Un allié du tireur est touché" in stray and "shooter_ally_hit" not in stray
+    assert "un allié du tireur est touché" in stray and "shooter_ally_hit" not in stray

@@ -44,7 +44,9 @@ def test_it_previews_then_settles_when_the_organiser_confirms(client, table):
 
     with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
         response = client.post(url)
-    assert response.status_code == 302 and len(callbacks) == 1
+    # One settlement task; the settled chapter's notification follows its own commit.
+    settles = [c for c in callbacks if "chapter_settle" in repr(c)]
+    assert response.status_code == 302 and len(settles) == 1
     page = client.get(url).content.decode()
     assert "Settled on" in page and "Reopen the settlement" in page
     assert "Confirm and settle" not in page

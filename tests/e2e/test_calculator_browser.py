@@ -14,7 +14,7 @@ def test_it_shows_odds_judges_typed_dice_and_rolls_on_the_server(page, live_serv
     page.get_by_label("Nom d'utilisateur").fill("table")
     page.get_by_label("Mot de passe").fill(PASSWORD)
     page.get_by_role("main").get_by_role("button", name="Se connecter").click()
-    page.wait_for_url("**/account/")
+    page.wait_for_url("**/dashboard/")
 
     page.goto(live_server.url + "/rules/kolaps/test/")
     page.get_by_label("Rang").select_option("veteran")

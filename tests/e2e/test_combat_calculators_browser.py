@@ -17,7 +17,7 @@ def log_in(page, live_server, username):
     page.locator("#id_username").fill(username)
     page.locator("#id_password").fill(PASSWORD)
     page.get_by_role("main").locator("button[type=submit]").click()
-    page.wait_for_url("**/account/")
+    page.wait_for_url("**/dashboard/")
 
 
 def test_it_shows_kirmanns_odds_takes_typed_dice_and_rolls_a_shot(page, live_server, output_dir):

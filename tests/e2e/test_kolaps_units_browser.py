@@ -37,7 +37,7 @@ def test_it_builds_a_veteran_and_values_his_unit_on_a_phone(browser, live_server
     page.get_by_label("Username").fill("agent")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("main").get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/account/")
+    page.wait_for_url("**/dashboard/")
 
     page.get_by_role("link", name="Units").click()
     page.get_by_label("Unit name").fill("Section 4")

@@ -58,7 +58,7 @@ def test_it_previews_confirms_and_shows_the_outcome(browser, live_server, output
     assert chapter_settle.apply(args=[chapter.pk]).get() == "settled"
     progress = orga.locator("#settlement-progress")
     progress.get_by_text("Settled on").wait_for(timeout=10_000)
-    assert "3 participants, 2 victories, 1 deaths" in progress.inner_text()
+    assert "3 participants, 2 victories, 1 death," in progress.inner_text()
     shot(orga, "4-outcome")
 
     player = _phone_for(browser, live_server, survivor)
