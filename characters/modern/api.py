@@ -46,7 +46,10 @@ def character_data(character: ModernCharacter) -> dict:
 class ModernListAPI(APIView):
     """Your modern RPG characters; POST creates one, checked against the creation rules."""
 
-    @extend_schema(operation_id="modern_characters_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        operation_id="modern_characters_list",
+        responses={200: {"type": "array", "items": {"type": "object"}}},
+    )
     def get(self, request):
         rows = ModernCharacter.objects.owned_by(request.user)
         return Response([character_data(c) for c in rows])

@@ -41,7 +41,10 @@ def _stale(stale: services.StaleVersion) -> Response:
 class ArmyListAPI(APIView):
     """Your army lists; POST makes a new, empty one."""
 
-    @extend_schema(operation_id="rapid40k_armies_list", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        operation_id="rapid40k_armies_list",
+        responses={200: {"type": "array", "items": {"type": "object"}}},
+    )
     def get(self, request):
         return Response([asdict(a) for a in cards.armies_for(request.user)])
 

@@ -160,7 +160,7 @@ class TableActionSerializer(serializers.Serializer):
 
 
 class TableVersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True)
+    version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
 class TableCombatantSerializer(TableVersionSerializer):

@@ -43,7 +43,8 @@ def test_a_run_older_than_a_task_may_live_is_confirmed_again_and_settles(table):
     left_running(chapter, ago=LIFETIME + timedelta(seconds=1))
     with TestCase.captureOnCommitCallbacks(execute=True) as sent:
         settlement_request(actor=organiser, chapter=chapter)
-    assert len(sent) == 1, "the task is sent again"
+    settle_tasks = [callback for callback in sent if "chapter_settle" in repr(callback)]
+    assert len(settle_tasks) == 1, "the task is sent again"
     chapter.refresh_from_db()
     assert chapter.settled_at is not None
     assert ChapterSettlement.objects.get(chapter=chapter).status == SettlementStatus.DONE
@@ -54,7 +55,7 @@ def test_a_run_still_within_its_time_limit_is_left_to_its_worker(table):
     left_running(chapter, ago=LIFETIME - timedelta(seconds=30))
     with TestCase.captureOnCommitCallbacks(execute=True) as sent:
         settlement_request(actor=organiser, chapter=chapter)
-    assert sent == [], "asking again while it runs sends nothing"
+    assert not [c for c in sent if "chapter_settle" in repr(c)], "asking again sends nothing"
     assert ChapterSettlement.objects.get(chapter=chapter).status == SettlementStatus.RUNNING
 
 

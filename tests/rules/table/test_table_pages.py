@@ -238,3 +238,16 @@ def test_dice_typed_by_hand_on_the_page_are_judged(client, game):
     hunters[0].refresh_from_db()
     assert (hunters[0].sante, hunters[0].dead) == (2, False)
     assert "dice rolled by hand" in html
+
+
+def test_a_write_without_a_version_applies_on_the_current_state_not_a_500(client, game):
+    """The fuzzer sent `{}` to undo and `{"combatant": n}` to reveal: a missing version was
+    a 500; it means "whatever the version", as the schema says (the field is optional)."""
+    encounter, organiser, _opponent, police, _hunters = game
+    client.force_login(organiser)
+    for path, body in (("undo", {}), ("reveal", {"combatant": police[0].pk})):
+        response = client.post(
+            f"/api/v1/table/{encounter.pk}/{path}/", body, content_type="application/json"
+        )
+        # Applied (200) or refused with its sentence (nothing to undo, nothing to reveal).
+        assert response.status_code in (200, 400, 409), (path, response.content[:300])

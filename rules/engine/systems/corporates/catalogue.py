@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from rules.engine.systems.setting import Setting, read_settings
+
 CATALOGUES_DIR: Final = Path(__file__).with_name("catalogues")
 CURRENT_VERSION: Final = "2026.11.1"
 
@@ -39,15 +41,6 @@ class Band:
     at_most: int | None
     key: str
     row: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    default: Any
-    choices: tuple[Any, ...]
-    ref: str
-    reading: str
 
 
 @dataclass(frozen=True)
@@ -107,19 +100,7 @@ def _bands(rows: Any, where: str) -> tuple[Band, ...]:
 
 
 def _settings(data: Mapping[str, Any]) -> dict[str, Setting]:
-    out: dict[str, Setting] = {}
-    for key, entry in data.items():
-        where = f"settings.{key}"
-        if not isinstance(entry, dict) or not {"default", "choices", "ref", "reading"} <= set(
-            entry
-        ):
-            raise CatalogueError(f"{where} needs default, choices, ref and reading")
-        if entry["default"] not in entry["choices"]:
-            raise CatalogueError(f"{where}: the default is not one of the choices")
-        out[key] = Setting(
-            key, entry["default"], tuple(entry["choices"]), entry["ref"], entry["reading"]
-        )
-    return out
+    return read_settings(data, CatalogueError)
 
 
 def band_of(bands: tuple[Band, ...], value: int) -> Band:

@@ -7,33 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.errors import RuleInputError
+from rules.engine.systems import setting
 from rules.engine.systems.corporates.catalogue import Catalogue
 from rules.engine.systems.corporates.pool import MAX_POOL
 from rules.engine.systems.kolaps import inputs
 
 
 def chosen_settings(data: Mapping[str, Any], catalogue: Catalogue) -> dict[str, Any]:
-    """The campaign's open settings (`settings` in the body), each one of its choices; the
-    missing ones take the catalogue's stated default."""
-    given = inputs.section(data, "settings")
-    out: dict[str, Any] = {}
-    for key, setting in catalogue.settings.items():
-        value = given.get(key, setting.default)
-        if value not in setting.choices or type(value) is not type(setting.default):
-            raise RuleInputError(
-                f"settings.{key}",
-                f"settings.{key} is one of {setting.choices}",
-                kind="choice",
-                choices=[str(c) for c in setting.choices],
-            )
-        out[key] = value
-    unknown = set(given) - set(catalogue.settings)
-    if unknown:
-        raise RuleInputError(
-            "settings", "unknown settings", kind="choice", choices=sorted(catalogue.settings)
-        )
-    return out
+    """The campaign's open settings in the body, read against this catalogue's."""
+    return setting.chosen_settings(data, catalogue.settings)
 
 
 @dataclass(frozen=True)

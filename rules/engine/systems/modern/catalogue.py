@@ -19,6 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from rules.engine.systems.setting import Setting, read_settings
+
 CATALOGUES_DIR: Final = Path(__file__).with_name("catalogues")
 CURRENT_VERSION: Final = "2026.11.1"
 ATTITUDE_FIELDS: Final = frozenset(
@@ -28,15 +30,6 @@ ATTITUDE_FIELDS: Final = frozenset(
 
 class CatalogueError(ValueError):
     """The catalogue file is malformed."""
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    default: Any
-    choices: tuple[Any, ...]
-    ref: str
-    reading: str
 
 
 @dataclass(frozen=True)
@@ -60,18 +53,7 @@ def _section(data: Mapping[str, Any], key: str) -> dict[str, Any]:
 
 
 def _settings(data: Mapping[str, Any]) -> dict[str, Setting]:
-    out: dict[str, Setting] = {}
-    for key, entry in data.items():
-        if not isinstance(entry, dict) or not {"default", "choices", "ref", "reading"} <= set(
-            entry
-        ):
-            raise CatalogueError(f"settings.{key} needs default, choices, ref and reading")
-        if entry["default"] not in entry["choices"]:
-            raise CatalogueError(f"settings.{key}: the default is not one of the choices")
-        out[key] = Setting(
-            key, entry["default"], tuple(entry["choices"]), entry["ref"], entry["reading"]
-        )
-    return out
+    return read_settings(data, CatalogueError)
 
 
 def parse_catalogue(data: Mapping[str, Any]) -> Catalogue:
