@@ -87,7 +87,7 @@ class ModernCharacterAPI(APIView):
 class ModernHistoryAPI(APIView):
     """The character's history, newest first."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
     def get(self, request, pk: int):
         character = modern_character_get_for_user(request.user, pk, need="view")
         return Response(

@@ -106,7 +106,7 @@ class ArmyChangeAPI(APIView):
 class ArmyHistoryAPI(APIView):
     """Who changed the army, what and when (newest first)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
     def get(self, request, pk: int):
         army = cards.army_get_for_user(request.user, pk)
         return Response([asdict(c) for c in cards.history_of(army)])
