@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from campaigns.chapters.kolaps import _clean_side, _require_planned, _roles
 from campaigns.models import Chapter, ChapterArmyEntry
 from campaigns.permissions import CAN_MANAGE
+from campaigns.rules_settings.services import campaign_rules_settings
 from campaigns.services import _record
 from characters.permissions import Forbidden, Refusal, Role
 from characters.rapid40k.models import Rapid40kArmy
@@ -39,6 +40,16 @@ def chapter_army_enter(*, actor, chapter: Chapter, army: Rapid40kArmy | None, si
         if not army.is_valid:
             raise Refusal(
                 _("An army list with problems cannot be entered into a chapter: solve them first."),
+                field="army",
+            )
+        agreed = campaign_rules_settings(locked.campaign).get("army_points", 0)
+        if agreed and army.points > agreed:
+            raise Refusal(
+                _(
+                    "%(name)s counts %(points)s points; the armies of this campaign count "
+                    "%(agreed)s at most."
+                )
+                % {"name": army.name, "points": army.points, "agreed": agreed},
                 field="army",
             )
         mine = locked.army_entries.filter(player=actor).select_related("army").first()

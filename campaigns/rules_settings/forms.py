@@ -23,6 +23,7 @@ SETTING_LABELS = {
     "hp_per_healing_success": _("Hit points per care success"),
     "chase_loss_die": _("The 1D of chase events"),
     "characteristic_names": _("Characteristics"),
+    "army_points": _("Army cost agreed for the campaign (0: each game agrees its own)"),
 }
 VALUE_LABELS = {
     "true": _("yes"),

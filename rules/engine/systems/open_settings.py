@@ -13,6 +13,7 @@ from typing import Any
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.corporates.catalogue import load_catalogue as corporates_catalogue
 from rules.engine.systems.modern.catalogue import load_catalogue as modern_catalogue
+from rules.engine.systems.rapid40k.catalogue import load_catalogue as rapid40k_catalogue
 
 
 def settings_of(system: str) -> dict[str, dict[str, Any]]:
@@ -21,6 +22,8 @@ def settings_of(system: str) -> dict[str, dict[str, Any]]:
         settings: Mapping[str, Any] = corporates_catalogue().settings
     elif system == "modern-rpg":
         settings = modern_catalogue().settings
+    elif system == "rapid40k":
+        settings = rapid40k_catalogue().settings
     else:
         return {}
     return {

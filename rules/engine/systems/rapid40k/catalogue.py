@@ -19,11 +19,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
+
+from rules.engine.systems.setting import Setting, read_settings
 
 CATALOGUES_DIR: Final = Path(__file__).with_name("catalogues")
 SYSTEM: Final = "rapid40k"
@@ -165,6 +167,8 @@ class Catalogue:
     armies: Mapping[str, Army]
     structure: Structure
     combat: CombatNumbers
+    # What the text leaves to the players, a campaign's choice (reading C1).
+    settings: Mapping[str, Setting] = field(default_factory=lambda: MappingProxyType({}))
 
     def weapon(self, slug: str) -> Weapon:
         try:
@@ -296,6 +300,7 @@ def _read(raw: Any) -> Catalogue:
             "armies",
             "structure",
             "combat",
+            "settings",
         },
     )
     if top["system"] != SYSTEM:
@@ -470,6 +475,7 @@ def _read(raw: Any) -> Catalogue:
         armies=MappingProxyType(_by_slug(armies, "armies")),
         structure=structure,
         combat=numbers,
+        settings=MappingProxyType(read_settings(raw.get("settings", {}), CatalogueError)),
     )
 
 
