@@ -25,15 +25,18 @@ API_INT_MIN = -(2**63)
 API_INT_MAX = 2**63 - 1
 
 
+def too_large_sentence() -> str:
+    """What a body over DATA_UPLOAD_MAX_MEMORY_SIZE is told, from DRF or from Django."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+    return str(_("This request is too large: send at most %(limit)s KB.") % {"limit": limit})
+
+
 class BodyTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
 
     def __init__(self) -> None:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
-        super().__init__(
-            _("This request is too large: send at most %(limit)s KB.") % {"limit": limit}
-        )
+        super().__init__(too_large_sentence())
 
 
 class _OutOfRange(ValueError):

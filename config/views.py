@@ -15,6 +15,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.api import too_large_sentence
 from config.celery import app
 from rules.engine.systems import SYSTEMS
 
@@ -142,9 +143,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     many form fields, or another malformed request (400); each said in a sentence."""
     if isinstance(exception, RequestDataTooBig):
         status = 413
-        message = _("This request is too large: send at most %(limit)s KB.") % {
-            "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
-        }
+        message = too_large_sentence()
     elif isinstance(exception, TooManyFieldsSent):
         status, message = 400, _("This form sends too many fields.")
     else:
