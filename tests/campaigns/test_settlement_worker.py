@@ -238,6 +238,15 @@ def test_it_leaves_nothing_or_everything_when_workers_are_killed(settle_worker):
     settlement_request(actor=organiser, chapter=chapter)
     wait_settled(chapter.pk)
     chapters.append(chapter.pk)
+    # The database shows the chapter settled a moment before the worker logs its last step.
+    _wait_for(
+        lambda: (
+            [line.split()[1] for line in read(settle_worker.checkpoints / "log").splitlines()][-1:]
+            == ["committed"]
+        ),
+        10,
+        "the worker's last step",
+    )
     steps = list(
         dict.fromkeys(
             line.split()[1] for line in read(settle_worker.checkpoints / "log").splitlines()
