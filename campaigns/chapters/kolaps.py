@@ -17,61 +17,38 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.http import Http404
 from django.utils.translation import gettext as _
 
+from campaigns.chapters.entries import chapter_roles, clean_side, require_planned
 from campaigns.models import (
     Chapter,
     ChapterResult,
-    ChapterStatus,
     ChapterUnitEntry,
     ChapterUnitResult,
 )
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.permissions import CAN_MANAGE
 from campaigns.services import _record
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.kolaps.services import unit_require_valid
 from characters.permissions import Forbidden, Refusal, Role
 
 KOLAPS = "kolaps"
-SIDE_MAX = 80
-
-
-def _clean_side(side: str) -> str:
-    side = " ".join(str(side or "").split())
-    if len(side) > SIDE_MAX:
-        raise Refusal(_("A side's name has at most 80 characters."), field="side")
-    return side
-
-
-def _roles(actor, chapter: Chapter) -> set[Role]:
-    roles = campaign_role(actor, chapter.campaign)
-    if not roles & CAN_VIEW:
-        raise Http404
-    return roles
-
-
-def _require_planned(chapter: Chapter) -> None:
-    if chapter.status == ChapterStatus.CLOSED:
-        raise Refusal(_("This chapter is closed."), field="chapter")
-    if chapter.status != ChapterStatus.PLANNED:
-        raise Refusal(_("This chapter has started: its units no longer change."), field="chapter")
 
 
 def chapter_unit_enter(*, actor, chapter: Chapter, unit: KolapsUnit | None, side: str = ""):
     """A participant enters one of their own valid units into a planned chapter of a
     KOLAPS campaign, on `side` (blank: the unit is its own side)."""
-    roles = _roles(actor, chapter)
+    roles = chapter_roles(actor, chapter)
     if Role.PARTICIPANT not in roles:
         raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
     if chapter.campaign.system != KOLAPS:
         raise Refusal(_("Units enter chapters of KOLAPS campaigns only."), field="unit")
     if unit is None or unit.owner_id != actor.pk:
         raise Refusal(_("Enter one of your own units."), field="unit")
-    side = _clean_side(side)
+    side = clean_side(side)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        _require_planned(locked)
+        require_planned(locked)
         unit = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
         unit_require_valid(unit)
         mine = locked.unit_entries.filter(player=actor).select_related("unit").first()
@@ -108,7 +85,7 @@ def chapter_unit_enter(*, actor, chapter: Chapter, unit: KolapsUnit | None, side
 
 def chapter_unit_withdraw(*, actor, chapter: Chapter, unit: KolapsUnit) -> None:
     """Take a unit back out of a planned chapter: its player, or an organiser."""
-    roles = _roles(actor, chapter)
+    roles = chapter_roles(actor, chapter)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
         entry = locked.unit_entries.filter(unit=unit).select_related("unit").first()
@@ -116,7 +93,7 @@ def chapter_unit_withdraw(*, actor, chapter: Chapter, unit: KolapsUnit) -> None:
             raise Refusal(_("This unit is not entered into this chapter."), field="unit")
         if entry.player_id != actor.pk and not roles & CAN_MANAGE:
             raise Forbidden(_("Only its player or an organiser withdraws a unit."))
-        _require_planned(locked)
+        require_planned(locked)
         entry.delete()
         _record(
             campaign=chapter.campaign,
@@ -207,7 +184,7 @@ def unit_result_rows(
                 unit_name=entry.unit.name[:120],
                 vu=entry.unit.vu,
                 player_id=entry.player_id,
-                side=_clean_side(row.side if row.side else entry.side),
+                side=clean_side(row.side if row.side else entry.side),
                 result=row.result,
                 losses=[{"id": pk, "name": members[row.unit_id][pk]} for pk in lost],
                 notes=row.notes.strip(),

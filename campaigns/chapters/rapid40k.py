@@ -11,7 +11,7 @@ or withdrawn. Validate, one transaction, append a `CampaignEvent`.
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from campaigns.chapters.kolaps import _clean_side, _require_planned, _roles
+from campaigns.chapters.entries import chapter_roles, clean_side, require_planned
 from campaigns.models import Chapter, ChapterArmyEntry
 from campaigns.permissions import CAN_MANAGE
 from campaigns.rules_settings.services import campaign_rules_settings
@@ -25,17 +25,17 @@ RAPID40K = "rapid40k"
 def chapter_army_enter(*, actor, chapter: Chapter, army: Rapid40kArmy | None, side: str = ""):
     """A participant enters one of their own valid army lists into a planned chapter of a
     Rapid 40000 campaign, on `side` (blank: the army is its own side)."""
-    roles = _roles(actor, chapter)
+    roles = chapter_roles(actor, chapter)
     if Role.PARTICIPANT not in roles:
         raise Forbidden(_("Only the campaign's players enter their armies into its chapters."))
     if chapter.campaign.system != RAPID40K:
         raise Refusal(_("Army lists enter chapters of Rapid 40000 campaigns only."), field="army")
     if army is None or army.owner_id != actor.pk:
         raise Refusal(_("Enter one of your own army lists."), field="army")
-    side = _clean_side(side)
+    side = clean_side(side)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
-        _require_planned(locked)
+        require_planned(locked)
         army = Rapid40kArmy.objects.select_for_update().get(pk=army.pk)
         if not army.is_valid:
             raise Refusal(
@@ -84,7 +84,7 @@ def chapter_army_enter(*, actor, chapter: Chapter, army: Rapid40kArmy | None, si
 
 def chapter_army_withdraw(*, actor, chapter: Chapter, army: Rapid40kArmy) -> None:
     """Take an army back out of a planned chapter: its player, or an organiser."""
-    roles = _roles(actor, chapter)
+    roles = chapter_roles(actor, chapter)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
         entry = locked.army_entries.filter(army=army).select_related("army").first()
@@ -92,7 +92,7 @@ def chapter_army_withdraw(*, actor, chapter: Chapter, army: Rapid40kArmy) -> Non
             raise Refusal(_("This army is not entered into this chapter."), field="army")
         if entry.player_id != actor.pk and not roles & CAN_MANAGE:
             raise Forbidden(_("Only its player or an organiser withdraws an army."))
-        _require_planned(locked)
+        require_planned(locked)
         entry.delete()
         _record(
             campaign=chapter.campaign,
