@@ -27,9 +27,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
     path("campaigns/import/", transfer_views.campaign_import, name="campaign-import"),
-    path(
-        "campaigns/<int:pk>/export.json", transfer_views.campaign_export, name="campaign-export"
-    ),
+    path("campaigns/<int:pk>/export.json", transfer_views.campaign_export, name="campaign-export"),
     path(
         "campaigns/<int:pk>/invitations/",
         views.invitation_create,
@@ -118,9 +116,7 @@ urlpatterns = [
 
 api_urlpatterns = [
     path("campaigns/", api.CampaignListAPI.as_view(), name="api-campaign-list"),
-    path(
-        "campaigns/import/", transfer_api.CampaignImportAPI.as_view(), name="api-campaign-import"
-    ),
+    path("campaigns/import/", transfer_api.CampaignImportAPI.as_view(), name="api-campaign-import"),
     path(
         "campaigns/<int:pk>/export/",
         transfer_api.CampaignExportAPI.as_view(),
