@@ -176,6 +176,9 @@ _RANGES = {
     "PositiveBigIntegerField": (0, 2**63 - 1),
 }
 ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+# RFC 3339 with its offset, as `datetime.isoformat()` writes it (years 1000-9999).
+DATE_TIME = r"^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$"
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
 
 
 def json_type(f: models.Field) -> dict:
@@ -196,9 +199,9 @@ def json_type(f: models.Field) -> dict:
     elif isinstance(f, models.DecimalField):
         schema = {"type": "string"}
     elif isinstance(f, models.DateTimeField):
-        schema = {"type": "string", "format": "date-time"}
+        schema = {"type": "string", "format": "date-time", "pattern": DATE_TIME}
     elif isinstance(f, models.DateField):
-        schema = {"type": "string", "format": "date"}
+        schema = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
     elif isinstance(f, models.CharField | models.TextField | models.EmailField):
         schema = {"type": "string"}
         if getattr(f, "max_length", None):
@@ -242,13 +245,13 @@ def json_schema() -> dict:
         "properties": {
             "format": {"const": FORMAT},
             "version": {"const": VERSION},
-            "exported_at": {"type": "string", "format": "date-time"},
+            "exported_at": {"type": "string", "format": "date-time", "pattern": DATE_TIME},
             "players": {
                 "type": "array",
                 "items": {
                     "type": "object",
                     "properties": {
-                        "username": {"type": "string", "minLength": 1, "maxLength": 150},
+                        "username": USERNAME,
                         "display_name": {"type": "string", "maxLength": 80},
                     },
                     "required": ["username", "display_name"],

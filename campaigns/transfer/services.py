@@ -18,7 +18,8 @@ from typing import Any
 import jsonschema
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
-from django.db import models, transaction
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -105,7 +106,7 @@ def _parse(text: bytes | str) -> dict:
     if size > max_bytes():
         raise _refuse(
             _("This file is too large: a campaign export may weigh up to %(size)s KB.")
-            % {"size": max_bytes() // 1024}
+            % {"size": -(-max_bytes() // 1024)}
         )
     try:
         data = json.loads(text)
@@ -240,6 +241,32 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
     writes nothing."""
     data = _parse(text)
     _check_references(data)
+    _check_rules(data)
+    try:
+        return _write(actor, data)
+    except (IntegrityError, DataError, ValueError, ValidationError):
+        raise _refuse(
+            _(
+                "This export holds rows that contradict each other or this site's rules: "
+                "nothing was imported."
+            )
+        ) from None
+
+
+def _check_rules(data: dict) -> None:
+    """What the services would have refused and the schema cannot say."""
+    first, last = settings.CHAPTER_YEARS
+    for chapter in data["tables"]["chapters"]:
+        when = chapter["starts_at"]
+        if when is not None and not first <= int(when[:4]) <= last:
+            raise _refuse(
+                _("Choose a date between the years %(first)s and %(last)s.")
+                % {"first": first, "last": last}
+            )
+
+
+def _write(actor, data: dict) -> Campaign:
+    """Every row of the file, in one transaction (the file is valid)."""
     tables = data["tables"]
     with transaction.atomic():
         players = _players_for(actor, data)

@@ -37,5 +37,5 @@ def campaign_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "campaigns/transfer/import.html",
-        {"form": form, "max_kb": services.max_bytes() // 1024},
+        {"form": form, "max_kb": -(-services.max_bytes() // 1024)},
     )

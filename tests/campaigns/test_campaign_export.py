@@ -9,11 +9,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns.models import Campaign, CampaignEvent, Chapter
 from campaigns.transfer import document
 from campaigns.transfer.services import campaign_export, campaign_import
-from characters.models import Player
+from characters.models import Player, Profile
 from characters.permissions import Refusal
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import closed_chapter, of_the_dead_table
@@ -110,7 +111,7 @@ def exported(db):
 
 def refused(organiser, text) -> str:
     counts = (Campaign.objects.count(), Chapter.objects.count(), Player.objects.count())
-    with pytest.raises(Refusal) as refusal:
+    with pytest.raises(Refusal) as refusal, translation.override("en"):
         campaign_import(actor=organiser, text=text)
     assert (Campaign.objects.count(), Chapter.objects.count(), Player.objects.count()) == counts
     return str(refusal.value.message)
@@ -119,7 +120,13 @@ def refused(organiser, text) -> str:
 def test_it_refuses_a_file_too_large(exported, settings):
     organiser, data = exported
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
-    assert "too large" in refused(organiser, json.dumps(data) + " " * 1000)
+    message = refused(organiser, json.dumps(data) + " " * 1000)
+    assert message == "This file is too large: a campaign export may weigh up to 1 KB."
+    with pytest.raises(Refusal) as refusal:  # in the site's language, French by default
+        campaign_import(actor=organiser, text=json.dumps(data) + " " * 1000)
+    assert str(refusal.value.message).replace("\u00a0", " ") == (
+        "Ce fichier est trop lourd : un export de campagne pèse au plus 1 Ko."
+    )
 
 
 def test_it_refuses_what_is_not_json_or_not_an_export(exported):
@@ -154,6 +161,47 @@ def test_it_refuses_a_reference_to_a_row_it_does_not_hold(exported):
     data["tables"]["chapters"][0]["campaign"] = data["tables"]["campaign"][0]["id"]
     data["tables"]["chapters"][0]["closed_by"] = "nobody"
     assert "(chapters, closed_by)" in refused(organiser, json.dumps(data))
+
+
+def test_it_refuses_dates_and_names_out_of_their_range(exported):
+    organiser, data = exported
+    chapter = data["tables"]["chapters"][0]
+    chapter["starts_at"] = "0036-03-21T12:53:14.244000+00:09"
+    assert "tables/chapters/0/starts_at" in refused(organiser, json.dumps(data))
+    chapter["starts_at"] = "1999-12-31T20:00:00+00:00"
+    assert refused(organiser, json.dumps(data)) == (
+        "Choose a date between the years 2000 and 2199."
+    )
+    chapter["starts_at"] = "2026-13-45T20:00:00+00:00"  # the pattern's shape, not a date
+    assert "contradict" in refused(organiser, json.dumps(data))
+    chapter["starts_at"] = None
+    data["players"][0]["username"] = "<script>"
+    assert "tables/campaign/0/organiser" in refused(organiser, json.dumps(data)) or (
+        "players/0/username" in refused(organiser, json.dumps(data))
+    )
+
+
+def test_it_refuses_rows_that_contradict_each_other(exported):
+    organiser, data = exported
+    chapter = dict(data["tables"]["chapters"][0])
+    data["tables"]["chapters"].append({**chapter, "id": chapter["id"] + 1})  # number 1 twice
+    assert refused(organiser, json.dumps(data)) == (
+        "This export holds rows that contradict each other or this site's rules: "
+        "nothing was imported."
+    )
+
+
+def test_it_imports_the_same_file_twice_and_players_keep_their_sheets(db):
+    organiser, campaign, players = of_the_dead_table(players=2)
+    closed_chapter(organiser, campaign, players)
+    data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
+    profiles = Profile.objects.count()
+    first = campaign_import(actor=organiser, text=data)
+    second = campaign_import(actor=organiser, text=data)
+    assert Profile.objects.count() == profiles
+    assert first.pk != second.pk
+    assert first.chapters.get().outcomes.count() == second.chapters.get().outcomes.count() == 2
+    assert Player.objects.filter(username__in=[p.username for p in players]).count() == 2
 
 
 def test_it_matches_players_by_username_and_makes_the_importer_organiser(exported):
@@ -214,6 +262,9 @@ def test_the_download_and_the_import_form_work_as_pages(exported, client):
 def test_the_api_twin_refuses_with_a_sentence(exported, client):
     organiser, data = exported
     client.force_login(organiser)
+    huge = {**data, "padding": "x" * 600_000}
+    response = client.post(reverse("api-campaign-import"), huge, content_type="application/json")
+    assert response.status_code == 413 and response.json()["detail"]
     response = client.post(
         reverse("api-campaign-import"),
         {**data, "version": 3},
