@@ -204,6 +204,22 @@ def test_it_imports_the_same_file_twice_and_players_keep_their_sheets(db):
     assert Player.objects.filter(username__in=[p.username for p in players]).count() == 2
 
 
+def test_a_player_who_left_keeps_their_settled_chapters_in_the_file(db):
+    from campaigns.services import campaign_leave
+    from campaigns.settlement.apply import settlement_apply
+
+    organiser, campaign, players = of_the_dead_table(players=3)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    campaign_leave(player=players[2], campaign=campaign)
+    data = campaign_export(actor=organiser, campaign=campaign)
+    assert players[2].username in {p["username"] for p in data["players"]}
+    imported = campaign_import(actor=organiser, text=json.dumps(data))
+    ledger = imported.ledger.order_by("player__username")
+    assert [e.player.username for e in ledger] == [p.username for p in players]
+    assert imported.memberships.count() == 2
+
+
 def test_it_matches_players_by_username_and_makes_the_importer_organiser(exported):
     _organiser, data = exported
     bruno = PlayerFactory(username="bruno")
@@ -296,4 +312,4 @@ def test_the_export_costs_the_same_queries_whatever_the_campaigns_size(
     assert len(data["tables"]["chapters"]) == 4 and len(data["players"]) == 9
 
 
-QUERIES = 24
+QUERIES = 23
