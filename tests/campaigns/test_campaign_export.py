@@ -46,6 +46,16 @@ def pages_of(client, campaign: Campaign) -> dict[str, str]:
         reverse("chapter-detail", args=[pk])
         for pk in campaign.chapters.order_by("number").values_list("pk", flat=True)
     ]
+    urls += [
+        reverse("chapter-settlement", args=[pk])
+        for pk in campaign.chapters.filter(status="closed")
+        .order_by("number")
+        .values_list("pk", flat=True)
+    ]
+    urls += [
+        reverse("vote-detail", args=[pk])
+        for pk in campaign.votes.order_by("pk").values_list("pk", flat=True)
+    ]
     if campaign.system == "of-the-dead":
         urls += [
             reverse("profile-history", args=[m.player.username])
@@ -73,6 +83,7 @@ def test_it_imports_every_demo_campaign_into_an_empty_instance_with_the_same_pag
         "modern-rpg",
     }
     before = {c.name: pages_of(client, c) for c in campaigns}
+    assert sum(len(pages) for pages in before.values()) >= 15  # 20 with the demo of today
     files = [json.dumps(campaign_export(actor=organiser, campaign=c)) for c in campaigns]
 
     call_command("flush", interactive=False, verbosity=0)  # an empty instance
