@@ -320,10 +320,12 @@ def _write(actor, data: dict) -> Campaign:
                 for name in table.m2m:
                     target = table.model._meta.get_field(name).related_model
                     getattr(obj, name).set([by_model[target][i] for i in row[name]])
-                if auto_now:  # kept as exported, not the time of the import
-                    table.model.objects.filter(pk=obj.pk).update(
-                        **{f.attname: _when(row[f.name]) for f in auto_now}
-                    )
+                for f in auto_now:
+                    setattr(obj, f.attname, _when(row[f.name]))
+            if auto_now and created:  # kept as exported, not the time of the import
+                table.model.objects.bulk_update(
+                    created, [f.attname for f in auto_now], batch_size=500
+                )
         campaign = Campaign.objects.get(pk=new_ids["campaign"][tables["campaign"][0]["id"]])
         CampaignEvent.objects.create(
             campaign=campaign,
