@@ -273,6 +273,11 @@ def _write(actor, data: dict) -> Campaign:
     tables = data["tables"]
     with transaction.atomic():
         players = _players_for(actor, data)
+        sheets = dict(
+            Profile.objects.filter(
+                player__in=[players[row["player"]] for row in tables["profiles"]]
+            ).values_list("player_id", "pk")
+        )
         new_ids: dict[str, dict[int, int]] = {}
         by_model = {}
         for table in TABLES:
@@ -284,9 +289,9 @@ def _write(actor, data: dict) -> Campaign:
             ]
             for row in tables[table.name]:
                 if table.model is Profile:
-                    existing = Profile.objects.filter(player=players[row["player"]]).first()
+                    existing = sheets.get(players[row["player"]].pk)
                     if existing is not None:  # a player keeps the sheet they have here
-                        new_ids.setdefault(table.name, {})[row["id"]] = existing.pk
+                        new_ids.setdefault(table.name, {})[row["id"]] = existing
                         continue
                 values = {}
                 for f in table.fields:

@@ -324,3 +324,22 @@ def test_the_export_costs_the_same_queries_whatever_the_campaigns_size(
 
 
 QUERIES = 23
+
+
+def test_the_import_costs_the_same_queries_whatever_the_campaigns_size(
+    db, django_assert_num_queries
+):
+    """Without votes: each vote adds the queries of its candidates (docs/campaign-export.md)."""
+    files = []
+    for players, chapters, prefix in ((2, 1, "s"), (8, 4, "b")):
+        organiser, campaign, members = of_the_dead_table(players=players, prefix=prefix)
+        for number in range(chapters):
+            closed_chapter(organiser, campaign, members, title=f"Chapitre {number}")
+        files.append(json.dumps(campaign_export(actor=organiser, campaign=campaign)))
+    importer = PlayerFactory(username="importer")
+    for text in files:
+        with django_assert_num_queries(IMPORT_QUERIES):
+            campaign_import(actor=importer, text=text)
+
+
+IMPORT_QUERIES = 15
