@@ -27,7 +27,7 @@ from campaigns.models import Campaign, CampaignEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.transfer import document
 from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
-from characters.models import Player, Profile
+from characters.models import Player, Profile, Trauma
 from characters.permissions import Refusal, require
 
 
@@ -280,6 +280,7 @@ def _write(actor, data: dict) -> Campaign:
         )
         new_ids: dict[str, dict[int, int]] = {}
         by_model = {}
+        kept_sheets: set[int] = set()  # ids in the file of the sheets not written
         for table in TABLES:
             objects, olds = [], []
             auto_now = [
@@ -288,11 +289,16 @@ def _write(actor, data: dict) -> Campaign:
                 if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
             ]
             for row in tables[table.name]:
-                if table.model is Profile:
-                    existing = sheets.get(players[row["player"]].pk)
-                    if existing is not None:  # a player keeps the sheet they have here
-                        new_ids.setdefault(table.name, {})[row["id"]] = existing
-                        continue
+                if table.model is Profile and players[row["player"]].pk in sheets:
+                    # A player keeps the sheet they have here; the file's one and its
+                    # traumas are not written, its ledger rows point to the one kept.
+                    new_ids.setdefault(table.name, {})[row["id"]] = sheets[
+                        players[row["player"]].pk
+                    ]
+                    kept_sheets.add(row["id"])
+                    continue
+                if table.model is Trauma and row["profile"] in kept_sheets:
+                    continue
                 values = {}
                 for f in table.fields:
                     value = row[document.key_of(f)]
@@ -308,19 +314,10 @@ def _write(actor, data: dict) -> Campaign:
                         values[f.attname] = _json_ids(table, f, f.to_python(value), new_ids)
                 objects.append(table.model(**values))
                 olds.append(row)
-            if table.model is document.Trauma:
-                objects = [o for o in objects if o.profile_id in _created(new_ids, "profiles")]
-                olds = [
-                    r
-                    for r in olds
-                    if by_model[Profile][r["profile"]] in _created(new_ids, "profiles")
-                ]
             created = table.model.objects.bulk_create(objects)
             mapping = new_ids.setdefault(table.name, {})
             mapping.update({row["id"]: obj.pk for row, obj in zip(olds, created, strict=True)})
             by_model[table.model] = mapping
-            if table.model is Profile:
-                new_ids["profiles_created"] = {obj.pk: obj.pk for obj in created}
             for row, obj in zip(olds, created, strict=True):
                 for name in table.m2m:
                     target = table.model._meta.get_field(name).related_model
@@ -339,10 +336,6 @@ def _write(actor, data: dict) -> Campaign:
             data={"exported_at": data["exported_at"]},
         )
     return campaign
-
-
-def _created(new_ids: dict[str, dict[int, int]], name: str) -> set[int]:
-    return set(new_ids.get(f"{name}_created", {}))
 
 
 def _when(value: str | None) -> datetime | None:

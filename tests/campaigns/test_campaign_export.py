@@ -14,7 +14,7 @@ from django.utils import translation
 from campaigns.models import Campaign, CampaignEvent, Chapter
 from campaigns.transfer import document
 from campaigns.transfer.services import campaign_export, campaign_import
-from characters.models import Player, Profile
+from characters.models import Player, Profile, Trauma
 from characters.permissions import Refusal
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import closed_chapter, of_the_dead_table
@@ -206,10 +206,11 @@ def test_it_imports_the_same_file_twice_and_players_keep_their_sheets(db):
     organiser, campaign, players = of_the_dead_table(players=2)
     closed_chapter(organiser, campaign, players)
     data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
-    profiles = Profile.objects.count()
+    profiles, traumas = Profile.objects.count(), Trauma.objects.count()
+    assert json.loads(data)["tables"]["traumas"], "the file carries the sheets' traumas"
     first = campaign_import(actor=organiser, text=data)
     second = campaign_import(actor=organiser, text=data)
-    assert Profile.objects.count() == profiles
+    assert (Profile.objects.count(), Trauma.objects.count()) == (profiles, traumas)
     assert first.pk != second.pk
     assert first.chapters.get().outcomes.count() == second.chapters.get().outcomes.count() == 2
     assert Player.objects.filter(username__in=[p.username for p in players]).count() == 2
