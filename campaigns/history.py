@@ -15,6 +15,7 @@ from characters.models import Vocation
 # The sentence of each verb, with the actor first; `%(actor)s` is the player's name.
 WITH_ACTOR = {
     "created": gettext_lazy("%(actor)s created the campaign"),
+    "imported": gettext_lazy("%(actor)s imported the campaign from an export"),
     "participant_added": gettext_lazy("%(actor)s added %(player)s"),
     "joined": gettext_lazy("%(actor)s joined the campaign"),
     "left": gettext_lazy("%(actor)s left the campaign"),

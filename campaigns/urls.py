@@ -18,12 +18,16 @@ from campaigns.rules_settings import api as rules_settings_api
 from campaigns.rules_settings import views as rules_settings_views
 from campaigns.settlement import api as settlement_api
 from campaigns.settlement import views as settlement_views
+from campaigns.transfer import api as transfer_api
+from campaigns.transfer import views as transfer_views
 
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign-list"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<int:pk>/edit/", views.campaign_edit, name="campaign-edit"),
+    path("campaigns/import/", transfer_views.campaign_import, name="campaign-import"),
+    path("campaigns/<int:pk>/export.json", transfer_views.campaign_export, name="campaign-export"),
     path(
         "campaigns/<int:pk>/invitations/",
         views.invitation_create,
@@ -112,6 +116,12 @@ urlpatterns = [
 
 api_urlpatterns = [
     path("campaigns/", api.CampaignListAPI.as_view(), name="api-campaign-list"),
+    path("campaigns/import/", transfer_api.CampaignImportAPI.as_view(), name="api-campaign-import"),
+    path(
+        "campaigns/<int:pk>/export/",
+        transfer_api.CampaignExportAPI.as_view(),
+        name="api-campaign-export",
+    ),
     path(
         "campaigns/<int:pk>/",
         api.CampaignDetailAPI.as_view(),

@@ -430,6 +430,13 @@ def kolaps_export(roles, user):
     return unit_export(unit, list(unit.members.order_by("position", "pk")))
 
 
+def campaign_export(roles, user):
+    from campaigns.transfer.services import campaign_export
+
+    campaign = roles["campaign"]
+    return campaign_export(actor=campaign.organiser, campaign=campaign)
+
+
 def kolaps_unit_version(body):
     return lambda roles, user: {**body, "version": roles["kolaps_unit"].version}
 
@@ -797,6 +804,15 @@ OTD_MATRIX: list[Row] = [
     Row("campaign-create", "post", every(302), data=campaign_body, writes=True),
     Row("campaign-edit", "get", MANAGE_PAGE, kwargs=campaign_pk),
     Row("campaign-edit", "post", MANAGE_WRITE, kwargs=campaign_pk, data=campaign_body, writes=True),
+    Row("campaign-export", "get", MANAGE_PAGE, kwargs=campaign_pk),
+    Row("campaign-import", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "campaign-import",
+        "post",
+        every(302),
+        data=lambda r, u: {"text": json.dumps(campaign_export(r, u))},
+        writes=True,
+    ),
     Row("invitation-create", "post", MANAGE_WRITE, kwargs=campaign_pk, writes=True),
     Row("invitation-revoke", "post", MANAGE_WRITE, kwargs=invitation_kwargs, writes=True),
     Row("campaign-join", "get", PAGE_ONLY_FOR_SIGNED_IN, kwargs=token_kwargs),
@@ -892,6 +908,15 @@ OTD_MATRIX: list[Row] = [
         "post",
         signed_in(201, anonymous=401),
         data=campaign_body,
+        api=True,
+        writes=True,
+    ),
+    Row("api-campaign-export", "get", MANAGE_API, kwargs=campaign_pk, api=True),
+    Row(
+        "api-campaign-import",
+        "post",
+        signed_in(201, anonymous=401),
+        data=campaign_export,
         api=True,
         writes=True,
     ),
@@ -2016,6 +2041,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("campaign-create", "api-campaign-list", (("post", "post"),)),
     Twin("campaign-detail", "api-campaign-detail"),
     Twin("campaign-edit", "api-campaign-detail", (("post", "patch"),)),
+    Twin("campaign-export", "api-campaign-export"),
+    Twin("campaign-import", "api-campaign-import"),
     Twin("invitation-create", "api-invitation-create"),
     Twin("invitation-revoke", "api-invitation-revoke"),
     Twin("campaign-join", "api-campaign-join"),

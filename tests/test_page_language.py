@@ -48,6 +48,7 @@ NOT_CRAWLED = {
     "healthz": "JSON for the load balancer",
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
+    "campaign-export": "a JSON download",
     "rapid40k-army-export": "a JSON download",
     "table-odds": "reached by the action form of the table page, not by a link",
     "modern-character-export": "a JSON download",

@@ -1,0 +1,274 @@
+"""What a campaign export holds: the tables, how each row becomes JSON and back.
+
+A whole campaign (docs/campaign-export.md) is the rows of `TABLES`, in an order where a row
+only refers to rows of tables before it. Each row keeps its source id as `id`, only to be
+referred to from inside the file; references to players become usernames (the `players`
+list), references to another exported row its `id`, references to anything else (a roll
+of the live table, a share token) are left out. Ids inside JSON values (a history line's
+`chapter`, a ledger effect's `trauma`) are listed in `JSON_IDS` and renumbered on import.
+
+The JSON Schema the import validates against is generated from the same tables
+(`json_schema()`) and kept in `campaign-export.schema.json`; a test checks they agree.
+"""
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from django.db import models
+
+from campaigns.models import (
+    Ballot,
+    Campaign,
+    CampaignEvent,
+    Chapter,
+    ChapterArmyEntry,
+    ChapterOutcome,
+    ChapterSettlement,
+    ChapterUnitEntry,
+    ChapterUnitResult,
+    CharacterStatistics,
+    EncounterEvent,
+    Membership,
+    SettlementEntry,
+    VocationAssignment,
+    Vote,
+)
+from characters.models import (
+    KolapsCharacter,
+    KolapsUnit,
+    Player,
+    Profile,
+    Rapid40kArmy,
+    Rapid40kSquad,
+    Trauma,
+)
+
+FORMAT = "chronique.campaign"
+VERSION = 1
+SCHEMA_FILE = Path(__file__).with_name("campaign-export.schema.json")
+# Never exported: secrets and what belongs to the instance, not to the campaign.
+LEFT_OUT = {"share_token"}
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str  # the key of the document's `tables`
+    model: type[models.Model]
+    # The rows of a campaign: a filter on the model (one query).
+    rows: Any
+    m2m: tuple[str, ...] = ()
+    fields: tuple[models.Field, ...] = field(default=(), compare=False)
+
+
+def _units(campaign: Campaign) -> models.Q:
+    entered = ChapterUnitEntry.objects.filter(chapter__campaign=campaign).values("unit_id")
+    resulted = ChapterUnitResult.objects.filter(chapter__campaign=campaign).values("unit_id")
+    return models.Q(pk__in=entered) | models.Q(pk__in=resulted)
+
+
+def _armies(campaign: Campaign) -> models.Q:
+    entered = ChapterArmyEntry.objects.filter(chapter__campaign=campaign).values("army_id")
+    return models.Q(pk__in=entered)
+
+
+def _profiles(campaign: Campaign) -> models.Q:
+    """The Of the Dead sheets of the campaign's players (an Of the Dead campaign only)."""
+    if campaign.system != "of-the-dead":
+        return models.Q(pk__in=[])
+    return models.Q(player__in=Membership.objects.filter(campaign=campaign).values("player_id"))
+
+
+def _unit_members(campaign: Campaign) -> models.Q:
+    return models.Q(unit__in=KolapsUnit.objects.filter(_units(campaign)))
+
+
+def _army_squads(campaign: Campaign) -> models.Q:
+    return models.Q(army__in=Rapid40kArmy.objects.filter(_armies(campaign)))
+
+
+def _profile_traumas(campaign: Campaign) -> models.Q:
+    return models.Q(profile__in=Profile.objects.filter(_profiles(campaign)))
+
+
+_TABLES = (
+    ("campaign", Campaign, lambda c: models.Q(pk=c.pk), ()),
+    ("memberships", Membership, lambda c: models.Q(campaign=c), ()),
+    ("chapters", Chapter, lambda c: models.Q(campaign=c), ()),
+    ("votes", Vote, lambda c: models.Q(campaign=c), ("candidates",)),
+    ("ballots", Ballot, lambda c: models.Q(vote__campaign=c), ()),
+    ("vocations", VocationAssignment, lambda c: models.Q(chapter__campaign=c), ()),
+    ("outcomes", ChapterOutcome, lambda c: models.Q(chapter__campaign=c), ()),
+    ("kolaps_units", KolapsUnit, _units, ()),
+    ("kolaps_characters", KolapsCharacter, _unit_members, ()),
+    ("unit_entries", ChapterUnitEntry, lambda c: models.Q(chapter__campaign=c), ()),
+    ("unit_results", ChapterUnitResult, lambda c: models.Q(chapter__campaign=c), ()),
+    ("rapid40k_armies", Rapid40kArmy, _armies, ()),
+    ("rapid40k_squads", Rapid40kSquad, _army_squads, ()),
+    ("army_entries", ChapterArmyEntry, lambda c: models.Q(chapter__campaign=c), ()),
+    ("profiles", Profile, _profiles, ()),
+    ("traumas", Trauma, _profile_traumas, ()),
+    ("encounter_events", EncounterEvent, lambda c: models.Q(chapter__campaign=c), ()),
+    ("settlements", ChapterSettlement, lambda c: models.Q(chapter__campaign=c), ()),
+    ("ledger", SettlementEntry, lambda c: models.Q(campaign=c), ()),
+    ("statistics", CharacterStatistics, lambda c: models.Q(campaign=c), ()),
+    ("history", CampaignEvent, lambda c: models.Q(campaign=c), ()),
+)  # fmt: skip
+
+
+def _fields(model: type[models.Model]) -> tuple[models.Field, ...]:
+    return tuple(
+        f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and f.name not in LEFT_OUT and not _is_outside_reference(f)
+    )
+
+
+MODELS = {model for _name, model, _rows, _m2m in _TABLES}
+
+
+def _is_outside_reference(f: models.Field) -> bool:
+    """A reference to a row the file does not carry (a roll of the live table): left out,
+    so the field must accept null."""
+    return bool(f.is_relation and f.related_model is not Player and f.related_model not in MODELS)
+
+
+TABLES = tuple(Table(name, model, rows, m2m, _fields(model)) for name, model, rows, m2m in _TABLES)
+TABLE_OF = {t.model: t for t in TABLES}
+
+# Ids inside JSON values: (table, field, key) → the table the id belongs to.
+JSON_IDS = {
+    ("history", "data", "chapter"): "chapters",
+    ("history", "data", "vote"): "votes",
+    ("history", "data", "unit"): "kolaps_units",
+    ("ledger", "effects", "trauma"): "traumas",
+}
+
+
+# --- Rows to JSON and back -----------------------------------------------------------------
+
+
+def value_out(f: models.Field, value: Any) -> Any:
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    return value
+
+
+def key_of(f: models.Field) -> str:
+    """The field's key in a row: its name, a reference's name without `_id`."""
+    return f.name
+
+
+# What the databases accept (PostgreSQL's columns), so that no number reaches them unbounded.
+_RANGES = {
+    "SmallIntegerField": (-32768, 32767),
+    "PositiveSmallIntegerField": (0, 32767),
+    "IntegerField": (-2147483648, 2147483647),
+    "PositiveIntegerField": (0, 2147483647),
+    "BigIntegerField": (-(2**63), 2**63 - 1),
+    "PositiveBigIntegerField": (0, 2**63 - 1),
+}
+ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+# RFC 3339 with its offset, as `datetime.isoformat()` writes it (years 1000-9999).
+DATE_TIME = r"^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$"
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
+
+
+def json_type(f: models.Field) -> dict:
+    """The JSON Schema of one field."""
+    if f.is_relation:
+        schema: dict = (
+            {"type": "string", "maxLength": 150} if f.related_model is Player else dict(ID)
+        )
+    elif isinstance(f, models.JSONField):
+        schema = {}
+    elif isinstance(f, models.BooleanField):
+        schema = {"type": "boolean"}
+    elif isinstance(f, models.IntegerField):
+        low, high = _RANGES.get(type(f).__name__, _RANGES["BigIntegerField"])
+        schema = {"type": "integer", "minimum": low, "maximum": high}
+    elif isinstance(f, models.FloatField):
+        schema = {"type": "number"}
+    elif isinstance(f, models.DecimalField):
+        schema = {"type": "string"}
+    elif isinstance(f, models.DateTimeField):
+        schema = {"type": "string", "format": "date-time", "pattern": DATE_TIME}
+    elif isinstance(f, models.DateField):
+        schema = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+    elif isinstance(f, models.CharField | models.TextField | models.EmailField):
+        schema = {"type": "string"}
+        if getattr(f, "max_length", None):
+            schema["maxLength"] = f.max_length
+    else:  # pragma: no cover - a new kind of field must be described here first
+        raise TypeError(f"{f.model.__name__}.{f.name}: {type(f).__name__}")
+    if f.choices and not f.is_relation:
+        schema["enum"] = [value for value, _label in f.flatchoices]
+        if f.blank and "" not in schema["enum"]:
+            schema["enum"].append("")
+        if f.null:
+            schema["enum"].append(None)
+    if f.null and "type" in schema:
+        schema["type"] = [schema["type"], "null"]
+    return schema
+
+
+def json_schema() -> dict:
+    """The JSON Schema (2020-12) of a campaign export, generated from `TABLES`."""
+    tables = {}
+    for table in TABLES:
+        properties: dict = {"id": dict(ID)}
+        for f in table.fields:
+            properties[key_of(f)] = json_type(f)
+        for name in table.m2m:
+            properties[name] = {"type": "array", "items": dict(ID)}
+        tables[table.name] = {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": properties,
+                "required": sorted(properties),
+                "additionalProperties": False,
+            },
+        }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://chronique.example/schemas/campaign-export-1.json",
+        "title": "Chronique campaign export, version 1 (docs/campaign-export.md)",
+        "type": "object",
+        "properties": {
+            "format": {"const": FORMAT},
+            "version": {"const": VERSION},
+            "exported_at": {"type": "string", "format": "date-time", "pattern": DATE_TIME},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "username": USERNAME,
+                        "display_name": {"type": "string", "maxLength": 80},
+                    },
+                    "required": ["username", "display_name"],
+                    "additionalProperties": False,
+                },
+            },
+            "tables": {
+                "type": "object",
+                "properties": tables,
+                "required": sorted(tables),
+                "additionalProperties": False,
+            },
+        },
+        "required": ["format", "version", "exported_at", "players", "tables"],
+        "additionalProperties": False,
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"

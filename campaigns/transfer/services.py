@@ -1,0 +1,342 @@
+"""Export a whole campaign as JSON, and import such a file (docs/campaign-export.md).
+
+`campaign_export` reads the campaign's tables (`document.TABLES`) in a fixed number of
+queries, whatever its size. `campaign_import` is the one writer of an import: it validates
+the whole file first (size, JSON, the JSON Schema of its version, every reference inside
+it), then writes every row in ONE transaction with new ids, and appends the history line
+"imported by". A file refused is a sentence, and nothing is written.
+
+Players are matched by username; a username this instance does not know becomes an
+inactive account without a password (it can be claimed by an administrator later). The
+export's organiser becomes whoever imports the file.
+"""
+
+import json
+from datetime import datetime
+from typing import Any
+
+import jsonschema
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign, CampaignEvent
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.transfer import document
+from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
+from characters.models import Player, Profile, Trauma
+from characters.permissions import Refusal, require
+
+
+def max_bytes() -> int:
+    """The largest file accepted: the API's body limit, for the page and the API alike."""
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+# --- Export --------------------------------------------------------------------------------
+
+
+def campaign_export(*, actor, campaign: Campaign) -> dict:
+    """The campaign as the documented JSON document (organisers only). One query per table
+    and one for the players the rows name, whatever the campaign's size."""
+    require(campaign_role(actor, campaign), CAN_MANAGE, visible=CAN_VIEW)
+    read = []
+    for table in TABLES:
+        queryset = table.model.objects.filter(table.rows(campaign)).order_by("pk")
+        if table.m2m:
+            queryset = queryset.prefetch_related(*table.m2m)
+        read.append((table, list(queryset)))
+    named = {
+        f.value_from_object(obj)
+        for table, objects in read
+        for f in table.fields
+        if f.is_relation and f.related_model is Player
+        for obj in objects
+    }
+    players = {
+        pk: (username, display_name)
+        for pk, username, display_name in Player.objects.filter(pk__in=named - {None}).values_list(
+            "pk", "username", "display_name"
+        )
+    }
+    rows: dict[str, list] = {}
+    ids: dict[type[models.Model], set[int]] = {}
+    for table, objects in read:
+        out = []
+        for obj in objects:
+            row: dict[str, Any] = {"id": obj.pk}
+            for f in table.fields:
+                value = f.value_from_object(obj)
+                if f.is_relation and value is not None:
+                    if f.related_model is Player:
+                        value = players[value][0]
+                    elif value not in ids.get(f.related_model, ()):
+                        value = None  # a row of another campaign (a trauma's chapter)
+                row[document.key_of(f)] = document.value_out(f, value)
+            for name in table.m2m:
+                row[name] = sorted(o.pk for o in getattr(obj, name).all())
+            out.append(row)
+        ids[table.model] = {row["id"] for row in out}
+        rows[table.name] = out
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "players": [
+            {"username": username, "display_name": display_name}
+            for username, display_name in sorted(players.values())
+        ],
+        "tables": rows,
+    }
+
+
+def campaign_export_text(*, actor, campaign: Campaign) -> str:
+    return json.dumps(campaign_export(actor=actor, campaign=campaign), ensure_ascii=False, indent=1)
+
+
+# --- Import --------------------------------------------------------------------------------
+
+
+def _refuse(message: str) -> Refusal:
+    return Refusal(message, field="file")
+
+
+def _parse(text: bytes | str) -> dict:
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > max_bytes():
+        raise _refuse(
+            _("This file is too large: a campaign export may weigh up to %(size)s KB.")
+            % {"size": -(-max_bytes() // 1024)}
+        )
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _refuse(
+            _("This file is not JSON: choose a campaign exported from Chronique.")
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _refuse(_("This file is not a Chronique campaign export."))
+    if data.get("version") != VERSION:
+        raise _refuse(
+            _("This export is of version %(version)s; this Chronique reads version %(ours)s.")
+            % {"version": str(data.get("version"))[:20], "ours": VERSION}
+        )
+    validator = jsonschema.Draft202012Validator(
+        _schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "/"
+        raise _refuse(
+            _("This export does not follow its schema at %(where)s: %(problem)s")
+            % {"where": where[:200], "problem": error.message[:200]}
+        )
+    return data
+
+
+_SCHEMA: dict | None = None
+
+
+def _schema() -> dict:
+    global _SCHEMA
+    if _SCHEMA is None:
+        _SCHEMA = json.loads(document.SCHEMA_FILE.read_text())
+    return _SCHEMA
+
+
+def _check_references(data: dict) -> None:
+    """Every reference inside the file points to a row or a player of the file."""
+    tables = data["tables"]
+    usernames = {p["username"] for p in data["players"]}
+    if len(usernames) != len(data["players"]):
+        raise _refuse(_("This export lists a player twice."))
+    if len(tables["campaign"]) != 1:
+        raise _refuse(_("This export must hold exactly one campaign."))
+    ids = {}
+    for table in TABLES:
+        seen = [row["id"] for row in tables[table.name]]
+        if len(set(seen)) != len(seen):
+            raise _refuse(_("This export repeats a row of %(table)s.") % {"table": table.name})
+        ids[table.model] = set(seen)
+        for row in tables[table.name]:
+            for f in table.fields:
+                value = row[document.key_of(f)]
+                if not f.is_relation or value is None:
+                    if value is None and not f.null:
+                        raise _missing(table, f)
+                    continue
+                known = usernames if f.related_model is Player else ids.get(f.related_model, set())
+                if value not in known:
+                    raise _missing(table, f)
+            for name in table.m2m:
+                if not set(row[name]) <= ids[table.model._meta.get_field(name).related_model]:
+                    raise _refuse(
+                        _("This export refers to a row it does not hold (%(table)s, %(field)s).")
+                        % {"table": table.name, "field": name}
+                    )
+
+
+def _missing(table: Table, f: models.Field) -> Refusal:
+    return _refuse(
+        _("This export refers to a row it does not hold (%(table)s, %(field)s).")
+        % {"table": table.name, "field": f.name}
+    )
+
+
+def _players_for(actor, data: dict) -> dict[str, Player]:
+    """Usernames to accounts: the importer for the export's organiser, the account of the
+    same username, else an inactive account without a password."""
+    organiser = data["tables"]["campaign"][0]["organiser"]
+    usernames = [p["username"] for p in data["players"] if p["username"] != organiser]
+    found = {p.username: p for p in Player.objects.filter(username__in=usernames)}
+    missing = [
+        p for p in data["players"] if p["username"] not in found and p["username"] != organiser
+    ]
+    if missing:
+        Player.objects.bulk_create(
+            [
+                Player(
+                    username=p["username"],
+                    display_name=p["display_name"],
+                    email=f"{p['username']}@imported.invalid",
+                    is_active=False,
+                    password=make_password(None),
+                )
+                for p in missing
+            ]
+        )
+        found.update(
+            Player.objects.filter(username__in=[p["username"] for p in missing]).in_bulk(
+                field_name="username"
+            )
+        )
+    found[organiser] = actor
+    return found
+
+
+def _json_ids(table: Table, f: models.Field, value: Any, new_ids: dict[str, dict[int, int]]) -> Any:
+    keys = {
+        key: target
+        for (t, name, key), target in document.JSON_IDS.items()
+        if t == table.name and name == f.name
+    }
+    if not keys:
+        return value
+
+    def renumber(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {
+                k: (new_ids[keys[k]].get(v, v) if k in keys and isinstance(v, int) else renumber(v))
+                for k, v in item.items()
+            }
+        if isinstance(item, list):
+            return [renumber(v) for v in item]
+        return item
+
+    return renumber(value)
+
+
+def campaign_import(*, actor, text: bytes | str) -> Campaign:
+    """Create the campaign of an export file, with everything it holds; a file refused
+    writes nothing."""
+    data = _parse(text)
+    _check_references(data)
+    _check_rules(data)
+    try:
+        return _write(actor, data)
+    except (IntegrityError, DataError, ValueError, ValidationError):
+        raise _refuse(
+            _(
+                "This export holds rows that contradict each other or this site's rules: "
+                "nothing was imported."
+            )
+        ) from None
+
+
+def _check_rules(data: dict) -> None:
+    """What the services would have refused and the schema cannot say."""
+    first, last = settings.CHAPTER_YEARS
+    for chapter in data["tables"]["chapters"]:
+        when = chapter["starts_at"]
+        if when is not None and not first <= int(when[:4]) <= last:
+            raise _refuse(
+                _("Choose a date between the years %(first)s and %(last)s.")
+                % {"first": first, "last": last}
+            )
+
+
+def _write(actor, data: dict) -> Campaign:
+    """Every row of the file, in one transaction (the file is valid)."""
+    tables = data["tables"]
+    with transaction.atomic():
+        players = _players_for(actor, data)
+        sheets = dict(
+            Profile.objects.filter(
+                player__in=[players[row["player"]] for row in tables["profiles"]]
+            ).values_list("player_id", "pk")
+        )
+        new_ids: dict[str, dict[int, int]] = {}
+        by_model = {}
+        kept_sheets: set[int] = set()  # ids in the file of the sheets not written
+        for table in TABLES:
+            objects, olds = [], []
+            auto_now = [
+                f
+                for f in table.fields
+                if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+            ]
+            for row in tables[table.name]:
+                if table.model is Profile and players[row["player"]].pk in sheets:
+                    # A player keeps the sheet they have here; the file's one and its
+                    # traumas are not written, its ledger rows point to the one kept.
+                    new_ids.setdefault(table.name, {})[row["id"]] = sheets[
+                        players[row["player"]].pk
+                    ]
+                    kept_sheets.add(row["id"])
+                    continue
+                if table.model is Trauma and row["profile"] in kept_sheets:
+                    continue
+                values = {}
+                for f in table.fields:
+                    value = row[document.key_of(f)]
+                    if f.is_relation:
+                        if value is not None:
+                            value = (
+                                players[value].pk
+                                if f.related_model is Player
+                                else by_model[f.related_model][value]
+                            )
+                        values[f.attname] = value
+                    else:
+                        values[f.attname] = _json_ids(table, f, f.to_python(value), new_ids)
+                objects.append(table.model(**values))
+                olds.append(row)
+            created = table.model.objects.bulk_create(objects)
+            mapping = new_ids.setdefault(table.name, {})
+            mapping.update({row["id"]: obj.pk for row, obj in zip(olds, created, strict=True)})
+            by_model[table.model] = mapping
+            for row, obj in zip(olds, created, strict=True):
+                for name in table.m2m:
+                    target = table.model._meta.get_field(name).related_model
+                    getattr(obj, name).set([by_model[target][i] for i in row[name]])
+                for f in auto_now:
+                    setattr(obj, f.attname, _when(row[f.name]))
+            if auto_now and created:  # kept as exported, not the time of the import
+                table.model.objects.bulk_update(
+                    created, [f.attname for f in auto_now], batch_size=500
+                )
+        campaign = Campaign.objects.get(pk=new_ids["campaign"][tables["campaign"][0]["id"]])
+        CampaignEvent.objects.create(
+            campaign=campaign,
+            actor=actor,
+            verb="imported",
+            data={"exported_at": data["exported_at"]},
+        )
+    return campaign
+
+
+def _when(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
