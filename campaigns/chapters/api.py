@@ -358,6 +358,12 @@ class VoteOpenSerializer(serializers.Serializer):
         child=serializers.IntegerField(), required=False, default=list
     )
     chapter = serializers.IntegerField(required=False, allow_null=True, default=None)
+    closes_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="when the vote closes itself (optional, in the future)",
+    )
 
 
 class VoteOpenAPI(APIView):
@@ -386,6 +392,7 @@ class VoteOpenAPI(APIView):
             kind=values["kind"],
             candidates=candidates,
             chapter=chapter,
+            closes_at=values["closes_at"],
         )
         return _vote(request, vote.pk, status.HTTP_201_CREATED)
 
