@@ -88,6 +88,14 @@ class Row:
         return reverse(self.name, kwargs=kwargs)
 
 
+# The systems whose catalogue is browsed besides KOLAPS (rows labelled by system).
+CATALOGUE_SYSTEMS = ("of-the-dead", "rapid40k", "corporates", "modern-rpg")
+
+
+def _system(slug):
+    return lambda roles: {"system": slug}
+
+
 def campaign_pk(roles):
     return {"pk": roles["campaign"].pk}
 
@@ -1361,6 +1369,11 @@ MATRIX += [
         writes=True,
     ),
     Row("catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}),
+    *(
+        Row("catalogue", "get", every(200), kwargs=_system(slug), label=slug)
+        for slug in CATALOGUE_SYSTEMS
+    ),
+    Row("catalogue", "get", every(404), kwargs=_system("chess"), label="unknown"),
     Row("vote-remind", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
     Row(
         "api-vote-remind",
@@ -1371,6 +1384,11 @@ MATRIX += [
         writes=True,
     ),
     Row("api-catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}, api=True),
+    *(
+        Row("api-catalogue", "get", every(200), kwargs=_system(slug), api=True, label=slug)
+        for slug in CATALOGUE_SYSTEMS
+    ),
+    Row("api-catalogue", "get", every(404), kwargs=_system("chess"), api=True, label="unknown"),
     # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
     Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
     Row(
