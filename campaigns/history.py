@@ -30,6 +30,7 @@ WITH_ACTOR = {
     "vote_opened": gettext_lazy("%(actor)s opened a vote"),
     "vote_closed": gettext_lazy("%(actor)s closed a vote"),
     "vote_closing": gettext_lazy("%(actor)s announced that a vote closes soon"),
+    "vote_closing_set": gettext_lazy("%(actor)s changed when a vote closes"),
     "ballot_cast": gettext_lazy("%(actor)s cast a ballot"),
     "vocation_chosen": gettext_lazy("%(actor)s gave %(vocation)s to %(player)s"),
     "vocation_released": gettext_lazy("%(actor)s released the vocation of %(player)s"),

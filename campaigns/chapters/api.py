@@ -433,6 +433,27 @@ class BallotAPI(APIView):
         return _vote(request, pk)
 
 
+class VoteClosingSerializer(serializers.Serializer):
+    closes_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the vote closes itself; null: no date"
+    )
+
+
+class VoteClosingAPI(APIView):
+    """Set, move or remove (null) the date an open vote closes itself (organisers); a date
+    already past is refused."""
+
+    @extend_schema(request=VoteClosingSerializer, responses=VoteCardSerializer)
+    def post(self, request, pk: int):
+        vote = vote_get_for_user(request.user, pk, need="manage")
+        data = VoteClosingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chapter_services.vote_set_closing(
+            actor=request.user, vote=vote, closes_at=data.validated_data["closes_at"]
+        )
+        return _vote(request, pk)
+
+
 class VoteCloseAPI(APIView):
     """Close a vote; its result is kept (organisers)."""
 

@@ -105,6 +105,23 @@ class VoteOpenForm(ServiceForm):
         )
 
 
+class VoteClosingForm(ServiceForm):
+    closes_at = forms.DateTimeField(
+        label=_("Closes on"),
+        required=False,
+        help_text=_("Leave empty: the vote stays open until an organiser closes it."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def save(self, actor, vote):
+        return self.run(
+            chapter_services.vote_set_closing,
+            actor=actor,
+            vote=vote,
+            closes_at=self.cleaned_data.get("closes_at"),
+        )
+
+
 class NextChapterBallotForm(ServiceForm):
     chapter = forms.ChoiceField(label=_("Your choice"), widget=forms.RadioSelect)
 

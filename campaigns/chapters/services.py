@@ -382,6 +382,32 @@ def ballots_cast(*, voter, vote: Vote, nominations: Mapping[str, object]) -> lis
     return ballots
 
 
+def vote_set_closing(*, actor, vote: Vote, closes_at: datetime | None) -> Vote:
+    """An organiser sets, moves or removes (None) the date an open vote closes itself. A
+    date already past is refused; the "about to close" reminder still goes once per vote
+    (a vote that already reminded its players does not remind them again)."""
+    require_manager(actor, vote.campaign)
+    if closes_at is not None and closes_at <= timezone.now():
+        raise Refusal(_("This closing date is already past."), field="closes_at")
+    with transaction.atomic():
+        locked = Vote.objects.select_for_update().select_related("campaign").get(pk=vote.pk)
+        if locked.status != VoteStatus.OPEN:
+            raise Refusal(_("This vote is closed."), field="closes_at")
+        if locked.closes_at == closes_at:
+            return locked
+        locked.closes_at = closes_at
+        locked.save(update_fields=["closes_at"])
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="vote_closing_set",
+            vote=locked.pk,
+            kind=locked.kind,
+            closes_at=closes_at.isoformat() if closes_at else None,
+        )
+    return locked
+
+
 def _past_closing(vote: Vote, now: datetime) -> bool:
     return vote.closes_at is not None and vote.closes_at <= now
 

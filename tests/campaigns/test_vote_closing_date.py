@@ -165,3 +165,47 @@ def test_the_api_twin_opens_a_vote_with_a_date_and_refuses_a_past_one(client, ta
     )
     assert created.status_code == 201
     assert created.json()["closes_at"].startswith("2026-11-27T20:30")
+
+
+def test_an_organiser_moves_or_removes_the_date_and_a_player_may_not(client, table):
+    organiser, alice, _bruno, _campaign, _chapter = table
+    vote = _vocation_vote(table, NOW + timedelta(hours=30))
+    client.force_login(organiser)
+    url = reverse("vote-closing", args=[vote.pk])
+    past = client.post(url, {"closes_at": "2026-11-25T12:00"})
+    assert past.status_code == 200
+    assert "Cette date de clôture est déjà passée." in past.content.decode().replace("\u00a0", " ")
+    assert client.post(url, {"closes_at": "2026-11-28T09:15"}).status_code == 302
+    vote.refresh_from_db()
+    assert vote.closes_at == datetime(2026, 11, 28, 9, 15, tzinfo=PARIS)
+    line = CampaignEvent.objects.filter(verb="vote_closing_set").get()
+    assert line.actor == organiser
+    assert client.post(url, {"closes_at": ""}).status_code == 302
+    vote.refresh_from_db()
+    assert vote.closes_at is None
+    client.force_login(alice)
+    assert client.post(url, {"closes_at": "2026-11-28T09:15"}).status_code == 403
+    vote.refresh_from_db()
+    assert vote.closes_at is None
+
+
+def test_the_closing_api_twin_moves_the_date_and_refuses_a_closed_vote(client, table):
+    organiser, *_ = table
+    vote = _vocation_vote(table, NOW + timedelta(hours=30))
+    client.force_login(organiser)
+    url = reverse("api-vote-closing", args=[vote.pk])
+    moved = client.post(url, {"closes_at": "2026-11-29T10:00:00Z"}, content_type="application/json")
+    assert moved.status_code == 200 and moved.json()["closes_at"].startswith("2026-11-29T11:00")
+    vote_close(actor=organiser, vote=vote)
+    refused = client.post(url, {"closes_at": None}, content_type="application/json")
+    assert refused.status_code == 400
+    assert refused.json()["closes_at"] == ["Ce vote est clos."]
+
+
+def test_a_reminded_vote_moved_later_does_not_remind_again(table):
+    organiser, *_ = table
+    vote = _vocation_vote(table, NOW + timedelta(hours=20))
+    assert votes_remind_due(now=NOW) == [vote.pk]
+    chapter_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(days=3))
+    assert votes_remind_due(now=NOW + timedelta(days=2, hours=1)) == []
+    assert CampaignEvent.objects.filter(verb="vote_closing").count() == 1
