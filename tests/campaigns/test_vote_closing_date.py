@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +18,7 @@ from campaigns.models import CampaignEvent, Vote, VoteStatus
 from campaigns.notifications.services import event_notify, notifications_set, votes_remind_due
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.permissions import Refusal
+from config.celery import app
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +211,15 @@ def test_a_reminded_vote_moved_later_does_not_remind_again(table):
     chapter_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(days=3))
     assert votes_remind_due(now=NOW + timedelta(days=2, hours=1)) == []
     assert CampaignEvent.objects.filter(verb="vote_closing").count() == 1
+
+
+def test_beat_schedules_both_tasks_and_the_worker_knows_them():
+    """`celery beat` sends what CELERY_BEAT_SCHEDULE names: each is a task the worker runs."""
+    app.loader.import_default_modules()
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert scheduled == {
+        "campaigns.chapters.tasks.votes_close_due",
+        "campaigns.notifications.tasks.votes_remind_due",
+    }
+    assert scheduled <= set(app.tasks)
+    assert timedelta(hours=24) == settings.VOTE_REMINDER_BEFORE
