@@ -130,20 +130,25 @@ def _player(username: str) -> Player:
     return player
 
 
+def _username(body) -> str:
+    """The `username` of a JSON object body; "" for any other body (a list, a string)."""
+    return str(body.get("username", "")) if isinstance(body, dict) else ""
+
+
 class CoOrganiserAPI(APIView):
     """Name (POST) or remove (DELETE) a co-organiser (the organiser only)."""
 
     @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
     def post(self, request, pk: int):
         campaign = campaign_get_for_user(request.user, pk)
-        username = str(request.data.get("username", ""))
+        username = _username(request.data)
         services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
         return _campaign(request, pk)
 
     @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
     def delete(self, request, pk: int):
         campaign = campaign_get_for_user(request.user, pk)
-        username = str(request.data.get("username", ""))
+        username = _username(request.data)
         services.co_organiser_remove(
             actor=request.user, campaign=campaign, player=_player(username)
         )

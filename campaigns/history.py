@@ -31,6 +31,7 @@ WITH_ACTOR = {
     "vote_opened": gettext_lazy("%(actor)s opened a vote"),
     "vote_closed": gettext_lazy("%(actor)s closed a vote"),
     "vote_closing": gettext_lazy("%(actor)s announced that a vote closes soon"),
+    "vote_closing_set": gettext_lazy("%(actor)s changed when a vote closes"),
     "ballot_cast": gettext_lazy("%(actor)s cast a ballot"),
     "vocation_chosen": gettext_lazy("%(actor)s gave %(vocation)s to %(player)s"),
     "vocation_released": gettext_lazy("%(actor)s released the vocation of %(player)s"),
@@ -44,10 +45,14 @@ WITH_ACTOR = {
 ENCOUNTER_HIT = gettext_lazy(
     "%(actor)s recorded in %(title)s: %(player)s hits %(target)s (%(damage)s damage)"
 )
-# Lines without an actor: what the settlement did on its own.
+# Lines without an actor: what the settlement, or a vote's closing date, did on its own.
 WITHOUT_ACTOR = {
     "chapter_settled": gettext_lazy("The chapter %(title)s was settled"),
     "unit_member_left": gettext_lazy("%(character)s left the unit %(unit_name)s after the chapter"),
+    "vote_closed": gettext_lazy("A vote closed at its closing date"),
+    "vote_closing": gettext_lazy(
+        "A vote closes soon: the players who have not voted were reminded"
+    ),
 }
 
 

@@ -30,7 +30,11 @@ from campaigns.chapters.models import (
     VoteStatus,
     ZombieType,
 )
-from campaigns.notifications.models import NotificationSent, NotificationSubscription
+from campaigns.notifications.models import (
+    NotificationChange,
+    NotificationSent,
+    NotificationSubscription,
+)
 from campaigns.settlement.models import ChapterSettlement, SettlementEntry, SettlementStatus
 from campaigns.statistics.models import CharacterStatistics
 from rules.engine.systems import system_choices
@@ -55,6 +59,7 @@ __all__ = [
     "Invitation",
     "Membership",
     "MembershipRole",
+    "NotificationChange",
     "NotificationSent",
     "NotificationSubscription",
     "SettlementEntry",

@@ -88,6 +88,7 @@ urlpatterns = [
     ),
     path("votes/<int:pk>/", chapters_views.vote_detail, name="vote-detail"),
     path("votes/<int:pk>/close/", chapters_views.vote_close, name="vote-close"),
+    path("votes/<int:pk>/closing/", chapters_views.vote_closing, name="vote-closing"),
     path("calendar/token/", chapters_views.calendar_token, name="calendar-token"),
     path("calendar/<str:token>.ics", chapters_views.calendar_feed, name="calendar-feed"),
     path("leaderboard/", settlement_views.leaderboard, name="leaderboard"),
@@ -200,6 +201,7 @@ api_urlpatterns = [
     path("votes/<int:pk>/", chapters_api.VoteDetailAPI.as_view(), name="api-vote-detail"),
     path("votes/<int:pk>/ballot/", chapters_api.BallotAPI.as_view(), name="api-vote-ballot"),
     path("votes/<int:pk>/close/", chapters_api.VoteCloseAPI.as_view(), name="api-vote-close"),
+    path("votes/<int:pk>/closing/", chapters_api.VoteClosingAPI.as_view(), name="api-vote-closing"),
     path("calendar/token/", chapters_api.CalendarTokenAPI.as_view(), name="api-calendar-token"),
     path("leaderboard/", settlement_api.LeaderboardAPI.as_view(), name="api-leaderboard"),
     path(

@@ -15,4 +15,11 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 if not app.conf.broker_url:
     app.conf.broker_url = "memory://"
 # Tasks live in the feature folders that own them, not at the apps' roots.
-app.autodiscover_tasks(["characters.accounts", "campaigns.settlement", "campaigns.notifications"])
+app.autodiscover_tasks(
+    [
+        "characters.accounts",
+        "campaigns.chapters",
+        "campaigns.settlement",
+        "campaigns.notifications",
+    ]
+)

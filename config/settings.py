@@ -292,6 +292,19 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="chronique")
 # Seconds a worker waits for the result of a child process that died before it reports
 # the task lost (and, with reject_on_worker_lost, puts it back in the queue).
 CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", default=10.0)
+# Periodic work run by `celery beat` (compose's `beat` service, `make beat`): votes close
+# themselves at their closing date and remind their players VOTE_REMINDER_HOURS before.
+VOTE_REMINDER_BEFORE = timedelta(hours=env.int("VOTE_REMINDER_HOURS", default=24))
+CELERY_BEAT_SCHEDULE = {
+    "votes-close-due": {
+        "task": "campaigns.chapters.tasks.votes_close_due",
+        "schedule": env.float("VOTES_CLOSE_EVERY", default=60.0),
+    },
+    "votes-remind-due": {
+        "task": "campaigns.notifications.tasks.votes_remind_due",
+        "schedule": env.float("VOTES_REMIND_EVERY", default=300.0),
+    },
+}
 
 # --- The post-chapter settlement (docs/settlement.md) ---------------------------------------
 SETTLEMENT_TIME_LIMIT = env.int("SETTLEMENT_TIME_LIMIT", default=330)

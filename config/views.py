@@ -28,27 +28,32 @@ OFFERS = {
     "kolaps": (
         ("kolaps-test", {}, _("Calculators")),
         ("kolaps-list", {}, _("Units")),
+        ("catalogue", {"system": "kolaps"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),
     ),
     "of-the-dead": (
         ("profile-mine", {}, _("My profile")),
         ("of-the-dead-calculator", {"resolver": "brawl"}, _("Calculators")),
+        ("catalogue", {"system": "of-the-dead"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),
     ),
     "rapid40k": (
         ("rapid40k-calculator", {"resolver": "cost"}, _("Calculators")),
         ("rapid40k-list", {}, _("Army lists")),
+        ("catalogue", {"system": "rapid40k"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),
     ),
     "corporates": (
         ("dice-calculators", {"system": "corporates"}, _("Calculators")),
         ("corporates-turn", {}, _("Turn tracker")),
+        ("catalogue", {"system": "corporates"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),
     ),
     "modern-rpg": (
         ("dice-calculators", {"system": "modern-rpg"}, _("Calculators")),
         ("modern-list", {}, _("Characters")),
         ("modern-chase", {}, _("Chase tracker")),
+        ("catalogue", {"system": "modern-rpg"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),
     ),
 }

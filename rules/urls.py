@@ -30,6 +30,8 @@ resolve_api_urlpatterns = [
 ]
 
 urlpatterns = [
+    # Before the calculators' "rules/<system>/<resolver>/": "catalogue" is no resolver.
+    path("rules/<slug:system>/catalogue/", catalogue_views.catalogue, name="catalogue"),
     path("rules/kolaps/test/", calculators_views.kolaps_test, name="kolaps-test"),
     path("rules/kolaps/ranged/", calculators_views.kolaps_ranged, name="kolaps-ranged"),
     path("rules/kolaps/melee/", calculators_views.kolaps_melee, name="kolaps-melee"),
@@ -46,7 +48,6 @@ urlpatterns = [
     path("rolls/", rolls_views.roll_list, name="roll-list"),
     path("rolls/<int:pk>/", rolls_views.roll_detail, name="roll-detail"),
     path("chapters/<int:pk>/encounter/", table_views.chapter_encounter, name="chapter-encounter"),
-    path("rules/<slug:system>/catalogue/", catalogue_views.catalogue, name="catalogue"),
     path("rules/corporates/turn/", dice_calculators_views.corporates_turn, name="corporates-turn"),
     path(
         "rules/modern-rpg/chase-tracker/", dice_calculators_views.modern_chase, name="modern-chase"

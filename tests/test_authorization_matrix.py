@@ -88,6 +88,14 @@ class Row:
         return reverse(self.name, kwargs=kwargs)
 
 
+# The systems whose catalogue is browsed besides KOLAPS (rows labelled by system).
+CATALOGUE_SYSTEMS = ("of-the-dead", "rapid40k", "corporates", "modern-rpg")
+
+
+def _system(slug):
+    return lambda roles: {"system": slug}
+
+
 def campaign_pk(roles):
     return {"pk": roles["campaign"].pk}
 
@@ -872,6 +880,14 @@ OTD_MATRIX: list[Row] = [
         writes=True,
     ),
     Row("vote-close", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
+    Row(
+        "vote-closing",
+        "post",
+        MANAGE_WRITE,
+        kwargs=vote_pk,
+        data=lambda r, u: {"closes_at": "2099-01-01T18:00"},
+        writes=True,
+    ),
     Row("chapter-upcoming", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("calendar-token", "post", every(302), writes=True),
     Row("calendar-feed", "get", every(200), kwargs=lambda r: {"token": r["feed"].token}),
@@ -1040,6 +1056,15 @@ OTD_MATRIX: list[Row] = [
         writes=True,
     ),
     Row("api-vote-close", "post", MANAGE_API, kwargs=vote_pk, api=True, writes=True),
+    Row(
+        "api-vote-closing",
+        "post",
+        MANAGE_API,
+        kwargs=vote_pk,
+        data=lambda r, u: {"closes_at": "2099-01-01T18:00:00Z"},
+        api=True,
+        writes=True,
+    ),
     Row("api-chapter-upcoming", "get", signed_in(200, anonymous=401), api=True),
     Row("api-calendar-token", "post", signed_in(200, anonymous=401), api=True, writes=True),
 ]
@@ -1386,6 +1411,11 @@ MATRIX += [
         writes=True,
     ),
     Row("catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}),
+    *(
+        Row("catalogue", "get", every(200), kwargs=_system(slug), label=slug)
+        for slug in CATALOGUE_SYSTEMS
+    ),
+    Row("catalogue", "get", every(404), kwargs=_system("chess"), label="unknown"),
     Row("vote-remind", "post", MANAGE_WRITE, kwargs=vote_pk, writes=True),
     Row(
         "api-vote-remind",
@@ -1396,6 +1426,11 @@ MATRIX += [
         writes=True,
     ),
     Row("api-catalogue", "get", every(200), kwargs=lambda r: {"system": "kolaps"}, api=True),
+    *(
+        Row("api-catalogue", "get", every(200), kwargs=_system(slug), api=True, label=slug)
+        for slug in CATALOGUE_SYSTEMS
+    ),
+    Row("api-catalogue", "get", every(404), kwargs=_system("chess"), api=True, label="unknown"),
     # An unknown token: 404 for everyone (a known one works signed in or not, tested apart).
     Row("notifications-unsubscribe", "get", every(404), kwargs=lambda r: {"token": "nope"}),
     Row(
@@ -2068,6 +2103,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("vote-detail", "api-vote-detail"),
     Twin("vote-detail", "api-vote-ballot", (("post", "post"),)),
     Twin("vote-close", "api-vote-close"),
+    Twin("vote-closing", "api-vote-closing"),
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
     Twin("catalogue", "api-catalogue"),

@@ -358,6 +358,12 @@ class VoteOpenSerializer(serializers.Serializer):
         child=serializers.IntegerField(), required=False, default=list
     )
     chapter = serializers.IntegerField(required=False, allow_null=True, default=None)
+    closes_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="when the vote closes itself (optional, in the future)",
+    )
 
 
 class VoteOpenAPI(APIView):
@@ -386,6 +392,7 @@ class VoteOpenAPI(APIView):
             kind=values["kind"],
             candidates=candidates,
             chapter=chapter,
+            closes_at=values["closes_at"],
         )
         return _vote(request, vote.pk, status.HTTP_201_CREATED)
 
@@ -422,6 +429,27 @@ class BallotAPI(APIView):
             chapter=vote.candidates.filter(pk=values.get("chapter")).first(),
             vocation=values.get("vocation", ""),
             nominee=Player.objects.filter(pk=values.get("nominee")).first(),
+        )
+        return _vote(request, pk)
+
+
+class VoteClosingSerializer(serializers.Serializer):
+    closes_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the vote closes itself; null: no date"
+    )
+
+
+class VoteClosingAPI(APIView):
+    """Set, move or remove (null) the date an open vote closes itself (organisers); a date
+    already past is refused."""
+
+    @extend_schema(request=VoteClosingSerializer, responses=VoteCardSerializer)
+    def post(self, request, pk: int):
+        vote = vote_get_for_user(request.user, pk, need="manage")
+        data = VoteClosingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        chapter_services.vote_set_closing(
+            actor=request.user, vote=vote, closes_at=data.validated_data["closes_at"]
         )
         return _vote(request, pk)
 

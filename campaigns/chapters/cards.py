@@ -535,6 +535,7 @@ class VoteCard:
     chapter_title: str
     opened_at: datetime
     closed_at: datetime | None
+    closes_at: datetime | None  # when it closes itself; None: the organisers close it
     candidates: list[Option]  # next chapter: chapter ids
     vocations: list[Option]
     players: list[Option]  # vocation vote: nominees
@@ -598,6 +599,7 @@ def vote_card(user, vote: Vote) -> VoteCard:
         chapter_title=vote.chapter.title if vote.chapter else "",
         opened_at=vote.opened_at,
         closed_at=vote.closed_at,
+        closes_at=vote.closes_at,
         candidates=candidates,
         vocations=vocations,
         players=players,

@@ -75,6 +75,15 @@ class VoteOpenForm(ServiceForm):
     chapter = forms.ModelChoiceField(
         label=_("Chapter (vocation vote)"), queryset=None, required=False
     )
+    closes_at = forms.DateTimeField(
+        label=_("Closes on (optional)"),
+        required=False,
+        help_text=_(
+            "The vote closes itself then; the players who have not voted are reminded the day "
+            "before. Leave empty to close it yourself."
+        ),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,6 +101,24 @@ class VoteOpenForm(ServiceForm):
             kind=data["kind"],
             candidates=list(data.get("candidates") or []),
             chapter=data.get("chapter"),
+            closes_at=data.get("closes_at"),
+        )
+
+
+class VoteClosingForm(ServiceForm):
+    closes_at = forms.DateTimeField(
+        label=_("Closes on"),
+        required=False,
+        help_text=_("Leave empty: the vote stays open until an organiser closes it."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def save(self, actor, vote):
+        return self.run(
+            chapter_services.vote_set_closing,
+            actor=actor,
+            vote=vote,
+            closes_at=self.cleaned_data.get("closes_at"),
         )
 
 

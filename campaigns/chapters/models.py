@@ -124,6 +124,10 @@ class Vote(models.Model):
     )
     opened_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the vote closes itself (optional; the organisers may still close it earlier).
+    closes_at = models.DateTimeField(_("closes at"), null=True, blank=True)
+    # When the automatic "about to close" reminder was claimed: set once, never reset.
+    reminded_at = models.DateTimeField(null=True, blank=True)
     # Kept once closed: {"counts": {...}, "winner": chapter id or null, "tie": bool} for a
     # next-chapter vote; {"assignments": {player id: vocation}, "counts": {...}} for vocations.
     result = models.JSONField(null=True, blank=True)
@@ -133,6 +137,7 @@ class Vote(models.Model):
 
     class Meta:
         ordering = ["-opened_at", "-pk"]
+        indexes = [models.Index(fields=["status", "closes_at"])]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.get_status_display()})"

@@ -279,13 +279,17 @@ def vote_open(
     kind: str,
     candidates: Sequence[Chapter] = (),
     chapter: Chapter | None = None,
+    closes_at: datetime | None = None,
 ) -> Vote:
     """Open a vote: on the next chapter among `candidates` (two or more planned chapters),
     or on the vocations of `chapter`. One open vote of a kind at a time (per chapter for
-    vocations)."""
+    vocations). With `closes_at` (in the future) the vote closes itself then
+    (`votes_close_due`), and its players are reminded the day before."""
     require_manager(actor, campaign)
     if kind not in VoteKind.values:
         raise Refusal(_("Unknown kind of vote."), field="kind")
+    if closes_at is not None and closes_at <= timezone.now():
+        raise Refusal(_("This closing date is already past."), field="closes_at")
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
         open_votes = locked.votes.filter(status=VoteStatus.OPEN, kind=kind)
@@ -303,7 +307,9 @@ def vote_open(
                 )
             if open_votes.exists():
                 raise Refusal(_("A vote on the next chapter is already open."), field="kind")
-            vote = Vote.objects.create(campaign=locked, kind=kind, opened_by=actor)
+            vote = Vote.objects.create(
+                campaign=locked, kind=kind, opened_by=actor, closes_at=closes_at
+            )
             vote.candidates.set(sorted(ids))
             data = {"candidates": sorted(ids)}
         else:
@@ -314,8 +320,12 @@ def vote_open(
                 raise Refusal(
                     _("A vote on this chapter's vocations is already open."), field="chapter"
                 )
-            vote = Vote.objects.create(campaign=locked, kind=kind, chapter=chapter, opened_by=actor)
+            vote = Vote.objects.create(
+                campaign=locked, kind=kind, chapter=chapter, opened_by=actor, closes_at=closes_at
+            )
             data = {"chapter": chapter.pk}
+        if closes_at is not None:
+            data["closes_at"] = closes_at.isoformat()
         _record(campaign=locked, actor=actor, verb="vote_opened", vote=vote.pk, kind=kind, **data)
     return vote
 
@@ -333,7 +343,8 @@ def ballot_cast(
     require(campaign_role(voter, campaign), CAN_VOTE, visible=CAN_VIEW)
     with transaction.atomic():
         locked = Vote.objects.select_for_update().get(pk=vote.pk)
-        if locked.status != VoteStatus.OPEN:
+        # Past its closing date a vote takes no ballot, even before the task has closed it.
+        if locked.status != VoteStatus.OPEN or _past_closing(locked, timezone.now()):
             raise Refusal(_("This vote is closed."))
         if locked.kind == VoteKind.NEXT_CHAPTER:
             if chapter is None or not locked.candidates.filter(pk=chapter.pk).exists():
@@ -371,6 +382,36 @@ def ballots_cast(*, voter, vote: Vote, nominations: Mapping[str, object]) -> lis
     return ballots
 
 
+def vote_set_closing(*, actor, vote: Vote, closes_at: datetime | None) -> Vote:
+    """An organiser sets, moves or removes (None) the date an open vote closes itself. A
+    date already past is refused; the "about to close" reminder still goes once per vote
+    (a vote that already reminded its players does not remind them again)."""
+    require_manager(actor, vote.campaign)
+    if closes_at is not None and closes_at <= timezone.now():
+        raise Refusal(_("This closing date is already past."), field="closes_at")
+    with transaction.atomic():
+        locked = Vote.objects.select_for_update().select_related("campaign").get(pk=vote.pk)
+        if locked.status != VoteStatus.OPEN:
+            raise Refusal(_("This vote is closed."), field="closes_at")
+        if locked.closes_at == closes_at:
+            return locked
+        locked.closes_at = closes_at
+        locked.save(update_fields=["closes_at"])
+        _record(
+            campaign=locked.campaign,
+            actor=actor,
+            verb="vote_closing_set",
+            vote=locked.pk,
+            kind=locked.kind,
+            closes_at=closes_at.isoformat() if closes_at else None,
+        )
+    return locked
+
+
+def _past_closing(vote: Vote, now: datetime) -> bool:
+    return vote.closes_at is not None and vote.closes_at <= now
+
+
 def vote_close(*, actor, vote: Vote) -> Vote:
     """Close a vote and keep its result; a vocation vote gives the vocations it decided."""
     require_manager(actor, vote.campaign)
@@ -378,52 +419,80 @@ def vote_close(*, actor, vote: Vote) -> Vote:
         locked = Vote.objects.select_for_update().select_related("campaign").get(pk=vote.pk)
         if locked.status != VoteStatus.OPEN:
             raise Refusal(_("This vote is already closed."))
-        if locked.kind == VoteKind.NEXT_CHAPTER:
-            candidates = list(locked.candidates.values_list("pk", "number"))
-            ballots = list(locked.ballots.values_list("chapter_id", flat=True))
-            counted = count_next_chapter(ballots, candidates)
-            locked.result = {
-                "counts": {str(pk): n for pk, n in counted.counts.items()},
-                "winner": counted.winner,
-                "tied": counted.tied,
-            }
-            locked.winner_id = counted.winner
-        else:
-            chapter = Chapter.objects.select_for_update().get(pk=locked.chapter_id)
-            taken = dict(chapter.vocations.values_list("player_id", "vocation"))
-            # The counts are kept; a chapter closed meanwhile keeps its record unchanged.
-            closed = chapter.status == ChapterStatus.CLOSED
-            counted = count_vocations(
-                list(locked.ballots.values_list("vocation", "nominee_id")),
-                _player_ids(locked.campaign),
-                taken,
-                vocations=Vocation.values,
-            )
-            for player_id, vocation in ({} if closed else counted.assignments).items():
-                VocationAssignment.objects.create(
-                    chapter=chapter,
-                    player_id=player_id,
-                    vocation=vocation,
-                    source=VocationSource.VOTED,
-                )
-            locked.result = {
-                "counts": [
-                    [vocation, player_id, n] for (vocation, player_id), n in counted.counts.items()
-                ],
-                "assignments": {str(pk): v for pk, v in counted.assignments.items()},
-            }
-        locked.status = VoteStatus.CLOSED
-        locked.closed_at = timezone.now()
-        locked.save(update_fields=["status", "closed_at", "result", "winner"])
-        _record(
-            campaign=locked.campaign,
-            actor=actor,
-            verb="vote_closed",
-            vote=locked.pk,
-            kind=locked.kind,
-            result=locked.result,
-        )
+        _close(locked, actor=actor)
     return locked
+
+
+def votes_close_due(*, now: datetime | None = None) -> list[int]:
+    """Close every open vote whose closing date has come (what the periodic task runs);
+    each under its row's lock, so a vote closed meanwhile, by an organiser or another run,
+    is left as it is. The history line has no actor: the date closed it. Returns the ids
+    of the votes it closed."""
+    now = now or timezone.now()
+    due = Vote.objects.filter(status=VoteStatus.OPEN, closes_at__lte=now).order_by("closes_at")
+    closed = []
+    for pk in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            locked = (
+                Vote.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("campaign")
+                .filter(pk=pk, status=VoteStatus.OPEN, closes_at__lte=now)
+                .first()
+            )
+            if locked is None:
+                continue
+            _close(locked, actor=None)
+        closed.append(pk)
+    return closed
+
+
+def _close(locked: Vote, *, actor) -> None:
+    """Count the ballots of a locked open vote, keep the result, write the line."""
+    if locked.kind == VoteKind.NEXT_CHAPTER:
+        candidates = list(locked.candidates.values_list("pk", "number"))
+        ballots = list(locked.ballots.values_list("chapter_id", flat=True))
+        counted = count_next_chapter(ballots, candidates)
+        locked.result = {
+            "counts": {str(pk): n for pk, n in counted.counts.items()},
+            "winner": counted.winner,
+            "tied": counted.tied,
+        }
+        locked.winner_id = counted.winner
+    else:
+        chapter = Chapter.objects.select_for_update().get(pk=locked.chapter_id)
+        taken = dict(chapter.vocations.values_list("player_id", "vocation"))
+        # The counts are kept; a chapter closed meanwhile keeps its record unchanged.
+        closed = chapter.status == ChapterStatus.CLOSED
+        counted = count_vocations(
+            list(locked.ballots.values_list("vocation", "nominee_id")),
+            _player_ids(locked.campaign),
+            taken,
+            vocations=Vocation.values,
+        )
+        for player_id, vocation in ({} if closed else counted.assignments).items():
+            VocationAssignment.objects.create(
+                chapter=chapter,
+                player_id=player_id,
+                vocation=vocation,
+                source=VocationSource.VOTED,
+            )
+        locked.result = {
+            "counts": [
+                [vocation, player_id, n] for (vocation, player_id), n in counted.counts.items()
+            ],
+            "assignments": {str(pk): v for pk, v in counted.assignments.items()},
+        }
+    locked.status = VoteStatus.CLOSED
+    locked.closed_at = timezone.now()
+    locked.save(update_fields=["status", "closed_at", "result", "winner"])
+    _record(
+        campaign=locked.campaign,
+        actor=actor,
+        verb="vote_closed",
+        vote=locked.pk,
+        kind=locked.kind,
+        result=locked.result,
+    )
 
 
 # --- Vocations -----------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from campaigns.chapters.forms import (
     UnitEntryForm,
     VocationBallotForm,
     VocationForm,
+    VoteClosingForm,
     VoteOpenForm,
 )
 from campaigns.models import CalendarFeed, VoteKind
@@ -279,7 +280,35 @@ def vote_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 request, _("Your ballot is saved; you may change it until the vote closes.")
             )
             return redirect("vote-detail", pk)
-    return render(request, "campaigns/chapters/vote_detail.html", {"vote": card, "form": form})
+    return _vote_page(request, card, form)
+
+
+def _vote_page(request, card, form, closing_form=None) -> HttpResponse:
+    if closing_form is None and card.can_manage and card.is_open:
+        closing_form = VoteClosingForm(initial={"closes_at": card.closes_at})
+    return render(
+        request,
+        "campaigns/chapters/vote_detail.html",
+        {"vote": card, "form": form, "closing_form": closing_form},
+    )
+
+
+@login_required
+@require_POST
+def vote_closing(request: HttpRequest, pk: int) -> HttpResponse:
+    """Organisers set, move or remove the date the vote closes itself."""
+    vote = vote_get_for_user(request.user, pk, need="manage")
+    form = VoteClosingForm(request.POST)
+    if form.is_valid() and form.save(request.user, vote) is not None:
+        messages.success(
+            request,
+            _("The vote closes itself on the date set.")
+            if form.cleaned_data.get("closes_at")
+            else _("The vote has no closing date: close it yourself."),
+        )
+        return redirect("vote-detail", pk)
+    card = vote_card(request.user, vote)
+    return _vote_page(request, card, _ballot_form(card) if card.can_vote else None, form)
 
 
 @login_required

@@ -58,6 +58,7 @@ class DashboardVote:
     kind_label: str
     chapter_title: str  # the chapter a vocation vote is for; "" for the next chapter
     opened_at: datetime
+    closes_at: datetime | None  # when it closes itself; None: when the organisers close it
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def dashboard_card(user) -> DashboardCard:
         Vote.objects.filter(campaign_id__in=player_of, status=VoteStatus.OPEN)
         .exclude(Exists(Ballot.objects.filter(vote=OuterRef("pk"), voter=user)))
         .order_by("opened_at", "pk")
-        .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at")
+        .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
     )
     events = (
         CampaignEvent.objects.filter(campaign_id__in=ids)
@@ -236,8 +237,9 @@ def dashboard_card(user) -> DashboardCard:
                 kind_label=str(VoteKind(kind).label),
                 chapter_title=title or "",
                 opened_at=opened_at,
+                closes_at=closes_at,
             )
-            for pk, campaign_name, kind, title, opened_at in votes
+            for pk, campaign_name, kind, title, opened_at, closes_at in votes
         ],
         death_choice=profile is not None and profile.status == ProfileStatus.DEAD,
         profile=DashboardProfile(

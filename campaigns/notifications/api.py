@@ -17,6 +17,7 @@ from characters.serializers import card_serializer
 class NotificationsCard:
     enabled: bool
     language: str
+    history: list[services.NotificationHistoryLine]  # newest first: who changed what, when
 
 
 NotificationsCardSerializer = card_serializer(NotificationsCard)
@@ -28,7 +29,11 @@ class NotificationsWriteSerializer(serializers.Serializer):
 
 def _card(subscription) -> dict:
     return NotificationsCardSerializer(
-        NotificationsCard(enabled=subscription.enabled, language=subscription.language)
+        NotificationsCard(
+            enabled=subscription.enabled,
+            language=subscription.language,
+            history=services.notification_history(subscription.player_id),
+        )
     ).data
 
 

@@ -51,6 +51,29 @@ class NotificationSubscription(models.Model):
         return f"{self.player} ({'on' if self.enabled else 'off'})"
 
 
+class NotificationChange(models.Model):
+    """One line of the history of a player's notification settings: who changed them
+    (the player, or nobody when the mail's unsubscribe link did), when, and what (`verb`,
+    with the language chosen in `data`). Never updated or deleted."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_changes"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    verb = models.CharField(max_length=40)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["player", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.verb}"
+
+
 class NotificationSent(models.Model):
     event = models.ForeignKey("campaigns.CampaignEvent", on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

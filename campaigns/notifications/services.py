@@ -5,14 +5,19 @@ the one who did it), it claims the (line, player) row and sends the mail in the 
 transaction, so a redelivered task sends nothing twice.
 """
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaigns.models import (
     Ballot,
@@ -22,7 +27,11 @@ from campaigns.models import (
     Vote,
     VoteStatus,
 )
-from campaigns.notifications.models import NotificationSent, NotificationSubscription
+from campaigns.notifications.models import (
+    NotificationChange,
+    NotificationSent,
+    NotificationSubscription,
+)
 from campaigns.services import require_manager
 from characters.permissions import Refusal
 
@@ -43,17 +52,81 @@ def subscription_for(player) -> NotificationSubscription:
     return found or NotificationSubscription(player=player)
 
 
+# The sentence of each line of a player's notification history (`NotificationChange`).
+CHANGE_SENTENCES = {
+    "notifications_on": gettext_lazy(
+        "%(actor)s turned the e-mail notifications on, in %(language)s"
+    ),
+    "notifications_off": gettext_lazy("%(actor)s turned the e-mail notifications off"),
+    "notifications_language": gettext_lazy(
+        "%(actor)s chose to receive the e-mails in %(language)s"
+    ),
+    "unsubscribed": gettext_lazy("The unsubscribe link of an e-mail turned the notifications off"),
+}
+HISTORY_LINES = 20
+# The language of the mails, as the sentences above name it ("in French").
+LANGUAGE_NAMES = {
+    "fr": pgettext_lazy("language of the mails", "French"),
+    "en": pgettext_lazy("language of the mails", "English"),
+}
+
+
+@dataclass(frozen=True)
+class NotificationHistoryLine:
+    at: datetime
+    sentence: str
+
+
 def notifications_set(*, player, enabled: bool, language: str = "fr") -> NotificationSubscription:
-    """Opt in or out; the mails speak the language the player had when they chose."""
+    """Opt in or out; the mails speak the language the player had when they chose. A change
+    (on, off, another language) appends a line to the player's notification history."""
     if not player.email:
         raise Refusal(_("Add an e-mail address to your account first."), field="enabled")
     with transaction.atomic():
         NotificationSubscription.objects.get_or_create(player=player)
         subscription = NotificationSubscription.objects.select_for_update().get(player=player)
+        before = (subscription.enabled, subscription.language)
         subscription.enabled = bool(enabled)
         subscription.language = language if language in dict(settings.LANGUAGES) else "fr"
         subscription.save(update_fields=["enabled", "language", "updated_at"])
+        verb = _change_verb(before, (subscription.enabled, subscription.language))
+        if verb:
+            NotificationChange.objects.create(
+                player=player,
+                actor=player,
+                verb=verb,
+                data={"enabled": subscription.enabled, "language": subscription.language},
+            )
     return subscription
+
+
+def _change_verb(before: tuple[bool, str], after: tuple[bool, str]) -> str:
+    if before[0] != after[0]:
+        return "notifications_on" if after[0] else "notifications_off"
+    if after[0] and before[1] != after[1]:
+        return "notifications_language"
+    return ""
+
+
+def notification_history(player) -> list[NotificationHistoryLine]:
+    """The latest lines of the player's notification history, newest first, as sentences in
+    the active language (one query)."""
+    rows = (
+        NotificationChange.objects.filter(player=player)
+        .order_by("-at", "-pk")
+        .values_list("at", "verb", "data", "actor__display_name", "actor__username")[:HISTORY_LINES]
+    )
+    lines = []
+    for at, verb, data, display_name, username in rows:
+        language = (data or {}).get("language", "")
+        values = {
+            "actor": display_name or username or _("Chronique"),
+            "language": str(LANGUAGE_NAMES.get(language, language)),
+        }
+        template = CHANGE_SENTENCES.get(verb)
+        sentence = str(template) % values if template else _("The notifications changed")
+        lines.append(NotificationHistoryLine(at=at, sentence=sentence))
+    return lines
 
 
 def notifications_unsubscribe(*, token: str) -> NotificationSubscription:
@@ -67,13 +140,19 @@ def notifications_unsubscribe(*, token: str) -> NotificationSubscription:
         if subscription.enabled:
             subscription.enabled = False
             subscription.save(update_fields=["enabled", "updated_at"])
+            NotificationChange.objects.create(
+                player_id=subscription.player_id,
+                actor=None,
+                verb="unsubscribed",
+                data={"enabled": False, "language": subscription.language},
+            )
     return subscription
 
 
 def vote_remind(*, actor, vote: Vote) -> CampaignEvent:
     """An organiser says the vote closes soon: a history line, and an e-mail to each
-    opted-in player who has not voted yet (votes have no deadline of their own: closing
-    is the organisers' act)."""
+    opted-in player who has not voted yet. A vote with a closing date also reminds its
+    players on its own, once (`votes_remind_due`)."""
     require_manager(actor, vote.campaign)
     with transaction.atomic():
         locked = Vote.objects.select_for_update().get(pk=vote.pk)
@@ -85,6 +164,46 @@ def vote_remind(*, actor, vote: Vote) -> CampaignEvent:
             verb="vote_closing",
             data={"vote": locked.pk, "kind": locked.kind},
         )
+
+
+def votes_remind_due(*, now: datetime | None = None) -> list[int]:
+    """What the periodic task runs: each open vote that closes within
+    `VOTE_REMINDER_BEFORE` and has not reminded yet claims its reminder under its row's
+    lock (`reminded_at`, set once) and writes a "closes soon" line without actor; the line
+    mails the opted-in players who have not voted (`event_notify`, once per player).
+    Returns the ids of the votes it reminded."""
+    now = now or timezone.now()
+    soon = now + settings.VOTE_REMINDER_BEFORE
+    due = Vote.objects.filter(
+        status=VoteStatus.OPEN,
+        reminded_at__isnull=True,
+        closes_at__gt=now,
+        closes_at__lte=soon,
+    ).order_by("closes_at")
+    reminded = []
+    for pk in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            locked = (
+                Vote.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, status=VoteStatus.OPEN, reminded_at__isnull=True)
+                .first()
+            )
+            if locked is None or locked.closes_at is None:
+                continue
+            locked.reminded_at = now
+            locked.save(update_fields=["reminded_at"])
+            CampaignEvent.objects.create(
+                campaign_id=locked.campaign_id,
+                actor=None,
+                verb="vote_closing",
+                data={
+                    "vote": locked.pk,
+                    "kind": locked.kind,
+                    "closes_at": locked.closes_at.isoformat(),
+                },
+            )
+        reminded.append(pk)
+    return reminded
 
 
 def subscription_for_token(token: str) -> NotificationSubscription:
@@ -149,6 +268,12 @@ def event_notify(*, event_id: int) -> int:
     return sent
 
 
+def _closing(event: CampaignEvent) -> str:
+    """The vote's closing date, in the active language and the site's time zone."""
+    value = parse_datetime((event.data or {}).get("closes_at") or "")
+    return date_format(timezone.localtime(value), "DATETIME_FORMAT") if value else ""
+
+
 def _send(event: CampaignEvent, kind: str, subscription: NotificationSubscription) -> None:
     site = settings.SITE_URL.rstrip("/")
     values = {"campaign": event.campaign.name, "title": (event.data or {}).get("title", "")}
@@ -161,6 +286,7 @@ def _send(event: CampaignEvent, kind: str, subscription: NotificationSubscriptio
                 "player": subscription.player,
                 "campaign": event.campaign.name,
                 "title": values["title"],
+                "closes_at": _closing(event),
                 "link": site + _link(event),
                 "unsubscribe": site
                 + reverse("notifications-unsubscribe", args=[subscription.token]),

@@ -39,7 +39,11 @@ def notifications(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "campaigns/notifications/notifications.html",
-        {"subscription": subscription, "refusal": refusal},
+        {
+            "subscription": subscription,
+            "refusal": refusal,
+            "history": services.notification_history(request.user),
+        },
     )
 
 

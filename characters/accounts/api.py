@@ -112,7 +112,8 @@ class TokenAPI(APIView):
     def post(self, request):
         from axes.handlers.proxy import AxesProxyHandler
 
-        credentials = {"username": str(request.data.get("username", ""))}
+        body = request.data if isinstance(request.data, dict) else {}
+        credentials = {"username": str(body.get("username", ""))}
         if AxesProxyHandler.is_locked(request._request, credentials=credentials):
             raise Refusal(LOCKOUT_SENTENCE, status=429)
         data = AuthTokenSerializer(data=request.data, context={"request": request})

@@ -106,7 +106,12 @@ def _chapters(players, campaign) -> Chapter:
         starts_at=soon + timedelta(days=21),
     )
     if not campaign.votes.filter(kind=VoteKind.NEXT_CHAPTER, status=VoteStatus.OPEN).exists():
+        # It closes itself in five days; its players are reminded the day before.
         vote_open(
-            actor=orga, campaign=campaign, kind=VoteKind.NEXT_CHAPTER, candidates=[second, third]
+            actor=orga,
+            campaign=campaign,
+            kind=VoteKind.NEXT_CHAPTER,
+            candidates=[second, third],
+            closes_at=soon + timedelta(days=5),
         )
     return first

@@ -14,7 +14,9 @@ CatalogueCardSerializer = card_serializer(CatalogueCard)
 
 
 class CatalogueAPI(APIView):
-    """A game system's catalogue (archetypes, talents, weapons, armours), filtered by `q`."""
+    """A game system's catalogue in sections (KOLAPS archetypes, Rapid 40000 armies, the
+    tables of Of the Dead, Corporates and the modern RPG...), filtered by `q` (case and
+    accents ignored); 404 for a system without one."""
 
     permission_classes = [AllowAny]
 

@@ -1,56 +1,33 @@
-"""A system's catalogue to browse: archetypes (with their affiliation and ranks), talents,
-weapons and armours, named as the builders name them, filtered by a search.
+"""A system's catalogue to browse, filtered by a search: KOLAPS (archetypes, talents,
+weapons, armours), Of the Dead (vocations, zombie types and its tables), Rapid 40000
+(profiles, weapons, special rules, vehicles, the annex armies), Corporates and the modern
+RPG (the tables their dice calculators read). Each system's sections come from its own
+module here, every number read from the system's current catalogue data file.
 
-Read from the catalogue data file (no query); the page and its API twin share this card.
-Summaries are the catalogue's English, shown in the reader's language (locale/).
+Read from the data files (no query); the page and its API twin share this card. The
+search ignores case and accents ("eclaireur" finds "Éclaireur").
 """
 
-from dataclasses import dataclass, field
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
 
-from characters.kolaps import text
-from characters.kolaps.cards import DAMAGE_LABELS, KIND_LABELS
 from characters.permissions import Refusal
+from rules.catalogue import corporates, kolaps, modern, of_the_dead, rapid40k
+from rules.catalogue.entries import CatalogueEntry, CatalogueSection
 from rules.engine.systems import system_get
-from rules.engine.systems.kolaps.catalogue import load_catalogue
 
-SYSTEMS_WITH_CATALOGUE = ("kolaps",)
-
-
-@dataclass(frozen=True)
-class ArchetypeEntry:
-    slug: str
-    label: str
-    affiliation: str
-    ranks: list[str]
-    talents: list[str]
-    summary: str
-
-
-@dataclass(frozen=True)
-class TalentEntry:
-    slug: str
-    label: str
-    kind: str
-    affiliation: str  # "" when any affiliation may take it
-    summary: str
-
-
-@dataclass(frozen=True)
-class WeaponEntry:
-    slug: str
-    label: str
-    damage: str
-    power: str
-    talent: str
-
-
-@dataclass(frozen=True)
-class ArmourEntry:
-    slug: str
-    label: str
-    protection: str
+SECTIONS: dict[str, Callable[[], tuple[str, list[CatalogueSection]]]] = {
+    "kolaps": kolaps.sections,
+    "of-the-dead": of_the_dead.sections,
+    "rapid40k": rapid40k.sections,
+    "corporates": corporates.sections,
+    "modern-rpg": modern.sections,
+}
+SYSTEMS_WITH_CATALOGUE = tuple(SECTIONS)
+QUERY_LENGTH = 80
 
 
 @dataclass(frozen=True)
@@ -59,81 +36,40 @@ class CatalogueCard:
     system_name: str
     version: str
     query: str
-    archetypes: list[ArchetypeEntry] = field(default_factory=list)
-    talents: list[TalentEntry] = field(default_factory=list)
-    weapons: list[WeaponEntry] = field(default_factory=list)
-    armours: list[ArmourEntry] = field(default_factory=list)
+    sections: list[CatalogueSection] = field(default_factory=list)  # those with a match
 
     @property
     def found(self) -> int:
-        return len(self.archetypes) + len(self.talents) + len(self.weapons) + len(self.armours)
+        return sum(len(section.entries) for section in self.sections)
 
 
-def _matches(query: str, *texts: str) -> bool:
-    return not query or any(query in value.casefold() for value in texts)
+def folded(value: str) -> str:
+    """`value` without case nor accents, its spaces squeezed: what the search compares."""
+    decomposed = unicodedata.normalize("NFKD", value)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
 
 
-def _summary(value: str) -> str:
-    return _(value) if value else ""
+def _matches(query: str, section: CatalogueSection, entry: CatalogueEntry) -> bool:
+    texts = (section.title, entry.label, entry.summary, *entry.facts, *entry.details)
+    return not query or any(query in folded(text) for text in texts)
 
 
 def catalogue_card(system: str, query: str = "") -> CatalogueCard:
-    """Everything of the system's current catalogue whose name or description contains
-    `query` (any case)."""
-    if system not in SYSTEMS_WITH_CATALOGUE:
+    """Every entry of the system's current catalogue whose name, facts or description (or
+    its section's title) contains `query`, ignoring case and accents."""
+    if system not in SECTIONS:
         raise Refusal(_("This game system has no catalogue to browse yet."), status=404)
-    cat = load_catalogue()
-    q = " ".join(query.split()).casefold()[:80]
-    archetypes = [
-        ArchetypeEntry(
-            slug=a.slug,
-            label=a.label,
-            affiliation=text.affiliation_label(cat, a.affiliation),
-            ranks=[text.rank_label(cat, rank) for rank in a.ranks],
-            talents=[text.talent_label(cat, slug) for slug in a.talent_slugs],
-            summary=_summary(a.summary),
-        )
-        for a in cat.archetypes.values()
-    ]
-    talents = [
-        TalentEntry(
-            slug=t.slug,
-            label=t.label,
-            kind=str(KIND_LABELS.get(t.kind, t.kind)),
-            affiliation=text.affiliation_label(cat, t.affiliation) if t.affiliation else "",
-            summary=_summary(t.summary),
-        )
-        for t in cat.talents.values()
-    ]
-    weapons = [
-        WeaponEntry(
-            slug=w.slug,
-            label=w.label,
-            damage=str(DAMAGE_LABELS.get(w.damage_type, w.damage_type)),
-            power=w.power,
-            talent=text.talent_label(cat, w.talent),
-        )
-        for w in cat.weapons.values()
-    ]
-    armours = [
-        ArmourEntry(
-            slug=a.slug,
-            label=a.label,
-            protection=", ".join(
-                f"{DAMAGE_LABELS.get(kind, kind)} {value}" for kind, value in a.protection.items()
-            ),
-        )
-        for a in cat.armours.values()
+    version, sections = SECTIONS[system]()
+    q = folded(query)[:QUERY_LENGTH]
+    kept = [
+        replace(section, entries=[e for e in section.entries if _matches(q, section, e)])
+        for section in sections
     ]
     return CatalogueCard(
         system=system,
         system_name=system_get(system).name,
-        version=cat.version,
+        version=version,
         query=query,
-        archetypes=[
-            a for a in archetypes if _matches(q, a.label, a.affiliation, a.summary, *a.talents)
-        ],
-        talents=[t for t in talents if _matches(q, t.label, t.kind, t.affiliation, t.summary)],
-        weapons=[w for w in weapons if _matches(q, w.label, w.damage, w.talent)],
-        armours=[a for a in armours if _matches(q, a.label, a.protection)],
+        sections=[section for section in kept if section.entries],
     )

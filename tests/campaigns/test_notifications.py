@@ -98,7 +98,12 @@ def test_the_page_and_its_api_twin_opt_in_and_out(client):
     answer = client.patch(
         reverse("api-notifications"), {"enabled": False}, content_type="application/json"
     )
-    assert answer.json() == {"enabled": False, "language": "fr"}
+    body = answer.json()
+    assert (body["enabled"], body["language"]) == (False, "fr")
+    assert [line["sentence"] for line in body["history"]] == [
+        f"{player.public_name} a désactivé les notifications par e-mail",
+        f"{player.public_name} a activé les notifications par e-mail, en français",
+    ]
     assert NotificationSent.objects.count() == 0
 
 
