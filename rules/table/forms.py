@@ -8,8 +8,9 @@ from campaigns.chapters.services import encounter_event_record
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
 from rules.rolls.models import RollRecord
-from rules.table.cards import DIRECTIVE_LABELS
+from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.services import ActionInput
+from rules.table.systems import adapter_for
 
 
 class EncounterRollForm(ServiceForm):
@@ -53,11 +54,6 @@ class EncounterRollForm(ServiceForm):
 
 # --- The live encounter -----------------------------------------------------------------------
 
-KIND_CHOICES = [
-    ("ranged", _("Shoot")),
-    ("melee", _("Fight in melee")),
-    ("wound", _("Apply a wound (organisers)")),
-]
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
 # The dice a page asks for when they were rolled by hand, by the resolvers' field names.
 HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
@@ -75,7 +71,7 @@ class TableActionForm(ServiceForm):
     """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    kind = forms.ChoiceField(label=_("Action"), choices=KIND_CHOICES)
+    kind = forms.ChoiceField(label=_("Action"))
     actor = forms.TypedChoiceField(label=_("Who acts"), coerce=int, required=False)
     target = forms.TypedChoiceField(label=_("Target"), coerce=int)
     weapon = forms.ChoiceField(label=_("Weapon"), required=False)
@@ -97,6 +93,7 @@ class TableActionForm(ServiceForm):
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = list(adapter_for(card.system).KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
         self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
