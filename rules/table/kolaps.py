@@ -32,6 +32,10 @@ KIND_LABELS = {
 }
 # The kinds an organiser applies directly, without an actor.
 MANAGER_KINDS = ("wound",)
+# The action form's fields this system shows, and the dice typed in by hand (the resolvers'
+# field names).
+FORM_FIELDS = ("kind", "actor", "target", "weapon", "distance_cm", "cover", "wound", "roll")
+HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
 PHASES = (Phase.SPEECH, Phase.ACTION)
 FIRST_PHASE = Phase.SPEECH
 # The live state an action or an end phase changes (what a snapshot keeps and undo restores).
@@ -339,7 +343,9 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
     return "melee", melee_input(actor, target, weapon=weapon, catalogue=catalogue)
 
 
-def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target) -> list[str]:
+def apply_outcome(
+    encounter, action, outcome: dict[str, Any], actor, target, everyone=()
+) -> list[str]:
     """The outcome's consequences on the live state of the actor and the target."""
     if action.kind == "wound":
         return apply_wound(outcome, target)

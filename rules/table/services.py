@@ -298,7 +298,12 @@ def encounter_odds(*, encounter: Encounter, action: ActionInput) -> dict[str, An
     adapter = adapter_for(encounter.system)
     if action.kind not in adapter.MANAGER_KINDS and actor is None:
         raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+    for c in (actor, target):
+        if c is not None:
+            c.encounter = encounter
     name, data = adapter.resolver_input(encounter, actor, target, action)
+    if name is None:
+        return {"resolver": None, "certain": True}
     return {"resolver": name, **_odds_of(encounter.system, name, data)}
 
 
@@ -343,19 +348,37 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
     adapter = adapter_for(encounter.system)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        target = _combatant(locked, action.target, "target")
+        everyone = _combatants(locked)
+        by_pk = {c.pk: c for c in everyone}
+        target = by_pk.get(action.target) if action.target is not None else None
+        if target is None:
+            raise Refusal(_("Choose a combatant of this encounter."), field="target")
         direct = action.kind in adapter.MANAGER_KINDS
-        fighter = None if direct else _combatant(locked, action.actor, "actor")
+        fighter = None
+        if not direct:
+            fighter = by_pk.get(action.actor) if action.actor is not None else None
+            if fighter is None:
+                raise Refusal(_("Choose a combatant of this encounter."), field="actor")
         if direct and not roles & CAN_MANAGE:
             raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
         adapter.check_action(locked, fighter, target, action)
         if fighter is not None:
             _require_for(actor, roles, fighter)
         name, data = adapter.resolver_input(locked, fighter, target, action)
-        changed = [c for c in (fighter, target) if c is not None]
-        before = {str(c.pk): _snapshot(c) for c in changed}
-        outcome, record = _resolve(actor, locked.system, name, data, action.dice)
-        effects = adapter.apply_outcome(locked, action, outcome, fighter, target)
+        snapshots = {str(c.pk): _snapshot(c) for c in everyone}
+        if name is None:
+            # An action without dice: the adapter's input is its outcome.
+            outcome, record = dict(data), None
+        else:
+            outcome, record = _resolve(actor, locked.system, name, data, action.dice)
+        effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
+        # What the action changed (the actor, the target, a team's Moral...): saved, and its
+        # state before kept for an undo.
+        changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
+        before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
+        for c in (fighter, target):
+            if c is not None and str(c.pk) not in before:
+                before[str(c.pk)] = snapshots[str(c.pk)]
         _save(*changed)
         return _log(
             locked,
