@@ -363,3 +363,95 @@ def test_a_quick_party_brings_your_living_character(table):
     stranger = PlayerFactory(username="zed")
     empty = encounter_create_quick_party(actor=stranger, title="Seul")
     assert not Combatant.objects.filter(encounter=empty).exists()
+
+
+def test_a_molotov_on_target_sets_its_target_on_fire_at_once(table):
+    """Feu: "il subit immédiatement les dégâts dus à l'embrasement [...] deux marqueurs de
+    Panique ainsi qu'une pile de 3 marqueurs de bruit"."""
+    encounter, organiser, _anna, boris = table
+    add_zombies(organiser, encounter, "mastard", 1, life=6)
+    to_action_phase(organiser, encounter)
+    me, mastard = named(encounter, "Boris"), named(encounter, "Mastard")
+    # Boris (Combat 3, Physique 3) throws 6 cm (2 steps): 3 dice against the zone's 2.
+    entry = act(
+        boris, encounter, "throw", me, mastard, distance_cm=6, options={"item": "molotov"},
+        dice={"thrower_dice": [5, 4, 2], "zone_dice": [2, 3]},
+    )  # fmt: skip
+    mastard.refresh_from_db()
+    assert entry.data["outcome"]["on_target"]
+    assert mastard.state["burning"] and mastard.state["panic"] == 2
+    assert mastard.state["noise"] == 3 and mastard.state["life"] < 6
+
+
+def test_a_throw_too_far_is_refused_before_the_dice(table):
+    """Explosifs: the throw reaches "le nombre de pas équivalent aux points de physique"."""
+    encounter, organiser, anna, _boris = table
+    to_action_phase(organiser, encounter)
+    me, zombie = named(encounter, "Anna"), named(encounter, "Zonard 1")
+    with pytest.raises(Refusal) as refused:
+        encounter_odds(
+            encounter=encounter,
+            action=ActionInput(kind="throw", actor=me.pk, target=zombie.pk, distance_cm=60),
+        )
+    assert refused.value.field == "kind"
+    del anna
+
+
+def test_caught_in_a_moderate_blast_costs_two_life_markers_and_a_stun_roll(table):
+    """Explosifs: "a moderate one 2 and a stun roll" (the blast, next turn)."""
+    encounter, organiser, anna, boris = table
+    to_action_phase(organiser, encounter)
+    me, him = named(encounter, "Anna"), named(encounter, "Boris")
+    act(
+        anna, encounter, "blast", me, him, options={"item": "explosive", "size": "moderate"},
+        dice={"roller_dice": [2], "against_dice": [4, 5]},
+    )  # fmt: skip
+    him.refresh_from_db()
+    assert him.state["life"] == 4 and him.state["stun"] == 3
+    del boris
+
+
+def test_flee_rolls_an_evasion_whose_odds_equal_brute_force(table):
+    """Fuir: after a successful evasion roll (Réflexes against the blocker's Combat), "1
+    marqueur Zèle, 2 marqueurs de Panique et 2 marqueurs de Bruit"."""
+    encounter, organiser, anna, _boris = table
+    to_action_phase(organiser, encounter)
+    me, zombie = named(encounter, "Anna"), named(encounter, "Zonard 1")
+    odds = encounter_odds(
+        encounter=encounter, action=ActionInput(kind="flee", actor=me.pk, target=zombie.pk)
+    )
+    # Réflexes 3 against Combat 2: passes when a success is left after the cancelling.
+    passed = Fraction(0)
+    for faces in product(range(1, 7), repeat=5):
+        mine = sum(1 for f in faces[:3] if f >= 4)
+        theirs = sum(1 for f in faces[3:] if f >= 4)
+        if mine > theirs:
+            passed += Fraction(1, 6**5)
+    assert Fraction(odds["passed_exact"]) == passed
+    act(
+        anna, encounter, "flee", me, zombie, dice={"roller_dice": [5, 5, 1], "against_dice": [2, 3]}
+    )
+    me.refresh_from_db()
+    assert (me.state["zeal"], me.state["panic"], me.state["noise"]) == (1, 2, 2)
+
+
+def test_the_close_form_starts_from_the_encounter(client, table):
+    from django.conf import settings
+    from django.urls import reverse
+
+    encounter, organiser, anna, boris = table
+    to_action_phase(organiser, encounter)
+    act(
+        anna, encounter, "brawl", named(encounter, "Anna"), named(encounter, "Zonard 1"),
+        dice={"attacker_dice": [5, 4], "defender_dice": [1, 3]},
+    )  # fmt: skip
+    encounter_end(actor=organiser, encounter=encounter, version=None)
+    client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("chapter-detail", args=[encounter.chapter_id])).content.decode()
+    assert 'id="table-link"' in page
+    html = client.get(reverse("chapter-close", args=[encounter.chapter_id])).content.decode()
+    assert 'id="table-summary-players"' in html and "Zonard 1" in html
+    kills = f'name="p{anna.pk}_kills_zonard"'
+    assert 'value="1"' in html[html.index(kills) - 120 : html.index(kills) + 120]
+    del boris
