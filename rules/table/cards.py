@@ -7,16 +7,16 @@ writer of `EncounterEvent`. `encounter_card` is what the page and its API twin r
 queries with the chapter, however long the log): it names the server rolls, which live here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
+from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.models import (
     Combatant,
     Encounter,
@@ -25,16 +25,10 @@ from rules.table.models import (
     EntryKind,
     Phase,
 )
+from rules.table.systems import adapter_for
 from rules.templatetags.outcomes import outcome_label, row_label
 
 RECENT_ROLLS = 20
-# K11's order directives, as the table names them.
-DIRECTIVE_LABELS = {
-    "support": gettext_lazy("Support"),
-    "defensive": gettext_lazy("Defensive"),
-    "offensive": gettext_lazy("Offensive"),
-    "movement": gettext_lazy("Movement"),
-}
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -190,6 +184,9 @@ class CombatantCard:
     kills: int
     mine: bool
     weapons: list[str]
+    # A system's own live state (Combatant.state), and what its adapter shows of it.
+    state: dict
+    badges: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -236,6 +233,11 @@ class TableCard:
     spectator_token: str
     # The log holds the lines after this version (0: the whole log).
     log_since: int = 0
+    # How the page draws a combatant (the system's), what the organiser's next-phase button
+    # says, and who plays in this phase, in order (systems with an initiative: O5).
+    combatant_template: str = "rules/table/systems/kolaps_combatant.html"
+    advance_label: str = ""
+    order: list[dict] = field(default_factory=list)
 
     @property
     def is_live(self) -> bool:
@@ -254,37 +256,11 @@ def _directive_label(slug: str) -> str:
     return str(DIRECTIVE_LABELS.get(slug, slug))
 
 
-def _action_text(data: dict, actor: str, target: str) -> str:
-    outcome = data.get("outcome") or {}
-    if data.get("kind") == "wound":
-        text = _("%(target)s: %(wound)s") % {
-            "target": target,
-            "wound": row_label(outcome.get("wound")),
-        }
-    else:
-        verb = _("shoots") if data.get("kind") == "ranged" else _("fights")
-        text = _("%(actor)s %(verb)s %(target)s: %(row)s") % {
-            "actor": actor,
-            "verb": verb,
-            "target": target,
-            "row": row_label(outcome.get("row")),
-        }
-    hit = outcome.get("target") if data.get("kind") != "wound" else outcome
-    if (hit or {}).get("sante_after") is not None:
-        text += " " + _("(Santé %(before)s → %(after)s)") % {
-            "before": hit.get("sante_before"),
-            "after": hit.get("sante_after"),
-        }
-    if (hit or {}).get("killed"):
-        text += " — " + _("killed")
-    if data.get("by_hand"):
-        text += " · " + _("dice rolled by hand")
-    return text
-
-
-def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: bool) -> str:
+def _line_text(
+    adapter, side_label, kind: str, data: dict, actor: str, target: str, show_directive: bool
+) -> str:
     if kind == EntryKind.ACTION:
-        return _action_text(data, actor, target)
+        return str(adapter.action_text(data, actor, target))
     if kind == EntryKind.UNDO:
         return _("Action #%(version)s undone.") % {"version": data.get("undoes")}
     if kind == EntryKind.DIRECTIVE:
@@ -300,7 +276,11 @@ def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: b
             "directive": _directive_label(data.get("directive", "")),
         }
     if kind == EntryKind.PHASE:
+        if data.get("phase") == Phase.WRAP_UP:
+            return _("Wrap-up phase.")
         return _("Action phase.")
+    if kind == EntryKind.END_PHASE and "events" in data:
+        return _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.END_PHASE:
         attacker = (data.get("next_attacker") or {}).get("attacker")
         if attacker:
@@ -311,7 +291,10 @@ def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: b
         return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.ENDED:
         return _("The encounter is over.")
-    return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(data.get("sides", []))}
+    if data.get("added"):
+        return _("Joining the encounter: %(names)s.") % {"names": ", ".join(data["added"])}
+    sides = [str(side_label(side)) for side in data.get("sides", [])]
+    return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(sides)}
 
 
 def table_card(
@@ -323,6 +306,9 @@ def table_card(
     lines after that version (a device catching up, the answer to a write), and one more
     query for what the last action was."""
     roles = getattr(encounter, "viewer_roles", set())
+    adapter = adapter_for(encounter.system)
+    side_label = getattr(adapter, "side_label", str)
+    badges = getattr(adapter, "badges", None)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
@@ -335,7 +321,7 @@ def table_card(
             CombatantCard(
                 id=c.pk,
                 name=c.name,
-                side=c.side,
+                side=str(side_label(c.side)),
                 rank=c.rank,
                 is_avatar=c.is_avatar,
                 sante=c.sante,
@@ -350,6 +336,8 @@ def table_card(
                 kills=c.kills,
                 mine=can_manage or (user_id is not None and c.player_id == user_id),
                 weapons=list(c.weapons),
+                state=dict(c.state or {}),
+                badges=list(badges(c)) if badges else [],
             )
         )
     log = EncounterEntry.objects.filter(encounter=encounter)
@@ -382,7 +370,9 @@ def table_card(
                 kind=row["kind"],
                 author=_name(row["author__display_name"], row["author__username"]),
                 at=row["at"],
-                text=_line_text(row["kind"], row["data"] or {}, actor, target, show),
+                text=_line_text(
+                    adapter, side_label, row["kind"], row["data"] or {}, actor, target, show
+                ),
                 undone=row["undone_by_id"] is not None,
             )
         )
@@ -412,12 +402,16 @@ def table_card(
         status=encounter.status,
         turn=encounter.turn,
         phase=encounter.phase,
-        phase_label=str(Phase(encounter.phase).label),
+        phase_label=str(dict(Phase.choices).get(encounter.phase, encounter.phase)),
         attacker_side=encounter.attacker_side,
         version=encounter.version,
         chapter_id=encounter.chapter_id,
         sides=[
-            SideCard(name=name, attacker=name == encounter.attacker_side, combatants=members)
+            SideCard(
+                name=str(side_label(name)),
+                attacker=bool(name) and name == encounter.attacker_side,
+                combatants=members,
+            )
             for name, members in sides.items()
         ],
         log=[LogTurn(turn=turn, lines=lines) for turn, lines in sorted(turns.items())],
@@ -426,4 +420,13 @@ def table_card(
         can_undo=not spectator and can_undo,
         spectator_token=encounter.spectator_token if can_manage else "",
         log_since=log_since or 0,
+        combatant_template=getattr(
+            adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"
+        ),
+        advance_label=str(getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, "")),
+        order=(
+            adapter.order(combatants, encounter.phase)
+            if hasattr(adapter, "order") and encounter.status == EncounterStatus.LIVE
+            else []
+        ),
     )
