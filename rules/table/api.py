@@ -149,7 +149,10 @@ class TableActionSerializer(serializers.Serializer):
     options = serializers.DictField(
         required=False,
         default=dict,
-        help_text="What a system's action needs besides (its adapter reads them).",
+        help_text=(
+            "What a system's action needs besides (its adapter reads them). KOLAPS: "
+            '"allies_near", the ids of the target\'s allies within 25 cm (none if absent).'
+        ),
     )
 
     def action(self) -> ActionInput:

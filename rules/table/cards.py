@@ -186,6 +186,8 @@ class CombatantCard:
     weapons: list[str]
     # A system's own live state (Combatant.state), as its adapter shows it.
     state: dict
+    # What the system's rules let it do now, in sentences (KOLAPS: K18's Moral effects...).
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -341,6 +343,7 @@ def table_card(
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
     sides: dict[str, list[CombatantCard]] = {}
+    notes_of = getattr(adapter, "combatant_notes", None)
     for c in combatants:
         sees = c.revealed or can_manage or c.side in my_sides
         sides.setdefault(c.side, []).append(
@@ -363,6 +366,7 @@ def table_card(
                 mine=can_manage or (user_id is not None and c.player_id == user_id),
                 weapons=list(c.weapons),
                 state=dict(c.state or {}),
+                notes=notes_of(c) if notes_of is not None else [],
             )
         )
     if lines is not None:
