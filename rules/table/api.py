@@ -205,7 +205,7 @@ def _field_names(card_class: type) -> tuple[str, ...]:
 def _plain(value):
     """A card as `TableCardSerializer` answers it (its declared schema), built directly: the
     live table answers every write and every device's fetch with it, and DRF's field-by-field
-    serialisers cost more than the rest of an action (issue 12's throughput target).
+    serialisers cost more than the rest of an action (the bench's throughput target).
     `test_table_card_data_is_the_serializers_answer` keeps the two equal."""
     if isinstance(value, str | int | float | bool) or value is None:
         return value

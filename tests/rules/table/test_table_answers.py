@@ -1,4 +1,4 @@
-"""What the live table answers a write, at the cost issue 12's bench measures: the card
+"""What the live table answers a write, at the cost the table's bench measures: the card
 built directly equals DRF's serialiser of the declared schema, and an action reads nothing
 back (its answer is what it wrote), in a fixed number of queries however big the encounter."""
 
