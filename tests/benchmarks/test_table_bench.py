@@ -40,9 +40,8 @@ websockets = pytest.importorskip("websockets")
 pytestmark = pytest.mark.django_db(transaction=True)
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 ENCOUNTERS, DEVICES, ACTIONS_EACH = 10, 6, 5
-# Server processes: daphne serves sync views one at a time per process, so a 2-core
-# machine runs a few of them (one waits on PostgreSQL or Redis while another computes).
-SERVERS = int(os.environ.get("BENCH_TABLE_SERVERS", "4"))
+# Server processes (BENCH_TABLE_SERVERS): on the 2-core machine 2 did better than 3 or 4.
+SERVERS = int(os.environ.get("BENCH_TABLE_SERVERS", "2"))
 THROUGHPUT_CLIENTS, THROUGHPUT_REQUESTS = 8, 400
 
 
@@ -88,6 +87,7 @@ def asgi_servers(tmp_path):
                 break
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.2)
+    PIDS[:] = [server.pid for server in servers]
     yield bases
     for server in servers:
         server.terminate()
@@ -97,6 +97,21 @@ def asgi_servers(tmp_path):
         line for line in (tmp_path / "daphne.log").read_text().splitlines() if "Error" in line
     ]
     print("\n".join(errors[-20:]))
+
+
+PIDS: list[int] = []
+
+
+def _cpu() -> float:
+    """The CPU seconds the server processes have used (Linux's /proc; 0 elsewhere)."""
+    total = 0.0
+    for pid in PIDS:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _post(base: str, token: str, path: str, body: dict) -> int:
@@ -237,7 +252,9 @@ def test_bench_live_encounter_latency_and_action_throughput(asgi_servers):
         f"\nquiet table (one action at a time, 5 devices): median "
         f"{quiet_median * 1000:.0f} ms, p95 {quiet_p95 * 1000:.0f} ms"
     )
+    cpu_before = _cpu()
     latencies = sorted(asyncio.run(_latencies(asgi_servers, games)))
+    server_cpu = _cpu() - cpu_before
     median = statistics.median(latencies)
     p95 = latencies[int(len(latencies) * 0.95) - 1]
     print(
@@ -246,6 +263,11 @@ def test_bench_live_encounter_latency_and_action_throughput(asgi_servers):
         f"{ENCOUNTERS * DEVICES * ACTIONS_EACH} actions, {len(latencies)} deliveries"
     )
     print(f"action -> other device: median {median * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
+    actions = ENCOUNTERS * DEVICES * ACTIONS_EACH
+    print(
+        f"server CPU during the burst: {server_cpu:.1f} s, "
+        f"{server_cpu / actions * 1000:.1f} ms per action with its {DEVICES - 1} deliveries"
+    )
 
     def act(game) -> tuple[str, str, dict]:
         pk, _spectator, token, targets = game
