@@ -13,6 +13,7 @@ ticked)."""
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from characters.permissions import Refusal
@@ -30,6 +31,14 @@ from tests.factories import PlayerFactory
 from tests.table_fixtures import hunter_unit, police_unit
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after():
+    """The English pages below leave English active in this thread: the next tests start in
+    the default language."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
@@ -163,7 +172,8 @@ def test_the_card_says_what_the_moral_lets_a_combatant_do(table):
     c = _by_name(encounter)
     Combatant.objects.filter(pk=c["Blanc"].pk).update(moral=3, on_ground=True)
     Combatant.objects.filter(pk=c["Dent"].pk).update(moral=2)
-    card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
+    with translation.override("en"):
+        card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
     notes = {x.name: x.notes for x in card.combatants}
     assert notes["Blanc"][0] == (
         "Activation die at Moral 3: on 1, must take an order of another nature."
@@ -174,6 +184,10 @@ def test_the_card_says_what_the_moral_lets_a_combatant_do(table):
     # At 6 an APC agent "4+ ... peut changer son ordre".
     assert notes["Roux"] == ["Activation die at Moral 6: on 4-6, may change its order."]
     assert notes["Martel"] == []  # the Avatar's Moral never changes
+    with translation.override("fr"):
+        card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
+    dent = next(x for x in card.combatants if x.name == "Dent")
+    assert dent.notes[0] == "Dé d'activation à Moral 2 : sur 1-6, frénésie : attaque à vue."
 
 
 def test_the_action_form_lists_the_allies_to_tick(client, table):
