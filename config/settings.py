@@ -334,11 +334,22 @@ LOGGING = {
 # change; the in-process layer otherwise (`make run` with SQLite, one server process).
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default=env.str("REDIS_URL", default=""))
-if CHANNEL_REDIS_URL:
+# The live table's fan-out is one small message per change to an encounter's group: Redis
+# publish/subscribe delivers it with one PUBLISH to every process, where the list-based layer
+# ("core") pushes to each device's channel and pops each one back (the bench measures both).
+CHANNEL_REDIS_LAYER = env.str("CHANNEL_REDIS_LAYER", default="pubsub")
+if CHANNEL_REDIS_URL and CHANNEL_REDIS_LAYER == "core":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 500, "expiry": 30},
+        }
+    }
+elif CHANNEL_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_REDIS_URL]},
         }
     }
 else:

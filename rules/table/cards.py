@@ -187,6 +187,8 @@ class CombatantCard:
     # A system's own live state (Combatant.state), and what its adapter shows of it.
     state: dict
     badges: list[str] = field(default_factory=list)
+    # What the system's rules let it do now, in sentences (KOLAPS: K18's Moral effects...).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -297,24 +299,66 @@ def _line_text(
     return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(sides)}
 
 
+LOG_VALUES = (
+    "version",
+    "turn",
+    "kind",
+    "at",
+    "data",
+    "actor_id",
+    "target_id",
+    "author_id",
+    "author__display_name",
+    "author__username",
+    "undone_by_id",
+)
+
+
+def written_line(entry: EncounterEntry, author) -> dict:
+    """The log's row of a line a write has just made, as the log query reads it."""
+    return {
+        "version": entry.version,
+        "turn": entry.turn,
+        "kind": entry.kind,
+        "at": entry.at,
+        "data": entry.data,
+        "actor_id": entry.actor_id,
+        "target_id": entry.target_id,
+        "author_id": author.pk,
+        "author__display_name": getattr(author, "display_name", ""),
+        "author__username": author.username,
+        "undone_by_id": entry.undone_by_id,
+    }
+
+
 def table_card(
-    user, encounter: Encounter, *, spectator: bool = False, log_since: int | None = None
+    user,
+    encounter: Encounter,
+    *,
+    spectator: bool = False,
+    log_since: int | None = None,
+    combatants: list[Combatant] | None = None,
+    lines: list[dict] | None = None,
 ) -> TableCard:
     """What the live page, its partial and its API twin show, in two queries after the fetch
     (the combatants, the log with its authors). Directives stay hidden from the other side
     until revealed: a spectator sees only the revealed ones. `log_since`: only the log's
     lines after that version (a device catching up, the answer to a write), and one more
-    query for what the last action was."""
+    query for what the last action was. A write's answer hands over what it has just
+    written (`combatants` as its lock left them, the `lines` after `log_since`), and the card
+    reads nothing."""
     roles = getattr(encounter, "viewer_roles", set())
     adapter = adapter_for(encounter.system)
     side_label = getattr(adapter, "side_label", str)
     badges = getattr(adapter, "badges", None)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
-    combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    if combatants is None:
+        combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
     sides: dict[str, list[CombatantCard]] = {}
+    notes_of = getattr(adapter, "combatant_notes", None)
     for c in combatants:
         sees = c.revealed or can_manage or c.side in my_sides
         sides.setdefault(c.side, []).append(
@@ -338,26 +382,16 @@ def table_card(
                 weapons=list(c.weapons),
                 state=dict(c.state or {}),
                 badges=list(badges(c)) if badges else [],
+                notes=notes_of(c) if notes_of is not None else [],
             )
         )
-    log = EncounterEntry.objects.filter(encounter=encounter)
-    if log_since is not None:
-        log = log.filter(version__gt=log_since)
-    entries = list(
-        log.order_by("version").values(
-            "version",
-            "turn",
-            "kind",
-            "at",
-            "data",
-            "actor_id",
-            "target_id",
-            "author_id",
-            "author__display_name",
-            "author__username",
-            "undone_by_id",
-        )
-    )
+    if lines is not None:
+        entries = lines
+    else:
+        log = EncounterEntry.objects.filter(encounter=encounter)
+        if log_since is not None:
+            log = log.filter(version__gt=log_since)
+        entries = list(log.order_by("version").values(*LOG_VALUES))
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:

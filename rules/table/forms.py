@@ -85,6 +85,13 @@ class TableActionForm(ServiceForm):
         label=_("Cover"), min_value=0, max_value=4, initial=0, required=False
     )
     wound = forms.ChoiceField(label=_("Wound"), required=False)
+    allies_near = forms.TypedMultipleChoiceField(
+        label=_("The target's allies within 25 cm"),
+        help_text=_("A lethal wound costs them 1 Moral (none unless ticked)."),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     roll = forms.ChoiceField(
         label=_("Dice"), choices=ROLL_CHOICES, initial="server", required=False
     )
@@ -140,6 +147,10 @@ class TableActionForm(ServiceForm):
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
         if "weapon" in self.fields:
             self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
+        if "allies_near" in self.fields:
+            self.fields["allies_near"].choices = [
+                (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
+            ]
         if "wound" in self.fields:
             self.fields["wound"].choices = [("", "—"), *wounds]
         for name in self.hand_dice:

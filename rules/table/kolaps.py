@@ -13,11 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
+from rules.engine.systems.kolaps import at_the_table as k18
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.table.models import Combatant, EntryKind, Phase
@@ -34,7 +35,17 @@ KIND_LABELS = {
 MANAGER_KINDS = ("wound",)
 # The action form's fields this system shows, and the dice typed in by hand (the resolvers'
 # field names).
-FORM_FIELDS = ("kind", "actor", "target", "weapon", "distance_cm", "cover", "wound", "roll")
+FORM_FIELDS = (
+    "kind",
+    "actor",
+    "target",
+    "weapon",
+    "distance_cm",
+    "cover",
+    "wound",
+    "allies_near",
+    "roll",
+)
 HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
 PHASES = (Phase.SPEECH, Phase.ACTION)
 FIRST_PHASE = Phase.SPEECH
@@ -57,7 +68,12 @@ STATE_FIELDS = (
     "sante_lost",
     "wounds",
     "kills",
+    # K18's Moral events of the turn (`moral_events`), counted until the end phase.
+    "state",
 )
+# The action's own fields handed to the adapter: the target's allies the acting player says
+# were within 25 cm of it (K8's lethal wound; the server knows no distances).
+OPTION_FIELDS = ("allies_near",)
 DEFAULT_ORDER = "movement"
 # K11's order directives, as the table names them.
 DIRECTIVE_LABELS = {
@@ -169,6 +185,131 @@ def _moral(combatant, change: int, catalogue: Catalogue) -> None:
         combatant.moral = clamp(combatant.moral + change, catalogue)
 
 
+# --- K18 at the table: Moral from events, the allies within 25 cm, regeneration --------------
+
+
+def _count_event(combatant, event: str) -> None:
+    """One more K18 Moral event of the turn for a living combatant (a new dict: the
+    service's snapshot compares the old one)."""
+    events = dict((combatant.state or {}).get("moral_events") or {})
+    events[event] = events.get(event, 0) + 1
+    combatant.state = {**(combatant.state or {}), "moral_events": events}
+
+
+def taken_out(struck, everyone) -> list[str]:
+    """K18: "Moral changes from events (ally killed -1, Novices -2; enemy taken out +1)";
+    the text: "un personnage de l'Unité mis hors combat -1 à ses membres, -2 pour les
+    novices; un adversaire mis hors combat +1". Each living member of the side of a
+    combatant taken out counts an ally lost, each living member of the other sides an enemy
+    taken out; the end phase turns the turn's count into Moral (K14's `moral_changes`)."""
+    for other in everyone:
+        if other.pk == struck.pk or other.dead:
+            continue
+        _count_event(other, "ally_taken_out" if other.side == struck.side else "enemy_taken_out")
+    return ["moral_events"]
+
+
+def allies_near(action, struck, everyone) -> list:
+    """The struck combatant's allies the acting player ticked as within 25 cm of it (none
+    unless ticked): the server knows no distances."""
+    ticked = (getattr(action, "options", None) or {}).get("allies_near") or []
+    try:
+        wanted = {int(pk) for pk in ticked}
+    except (TypeError, ValueError):
+        raise Refusal(_("Tick only allies of the target."), field="allies_near") from None
+    allies = [c for c in everyone if c.pk in wanted and c.side == struck.side and c.pk != struck.pk]
+    if len(allies) != len(wanted):
+        raise Refusal(_("Tick only allies of the target."), field="allies_near")
+    return [c for c in allies if not c.dead]
+
+
+def _lethal_for_allies(row: str | None, struck, action, everyone, catalogue) -> list[str]:
+    """K8: "lethal: killed, attacker +2 Moral, the target's allies within 25 cm -1 Moral",
+    at once, for the allies ticked (`allies_near`)."""
+    wound = catalogue.tables.wounds.rows.get(row or "")
+    if wound is None or not wound.allies_moral or not struck.dead:
+        return []
+    near = allies_near(action, struck, everyone)
+    for ally in near:
+        _moral(ally, wound.allies_moral, catalogue)
+    return ["allies_moral"] if near else []
+
+
+def regeneration_of(combatant, catalogue: Catalogue) -> int:
+    """K18: "level 0 of inhuman metabolism regenerating 1 Santé in the end phase"."""
+    return k18.regeneration(_talents(combatant, catalogue), catalogue)
+
+
+def moral_changes_of(combatant) -> int:
+    """The Moral the turn's K18 events give or take (the Avatar's never changes, K13)."""
+    events = (combatant.state or {}).get("moral_events") or {}
+    counted = {e: int(n) for e, n in events.items() if e in k18.EVENTS and n}
+    return k18.moral_from_events(combatant.rank, combatant.is_avatar, counted)
+
+
+# K18's Moral effects by value (the activation die), as the card says them.
+MORAL_EFFECT_LABELS = {
+    "may_change_order": gettext_lazy("may change its order"),
+    "must_change_order": gettext_lazy("must take an order of another nature"),
+    "flees": gettext_lazy("flees towards the table's edge"),
+    "opponent_changes_order": gettext_lazy("the opponent changes its order"),
+    "rogue_against_avatar": gettext_lazy("turns against the Avatar, a third faction"),
+    "activates_with_another": gettext_lazy("activates with another vampire"),
+    "charges_nearest_enemy": gettext_lazy("charges the nearest enemy"),
+    "frenzy": gettext_lazy("frenzy: attacks on sight"),
+}
+
+
+def _faces(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def combatant_notes(combatant, catalogue: Catalogue | None = None) -> list[str]:
+    """What K18 lets a combatant do, on its card: the activation die's effects at its Moral
+    (both tables), the ground, the regeneration and the Moral its turn's events will give."""
+    if combatant.dead:
+        return []
+    catalogue = catalogue or load_catalogue()
+    notes = []
+    table = k18.load_table_rules().moral_effects.get(combatant.affiliation)
+    if table is not None and not combatant.is_avatar:
+        effects = [
+            _("on %(faces)s, %(effect)s") % {"faces": _faces(low, high), "effect": label}
+            for low, high, effect in table[combatant.moral]
+            if (label := MORAL_EFFECT_LABELS.get(effect)) is not None
+        ]
+        if effects:
+            notes.append(
+                _("Activation die at Moral %(moral)s: %(effects)s.")
+                % {"moral": combatant.moral, "effects": "; ".join(effects)}
+            )
+    if combatant.on_ground:
+        rules = k18.load_table_rules()
+        notes.append(
+            _(
+                "On the ground: static, +%(db)s DB, a quarter of its move; a turn in support "
+                "to get up."
+            )
+            % {"db": rules.ground_db}
+        )
+    healing = regeneration_of(combatant, catalogue)
+    if healing:
+        notes.append(
+            ngettext(
+                "Regenerates %(count)s Santé in the end phase.",
+                "Regenerates %(count)s Santé in the end phase.",
+                healing,
+            )
+            % {"count": healing}
+        )
+    change = moral_changes_of(combatant)
+    if change:
+        notes.append(
+            _("Moral in the end phase: %(change)+d (the turn's events).") % {"change": change}
+        )
+    return notes
+
+
 def apply_attack(outcome: dict[str, Any], actor, target, catalogue: Catalogue) -> list[str]:
     """Apply a ranged or melee outcome: the wound and death roll of whoever was struck, the
     striker's Moral for a serious wound or worse (K8), the miss's temper roll, a major
@@ -210,8 +351,9 @@ def apply_wound(outcome: dict[str, Any], target) -> list[str]:
     return ["killed" if outcome.get("killed") else "wounded"]
 
 
-def end_phase_input(combatants) -> list[dict[str, Any]]:
-    """K14's input for the living combatants, in order."""
+def end_phase_input(combatants, catalogue: Catalogue | None = None) -> list[dict[str, Any]]:
+    """K14's input for the living combatants, in order, with K18's regeneration (`healing`)
+    and the Moral of the turn's events (`moral_changes`)."""
     return [
         {
             "name": c.name,
@@ -224,6 +366,8 @@ def end_phase_input(combatants) -> list[dict[str, Any]]:
             "breath_spent": c.breath_spent,
             "engaged": c.engaged,
             "unconscious": c.unconscious,
+            "healing": regeneration_of(c, catalogue) if catalogue is not None else 0,
+            "moral_changes": max(-10, min(10, moral_changes_of(c))),
         }
         for c in combatants
     ]
@@ -242,6 +386,7 @@ def apply_end_phase(result: dict[str, Any], combatant) -> None:
     combatant.breath_spent = combatant.engaged = False
     combatant.directive = ""
     combatant.revealed = False
+    combatant.state = {k: v for k, v in (combatant.state or {}).items() if k != "moral_events"}
 
 
 def next_attacker_input(combatants, previous: str) -> dict[str, Any]:
@@ -350,20 +495,34 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
 def apply_outcome(
     encounter, action, outcome: dict[str, Any], actor, target, everyone=()
 ) -> list[str]:
-    """The outcome's consequences on the live state of the actor and the target."""
+    """The outcome's consequences on the live state of the actor and the target, then K18's
+    for everyone: the allies ticked within 25 cm of a lethal wound lose Moral at once, and a
+    combatant taken out counts a Moral event for every other living combatant."""
+    catalogue = catalogue_of(encounter.catalogue_version)
+    everyone = list(everyone) or [c for c in (actor, target) if c is not None]
+    dead_before = {c.pk for c in everyone if c.dead}
     if action.kind == "wound":
-        return apply_wound(outcome, target)
-    return apply_attack(outcome, actor, target, catalogue_of(encounter.catalogue_version))
+        effects = apply_wound(outcome, target)
+        row = outcome.get("wound")
+    else:
+        effects = apply_attack(outcome, actor, target, catalogue)
+        row = outcome.get("row")
+    for struck in [c for c in everyone if c.dead and c.pk not in dead_before]:
+        if struck.pk == target.pk:
+            effects += _lethal_for_allies(row, struck, action, everyone, catalogue)
+        effects += taken_out(struck, everyone)
+    if not any(e == "allies_moral" for e in effects):
+        allies_near(action, target, everyone)  # a wrong tick is refused all the same
+    return effects
 
 
-def _end_phase(combatants: list[Combatant]) -> dict[str, Any]:
+def _end_phase(combatants: list[Combatant], catalogue: Catalogue) -> dict[str, Any]:
     """K14 for every living combatant; the next turn's trackers start afresh."""
     living = [c for c in combatants if not c.dead]
     result: dict[str, Any] = {"characters": []}
     if living:
-        ends = resolver_get(SYSTEM, "end_phase").evaluate({"characters": end_phase_input(living)})[
-            "characters"
-        ]
+        data = {"characters": end_phase_input(living, catalogue)}
+        ends = resolver_get(SYSTEM, "end_phase").evaluate(data)["characters"]
         for combatant, end in zip(living, ends, strict=True):
             apply_end_phase(end, combatant)
             result["characters"].append({"id": combatant.pk, **end})
@@ -381,7 +540,7 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     next_attacker = None
     if len(sides["sides"]) >= 2:
         next_attacker = resolver_get(SYSTEM, "next_attacker").evaluate(sides)
-    result = _end_phase(combatants)
+    result = _end_phase(combatants, catalogue_of(encounter.catalogue_version))
     if next_attacker is not None:
         encounter.attacker_side = next_attacker["attacker"]
         result["next_attacker"] = next_attacker

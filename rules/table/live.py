@@ -6,27 +6,57 @@ Across several server processes the channel layer is Redis (`CHANNEL_REDIS_URL` 
 `REDIS_URL`); without it, the in-process layer of `make run`'s single server.
 """
 
+import asyncio
 import logging
+import threading
+from concurrent.futures import Future
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 logger = logging.getLogger(__name__)
+_fanout_loop: asyncio.AbstractEventLoop | None = None
+_fanout_lock = threading.Lock()
 
 
 def group_of(encounter_id: int) -> str:
     return f"encounter-{encounter_id}"
 
 
+def _fanout() -> asyncio.AbstractEventLoop:
+    """The process's fan-out loop, in a thread of its own: a write hands its message over
+    and answers at once, instead of waiting for the server's event loop (busy with every
+    device's socket) to send it."""
+    global _fanout_loop
+    with _fanout_lock:
+        if _fanout_loop is None or _fanout_loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="table-fanout", daemon=True).start()
+            _fanout_loop = loop
+        return _fanout_loop
+
+
+def _sent(future: Future, encounter_id: int) -> None:
+    if future.exception() is not None:
+        logger.warning("the live update of encounter %s did not go out", encounter_id)
+
+
 def encounter_changed(encounter_id: int, version: int) -> None:
     """Tell the encounter's watchers it changed; a layer that is down costs the live view,
-    never the change (the pages catch up when they reconnect)."""
+    never the change (the pages catch up when they reconnect). Across processes (Redis) the
+    message leaves from the fan-out thread, in the order of the writes; the in-process layer
+    of `make run` keeps its queues on the server's loop, so it is sent from there."""
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(
-            group_of(encounter_id), {"type": "encounter.changed", "version": version}
-        )
-    except Exception:
-        logger.warning("the live update of encounter %s did not go out", encounter_id)
+    message = {"type": "encounter.changed", "version": version}
+    if isinstance(layer, InMemoryChannelLayer):
+        try:
+            async_to_sync(layer.group_send)(group_of(encounter_id), message)
+        except Exception:
+            logger.warning("the live update of encounter %s did not go out", encounter_id)
+        return
+    future = asyncio.run_coroutine_threadsafe(
+        layer.group_send(group_of(encounter_id), message), _fanout()
+    )
+    future.add_done_callback(lambda done: _sent(done, encounter_id))

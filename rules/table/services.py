@@ -502,7 +502,7 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
             if c is not None and str(c.pk) not in before:
                 before[str(c.pk)] = snapshots[str(c.pk)]
         _save(*changed)
-        return _log(
+        entry = _log(
             locked,
             actor,
             EntryKind.ACTION,
@@ -519,6 +519,9 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
                 "by_hand": action.dice is not None,
             },
         )
+        # The state this write left, for its answer (read again, it would cost two queries).
+        entry.written_combatants = everyone
+        return entry
 
 
 def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:
