@@ -19,14 +19,13 @@ from characters.models import Player
 from characters.serializers import CardSerializer
 from rules.rolls.models import RollRecord
 from rules.table.cards import (
-    DIRECTIVE_LABELS,
     EncounterCard,
     EncounterRow,
     TableCard,
     encounter_card,
     table_card,
 )
-from rules.table.kolaps import KINDS
+from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 from rules.table.services import (
     ActionInput,
@@ -41,6 +40,7 @@ from rules.table.services import (
     encounter_set_directive,
     encounter_undo,
 )
+from rules.table.systems import all_kinds
 
 
 class EncounterRowSerializer(CardSerializer):
@@ -132,7 +132,7 @@ class TableActionSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         required=False, allow_null=True, help_text="The encounter's version you saw."
     )
-    kind = serializers.ChoiceField(choices=list(KINDS))
+    kind = serializers.ChoiceField(choices=all_kinds())
     actor = serializers.IntegerField(required=False, allow_null=True)
     target = serializers.IntegerField()
     weapon = serializers.CharField(required=False, allow_blank=True, default="")
@@ -143,6 +143,11 @@ class TableActionSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6)),
         required=False,
         allow_null=True,
+    )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="What a system's action needs besides (its adapter reads them).",
     )
 
     def action(self) -> ActionInput:
@@ -156,6 +161,7 @@ class TableActionSerializer(serializers.Serializer):
             cover=data["cover"],
             wound=data["wound"],
             dice=data.get("dice"),
+            options=dict(data.get("options") or {}),
         )
 
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
+from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.models import (
     Combatant,
     Encounter,
@@ -25,16 +25,10 @@ from rules.table.models import (
     EntryKind,
     Phase,
 )
+from rules.table.systems import adapter_for
 from rules.templatetags.outcomes import outcome_label, row_label
 
 RECENT_ROLLS = 20
-# K11's order directives, as the table names them.
-DIRECTIVE_LABELS = {
-    "support": gettext_lazy("Support"),
-    "defensive": gettext_lazy("Defensive"),
-    "offensive": gettext_lazy("Offensive"),
-    "movement": gettext_lazy("Movement"),
-}
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -190,6 +184,8 @@ class CombatantCard:
     kills: int
     mine: bool
     weapons: list[str]
+    # A system's own live state (Combatant.state), as its adapter shows it.
+    state: dict
 
 
 @dataclass(frozen=True)
@@ -254,37 +250,11 @@ def _directive_label(slug: str) -> str:
     return str(DIRECTIVE_LABELS.get(slug, slug))
 
 
-def _action_text(data: dict, actor: str, target: str) -> str:
-    outcome = data.get("outcome") or {}
-    if data.get("kind") == "wound":
-        text = _("%(target)s: %(wound)s") % {
-            "target": target,
-            "wound": row_label(outcome.get("wound")),
-        }
-    else:
-        verb = _("shoots") if data.get("kind") == "ranged" else _("fights")
-        text = _("%(actor)s %(verb)s %(target)s: %(row)s") % {
-            "actor": actor,
-            "verb": verb,
-            "target": target,
-            "row": row_label(outcome.get("row")),
-        }
-    hit = outcome.get("target") if data.get("kind") != "wound" else outcome
-    if (hit or {}).get("sante_after") is not None:
-        text += " " + _("(Santé %(before)s → %(after)s)") % {
-            "before": hit.get("sante_before"),
-            "after": hit.get("sante_after"),
-        }
-    if (hit or {}).get("killed"):
-        text += " — " + _("killed")
-    if data.get("by_hand"):
-        text += " · " + _("dice rolled by hand")
-    return text
-
-
-def _line_text(kind: str, data: dict, actor: str, target: str, show_directive: bool) -> str:
+def _line_text(
+    adapter, kind: str, data: dict, actor: str, target: str, show_directive: bool
+) -> str:
     if kind == EntryKind.ACTION:
-        return _action_text(data, actor, target)
+        return str(adapter.action_text(data, actor, target))
     if kind == EntryKind.UNDO:
         return _("Action #%(version)s undone.") % {"version": data.get("undoes")}
     if kind == EntryKind.DIRECTIVE:
@@ -323,6 +293,7 @@ def table_card(
     lines after that version (a device catching up, the answer to a write), and one more
     query for what the last action was."""
     roles = getattr(encounter, "viewer_roles", set())
+    adapter = adapter_for(encounter.system)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
@@ -350,6 +321,7 @@ def table_card(
                 kills=c.kills,
                 mine=can_manage or (user_id is not None and c.player_id == user_id),
                 weapons=list(c.weapons),
+                state=dict(c.state or {}),
             )
         )
     log = EncounterEntry.objects.filter(encounter=encounter)
@@ -382,7 +354,7 @@ def table_card(
                 kind=row["kind"],
                 author=_name(row["author__display_name"], row["author__username"]),
                 at=row["at"],
-                text=_line_text(row["kind"], row["data"] or {}, actor, target, show),
+                text=_line_text(adapter, row["kind"], row["data"] or {}, actor, target, show),
                 undone=row["undone_by_id"] is not None,
             )
         )
@@ -412,7 +384,7 @@ def table_card(
         status=encounter.status,
         turn=encounter.turn,
         phase=encounter.phase,
-        phase_label=str(Phase(encounter.phase).label),
+        phase_label=str(dict(Phase.choices).get(encounter.phase, encounter.phase)),
         attacker_side=encounter.attacker_side,
         version=encounter.version,
         chapter_id=encounter.chapter_id,

@@ -8,8 +8,9 @@ from campaigns.chapters.services import encounter_event_record
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
 from rules.rolls.models import RollRecord
-from rules.table.cards import DIRECTIVE_LABELS
+from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.services import ActionInput
+from rules.table.systems import adapter_for
 
 
 class EncounterRollForm(ServiceForm):
@@ -53,13 +54,9 @@ class EncounterRollForm(ServiceForm):
 
 # --- The live encounter -----------------------------------------------------------------------
 
-KIND_CHOICES = [
-    ("ranged", _("Shoot")),
-    ("melee", _("Fight in melee")),
-    ("wound", _("Apply a wound (organisers)")),
-]
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
-# The dice a page asks for when they were rolled by hand, by the resolvers' field names.
+# The dice a page asks for when they were rolled by hand, by the resolvers' field names
+# (each system's adapter says which of them it asks: `HAND_DICE`).
 HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
 
 
@@ -75,7 +72,7 @@ class TableActionForm(ServiceForm):
     """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    kind = forms.ChoiceField(label=_("Action"), choices=KIND_CHOICES)
+    kind = forms.ChoiceField(label=_("Action"))
     actor = forms.TypedChoiceField(label=_("Who acts"), coerce=int, required=False)
     target = forms.TypedChoiceField(label=_("Target"), coerce=int)
     weapon = forms.ChoiceField(label=_("Weapon"), required=False)
@@ -97,17 +94,27 @@ class TableActionForm(ServiceForm):
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         super().__init__(*args, **kwargs)
+        adapter = adapter_for(card.system)
+        self.hand_dice = tuple(adapter.HAND_DICE)
+        # The system's own fields, handed to its adapter as the action's options.
+        self.option_fields = tuple(getattr(adapter, "OPTION_FIELDS", ()))
+        shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
+        for name in [name for name in self.fields if name not in shown]:
+            del self.fields[name]
+        self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
-        self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
-        self.fields["wound"].choices = [("", "—"), *wounds]
-        for name in HAND_DICE:
+        if "weapon" in self.fields:
+            self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
+        if "wound" in self.fields:
+            self.fields["wound"].choices = [("", "—"), *wounds]
+        for name in self.hand_dice:
             self.fields[name].widget.attrs.update(inputmode="numeric", placeholder="3 4 5")
 
     def clean(self):
         data = super().clean()
         if data.get("roll") == "hand":
-            for name in HAND_DICE:
+            for name in self.hand_dice:
                 if parse_dice(data.get(name, "")) is None:
                     self.add_error(name, _("Each die is a whole number from 1 to 6."))
         return data
@@ -115,8 +122,8 @@ class TableActionForm(ServiceForm):
     def action(self):
         data = self.cleaned_data
         dice = None
-        if data["roll"] == "hand":
-            dice = {name: parse_dice(data.get(name, "")) or [] for name in HAND_DICE}
+        if data.get("roll") == "hand":
+            dice = {name: parse_dice(data.get(name, "")) or [] for name in self.hand_dice}
         return ActionInput(
             kind=data["kind"],
             actor=data.get("actor") or None,
@@ -126,6 +133,7 @@ class TableActionForm(ServiceForm):
             cover=data.get("cover") or 0,
             wound=data.get("wound") or "",
             dice=dice,
+            options={name: data[name] for name in self.option_fields if name in data},
         )
 
 

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.systems import system_choices
+
 GAUGE_MIN, GAUGE_MAX = 1, 6
 
 
@@ -21,6 +23,9 @@ class System(models.TextChoices):
 
 
 class Phase(models.TextChoices):
+    """The phases' names (a system's adapter lists its own, `rules.table.systems`); not the
+    field's choices, so that a system's new phase needs no migration."""
+
     # KOLAPS: speech, action, then the end phase (K14) that opens the next turn.
     SPEECH = "speech", _("Speech")
     ACTION = "action", _("Action")
@@ -35,7 +40,8 @@ class EncounterStatus(models.TextChoices):
 
 
 class Encounter(models.Model):
-    system = models.CharField(max_length=20, choices=System.choices, default=System.KOLAPS)
+    # Every game system's slug; the table plays those with an adapter (rules.table.systems).
+    system = models.CharField(max_length=20, choices=system_choices(), default=System.KOLAPS)
     # The chapter it is played in; none for a pick-up game.
     chapter = models.ForeignKey(
         "campaigns.Chapter",
@@ -53,7 +59,7 @@ class Encounter(models.Model):
         max_length=8, choices=EncounterStatus.choices, default=EncounterStatus.LIVE
     )
     turn = models.PositiveSmallIntegerField(default=1)
-    phase = models.CharField(max_length=10, choices=Phase.choices, default=Phase.SPEECH)
+    phase = models.CharField(max_length=20, default=Phase.SPEECH)
     attacker_side = models.CharField(max_length=80, blank=True)
     version = models.PositiveIntegerField(default=0)
     catalogue_version = models.CharField(max_length=20, blank=True)
@@ -71,7 +77,8 @@ class Encounter(models.Model):
 
 class Combatant(models.Model):
     """A fighter's live state. Santé, Souffle and Moral are the KOLAPS gauges (1-6); the
-    turn's trackers (`sante_lost`, `breath_spent`, `engaged`) feed the end phase (K14)."""
+    turn's trackers (`sante_lost`, `breath_spent`, `engaged`) feed the end phase (K14).
+    Another system keeps what is its own in `state` (its adapter's)."""
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
     position = models.PositiveSmallIntegerField(default=0)
@@ -107,6 +114,8 @@ class Combatant(models.Model):
     sante_lost = models.PositiveSmallIntegerField(default=0)
     wounds = models.PositiveIntegerField(default=0)
     kills = models.PositiveIntegerField(default=0)
+    # A system's own live state beyond the fields above (its adapter reads and writes it).
+    state = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["position", "pk"]
@@ -140,7 +149,7 @@ class EncounterEntry(models.Model):
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="entries")
     version = models.PositiveIntegerField()
     turn = models.PositiveSmallIntegerField()
-    phase = models.CharField(max_length=10, choices=Phase.choices)
+    phase = models.CharField(max_length=20)
     kind = models.CharField(max_length=10, choices=EntryKind.choices)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField(auto_now_add=True)

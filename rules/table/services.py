@@ -11,7 +11,7 @@ are told once the transaction has committed (`rules.table.live.encounter_changed
 
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -37,27 +37,11 @@ from rules.table.models import (
     EncounterStatus,
     EntryKind,
     Phase,
-    System,
 )
+from rules.table.systems import adapter_for, plays
 
 TITLE_MAX = 160
-STATE_FIELDS = (
-    "sante",
-    "souffle",
-    "moral",
-    "directive",
-    "revealed",
-    "on_ground",
-    "unconscious",
-    "dead",
-    "engaged",
-    "breath_spent",
-    "sante_lost",
-    "wounds",
-    "kills",
-)
 ENCOUNTER_FIELDS = ("turn", "phase", "attacker_side")
-KOLAPS_PHASES = (Phase.SPEECH, Phase.ACTION)
 
 
 class Stale(Refusal):
@@ -117,8 +101,12 @@ def _lock(encounter: Encounter, version: int | None) -> Encounter:
     return locked
 
 
+def _fields(combatant: Combatant) -> tuple[str, ...]:
+    return adapter_for(combatant.encounter.system).STATE_FIELDS
+
+
 def _snapshot(combatant: Combatant) -> dict[str, Any]:
-    return {field: getattr(combatant, field) for field in STATE_FIELDS}
+    return {name: getattr(combatant, name) for name in _fields(combatant)}
 
 
 def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> EncounterEntry:
@@ -140,7 +128,7 @@ def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> E
 
 def _save(*combatants: Combatant) -> None:
     for combatant in combatants:
-        combatant.save(update_fields=list(STATE_FIELDS))
+        combatant.save(update_fields=list(_fields(combatant)))
 
 
 def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
@@ -149,6 +137,15 @@ def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
         found = Combatant.objects.select_for_update().filter(encounter=encounter, pk=pk).first()
     if found is None:
         raise Refusal(_("Choose a combatant of this encounter."), field=field)
+    found.encounter = encounter
+    return found
+
+
+def _combatants(encounter: Encounter) -> list[Combatant]:
+    """Every combatant of the encounter, locked, in their order."""
+    found = list(Combatant.objects.select_for_update().filter(encounter=encounter))
+    for combatant in found:
+        combatant.encounter = encounter
     return found
 
 
@@ -159,30 +156,11 @@ def _token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _add_unit(encounter: Encounter, unit: KolapsUnit, side: str, player, start: int) -> int:
-    catalogue = kolaps.catalogue_of(unit.catalogue_version)
-    members = KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk")
-    position = start
-    for character in members:
-        Combatant.objects.create(
-            encounter=encounter,
-            position=position,
-            side=side,
-            name=character.name,
-            player=player,
-            kolaps_character=character,
-            rank=character.rank,
-            affiliation=character.affiliation,
-            is_avatar=character.is_avatar,
-            talents=character.talents,
-            weapons=kolaps.weapons_of(character.equipment, catalogue),
-            armour=kolaps.armour_of(character.equipment, catalogue),
-            sante=character.sante,
-            souffle=character.souffle,
-            moral=character.moral,
-        )
-        position += 1
-    return position
+def _add(encounter: Encounter, combatants: list[Combatant]) -> None:
+    for position, combatant in enumerate(combatants):
+        combatant.encounter = encounter
+        combatant.position = position
+        combatant.save()
 
 
 def _clean_title(title: str, default: str) -> str:
@@ -199,40 +177,60 @@ def _created(actor, encounter: Encounter, sides: list[str]) -> Encounter:
 
 
 def encounter_create_for_chapter(*, actor, chapter: Chapter, title: str = "") -> Encounter:
-    """An organiser opens the live encounter of a KOLAPS chapter being played: each unit
-    entered is a side (or the side it was entered on), each of its characters a combatant
-    its player plays."""
+    """An organiser opens the live encounter of the chapter being played: its system's
+    adapter says who fights on which side (KOLAPS: the units entered)."""
     roles = campaign_role(actor, chapter.campaign)
     if not roles & CAN_VIEW:
         raise Forbidden(_("You are not allowed to do this."))
     if not roles & CAN_MANAGE:
         raise Forbidden(_("Only the campaign's organisers open an encounter."))
-    if chapter.campaign.system != System.KOLAPS:
-        raise Refusal(_("The live encounter plays KOLAPS chapters."), field="chapter")
+    if not plays(chapter.campaign.system):
+        raise Refusal(_("The live table does not play this game system."), field="chapter")
+    adapter = adapter_for(chapter.campaign.system)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
         if locked.status != ChapterStatus.CURRENT:
             raise Refusal(_("An encounter opens while the chapter is being played."))
-        entries = list(locked.unit_entries.select_related("unit").order_by("entered_at", "pk"))
-        sides = list(dict.fromkeys((e.side or e.unit.name) for e in entries))
-        if len(sides) < 2:
-            raise Refusal(_("An encounter needs two sides: enter at least two units."))
+        locked.campaign = chapter.campaign
+        sides, combatants, catalogue_version = adapter.chapter_combatants(locked)
         encounter = Encounter.objects.create(
-            system=System.KOLAPS,
+            system=adapter.SYSTEM,
             chapter=locked,
             created_by=actor,
             title=_clean_title(title, locked.title),
             spectator_token=_token(),
-            catalogue_version=entries[0].unit.catalogue_version,
+            catalogue_version=catalogue_version,
+            phase=adapter.FIRST_PHASE,
         )
-        position = 0
-        for entry in entries:
-            position = _add_unit(
-                encounter, entry.unit, entry.side or entry.unit.name, entry.player, position
-            )
+        _add(encounter, combatants)
         chapter_table_record(
             actor=actor, chapter=locked, record={"encounter": encounter.pk, "ended": False}
         )
+        return _created(actor, encounter, sides)
+
+
+def encounter_create_pickup(
+    *,
+    actor,
+    system: str,
+    sides: list[str],
+    combatants: list[Combatant],
+    title: str,
+    catalogue_version: str = "",
+) -> Encounter:
+    """A pick-up game of any system the table plays, from its adapter's sides and unsaved
+    combatants: the actor organises it."""
+    adapter = adapter_for(system)
+    with transaction.atomic():
+        encounter = Encounter.objects.create(
+            system=adapter.SYSTEM,
+            created_by=actor,
+            title=title,
+            spectator_token=_token(),
+            catalogue_version=catalogue_version,
+            phase=adapter.FIRST_PHASE,
+        )
+        _add(encounter, combatants)
         return _created(actor, encounter, sides)
 
 
@@ -252,18 +250,18 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
             raise Refusal(_("A unit without characters cannot fight."), field="units")
     names = [u.name for u in units]
     sides = names if names[0] != names[1] else [f"{names[0]} (1)", f"{names[1]} (2)"]
-    with transaction.atomic():
-        encounter = Encounter.objects.create(
-            system=System.KOLAPS,
-            created_by=actor,
-            title=_clean_title(title, " / ".join(names)),
-            spectator_token=_token(),
-            catalogue_version=units[0].catalogue_version,
-        )
-        position = 0
-        for unit, side in zip(units, sides, strict=True):
-            position = _add_unit(encounter, unit, side, unit.owner, position)
-        return _created(actor, encounter, sides)
+    return encounter_create_pickup(
+        actor=actor,
+        system=kolaps.SYSTEM,
+        sides=sides,
+        combatants=[
+            c
+            for unit, side in zip(units, sides, strict=True)
+            for c in kolaps.unit_combatants(unit, side, unit.owner)
+        ],
+        title=_clean_title(title, " / ".join(names)),
+        catalogue_version=units[0].catalogue_version,
+    )
 
 
 # --- Acting -------------------------------------------------------------------------------
@@ -280,60 +278,13 @@ class ActionInput:
     wound: str = ""
     # None: the server rolls; otherwise the dice typed in by hand, by the resolver's fields.
     dice: dict[str, list[int]] | None = None
+    # What a system's actions need besides (its adapter reads them).
+    options: dict[str, Any] = field(default_factory=dict)
 
 
-def _resolver_input(encounter, actor, target, action: ActionInput) -> tuple[str, dict]:
-    catalogue = kolaps.catalogue_of(encounter.catalogue_version)
-    if action.kind == "wound":
-        if action.wound not in catalogue.tables.wounds.rows:
-            raise Refusal(_("Choose a wound."), field="wound")
-        return "death", kolaps.wound_input(target, wound=action.wound, catalogue=catalogue)
-    kind = "ranged" if action.kind == "ranged" else "melee"
-    weapons = kolaps.weapons_for(actor, kind, catalogue)
-    if not weapons:
-        raise Refusal(_("This combatant has no weapon for that."), field="weapon")
-    weapon = action.weapon or weapons[0]
-    if weapon not in weapons:
-        raise Refusal(_("Choose one of the combatant's weapons."), field="weapon")
-    if kind == "ranged":
-        data = kolaps.ranged_input(
-            actor,
-            target,
-            weapon=weapon,
-            distance_cm=action.distance_cm,
-            cover=action.cover,
-            catalogue=catalogue,
-        )
-        return "ranged", data
-    return "melee", kolaps.melee_input(actor, target, weapon=weapon, catalogue=catalogue)
-
-
-def _check_action(encounter, actor, target, action: ActionInput) -> None:
-    if action.kind not in kolaps.KINDS:
-        raise Refusal(_("Choose what the combatant does."), field="kind")
-    if action.kind == "wound":
-        if target.dead:
-            raise Refusal(_("This combatant is dead."), field="target")
-        return
-    if encounter.phase != Phase.ACTION:
-        raise Refusal(_("Attacks are made in the action phase."), field="kind")
-    if actor is None:
-        raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    if actor.pk == target.pk:
-        raise Refusal(_("A combatant does not attack itself."), field="target")
-    if actor.dead or actor.unconscious:
-        raise Refusal(_("This combatant cannot act now."), field="actor")
-    if target.dead:
-        raise Refusal(_("This combatant is dead."), field="target")
-    if not 0 <= action.distance_cm <= 1000:
-        raise Refusal(_("A distance from 0 to 1000 cm."), field="distance_cm")
-    if not 0 <= action.cover <= 4:
-        raise Refusal(_("Cover from 0 to 4."), field="cover")
-
-
-def _odds_of(name: str, data: dict) -> dict:
+def _odds_of(system: str, name: str, data: dict) -> dict:
     try:
-        return resolver_get("kolaps", name).odds(data)
+        return resolver_get(system, name).odds(data)
     except RuleInputError as error:
         raise Refusal(_sentence(error), field=error.field) from error
 
@@ -344,14 +295,22 @@ def encounter_odds(*, encounter: Encounter, action: ActionInput) -> dict[str, An
     actor = Combatant.objects.filter(encounter=encounter, pk=action.actor).first()
     if target is None:
         raise Refusal(_("Choose a combatant of this encounter."), field="target")
-    if action.kind != "wound" and actor is None:
+    adapter = adapter_for(encounter.system)
+    if action.kind not in adapter.MANAGER_KINDS and actor is None:
         raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    name, data = _resolver_input(encounter, actor, target, action)
-    return {"resolver": name, **_odds_of(name, data)}
+    for c in (actor, target):
+        if c is not None:
+            c.encounter = encounter
+    name, data = adapter.resolver_input(encounter, actor, target, action)
+    if name is None:
+        return {"resolver": None, "certain": True}
+    return {"resolver": name, **_odds_of(encounter.system, name, data)}
 
 
-def _resolve(actor_user, name: str, data: dict, dice) -> tuple[dict, RollRecord | None]:
-    resolver = resolver_get("kolaps", name)
+def _resolve(
+    actor_user, system: str, name: str, data: dict, dice
+) -> tuple[dict, RollRecord | None]:
+    resolver = resolver_get(system, name)
     if dice is None:
         seed = secrets.randbits(63)
         try:
@@ -360,7 +319,7 @@ def _resolve(actor_user, name: str, data: dict, dice) -> tuple[dict, RollRecord 
             raise Refusal(_sentence(error), field=error.field) from error
         record = RollRecord.objects.create(
             player=actor_user,
-            system="kolaps",
+            system=system,
             resolver=name,
             inputs=data,
             seed=seed,
@@ -386,25 +345,41 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
     by hand, its consequences applied at once, its line in the log with the state of what it
     changed before it (what an undo puts back)."""
     roles = _require(actor, encounter, CAN_VIEW)
+    adapter = adapter_for(encounter.system)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        target = _combatant(locked, action.target, "target")
-        fighter = _combatant(locked, action.actor, "actor") if action.kind != "wound" else None
-        if action.kind == "wound" and not roles & CAN_MANAGE:
+        everyone = _combatants(locked)
+        by_pk = {c.pk: c for c in everyone}
+        target = by_pk.get(action.target) if action.target is not None else None
+        if target is None:
+            raise Refusal(_("Choose a combatant of this encounter."), field="target")
+        direct = action.kind in adapter.MANAGER_KINDS
+        fighter = None
+        if not direct:
+            fighter = by_pk.get(action.actor) if action.actor is not None else None
+            if fighter is None:
+                raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+        if direct and not roles & CAN_MANAGE:
             raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
-        _check_action(locked, fighter, target, action)
+        adapter.check_action(locked, fighter, target, action)
         if fighter is not None:
             _require_for(actor, roles, fighter)
-        name, data = _resolver_input(locked, fighter, target, action)
-        before = {str(c.pk): _snapshot(c) for c in (fighter, target) if c is not None}
-        outcome, record = _resolve(actor, name, data, action.dice)
-        catalogue = kolaps.catalogue_of(locked.catalogue_version)
-        if action.kind == "wound":
-            effects = kolaps.apply_wound(outcome, target)
-            _save(target)
+        name, data = adapter.resolver_input(locked, fighter, target, action)
+        snapshots = {str(c.pk): _snapshot(c) for c in everyone}
+        if name is None:
+            # An action without dice: the adapter's input is its outcome.
+            outcome, record = dict(data), None
         else:
-            effects = kolaps.apply_attack(outcome, fighter, target, catalogue)
-            _save(fighter, target)
+            outcome, record = _resolve(actor, locked.system, name, data, action.dice)
+        effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
+        # What the action changed (the actor, the target, a team's Moral...): saved, and its
+        # state before kept for an undo.
+        changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
+        before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
+        for c in (fighter, target):
+            if c is not None and str(c.pk) not in before:
+                before[str(c.pk)] = snapshots[str(c.pk)]
+        _save(*changed)
         return _log(
             locked,
             actor,
@@ -445,9 +420,7 @@ def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> Encou
             raise Refusal(_("There is no action to undo."))
         if last.author_id != actor.pk and not roles & CAN_MANAGE:
             raise Forbidden(_("Only who made the action or an organiser may undo it."))
-        changed = Combatant.objects.select_for_update().filter(
-            encounter=locked, pk__in=[int(pk) for pk in last.before]
-        )
+        changed = [c for c in _combatants(locked) if str(c.pk) in last.before]
         for combatant in changed:
             for field, value in last.before[str(combatant.pk)].items():
                 setattr(combatant, field, value)
@@ -507,88 +480,30 @@ def encounter_reveal(*, actor, encounter: Encounter, version: int | None, combat
         )  # fmt: skip
 
 
-def _end_phase(locked: Encounter) -> dict[str, Any]:
-    """K14 for every living combatant; the next turn's trackers start afresh."""
-    combatants = list(Combatant.objects.select_for_update().filter(encounter=locked))
-    living = [c for c in combatants if not c.dead]
-    result: dict[str, Any] = {"characters": []}
-    if living:
-        ends = resolver_get("kolaps", "end_phase").evaluate(
-            {"characters": kolaps.end_phase_input(living)}
-        )["characters"]
-        for combatant, end in zip(living, ends, strict=True):
-            kolaps.apply_end_phase(end, combatant)
-            result["characters"].append({"id": combatant.pk, **end})
-    _save(*combatants)
-    return result
-
-
 def encounter_advance(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:
-    """The organiser moves the turn on: speech -> action; action -> the end phase (K14,
-    then K15's attacker) and the next turn's speech."""
+    """The organiser moves the turn on, as the system's adapter says (KOLAPS: speech ->
+    action; action -> the end phase, K14, then K15's attacker, and the next turn's speech).
+    The end-of-turn automation changes the combatants, whose state before is kept."""
     _require(actor, encounter, CAN_MANAGE)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        if locked.phase == Phase.SPEECH:
-            locked.phase = Phase.ACTION
-            return _log(locked, actor, EntryKind.PHASE, data={"phase": Phase.ACTION})
-        sides = kolaps.next_attacker_input(
-            Combatant.objects.filter(encounter=locked), locked.attacker_side
-        )
-        before = {str(c.pk): _snapshot(c) for c in Combatant.objects.filter(encounter=locked)}
-        # K15 counts this turn's revealed fighters, before the end phase hides them again.
-        next_attacker = None
-        if len(sides["sides"]) >= 2:
-            next_attacker = resolver_get("kolaps", "next_attacker").evaluate(sides)
-        result = _end_phase(locked)
-        if next_attacker is not None:
-            locked.attacker_side = next_attacker["attacker"]
-            result["next_attacker"] = next_attacker
-        ended_turn = locked.turn
-        locked.turn += 1
-        locked.phase = Phase.SPEECH
-        return _log(
-            locked, actor, EntryKind.END_PHASE, before=before,
-            data={"turn": ended_turn, **result},
-        )  # fmt: skip
+        combatants = _combatants(locked)
+        before = {str(c.pk): _snapshot(c) for c in combatants}
+        kind, data = adapter_for(locked.system).advance(locked, combatants)
+        if kind == EntryKind.PHASE:
+            return _log(locked, actor, kind, data=data)
+        _save(*combatants)
+        return _log(locked, actor, kind, before=before, data=data)
 
 
 def encounter_summary(encounter: Encounter) -> dict[str, Any]:
-    """What happened, for the chapter's close: per side and per unit entered, the characters
-    lost and wounded and the Moral they end with (KOLAPS speaks of nothing else)."""
-    sides: dict[str, dict[str, Any]] = {}
-    units: dict[str, dict[str, Any]] = {}
-    combatants = (
+    """What happened, for the chapter's close, in the words of the encounter's system."""
+    combatants = list(
         Combatant.objects.filter(encounter=encounter)
         .select_related("kolaps_character")
         .order_by("position", "pk")
     )
-    for c in combatants:
-        rows = [sides.setdefault(c.side, {"lost": [], "wounded": [], "moral": {}, "kills": 0})]
-        unit_id = c.kolaps_character.unit_id if c.kolaps_character else None
-        if unit_id is not None:
-            rows.append(
-                units.setdefault(
-                    str(unit_id),
-                    {"side": c.side, "lost": [], "lost_ids": [], "wounded": [], "moral": {}},
-                )
-            )
-            if c.dead:
-                units[str(unit_id)]["lost_ids"].append(c.kolaps_character_id)
-        for row in rows:
-            if c.dead:
-                row["lost"].append(c.name)
-            elif c.wounds:
-                row["wounded"].append(c.name)
-            row["moral"][c.name] = c.moral
-        sides[c.side]["kills"] += c.kills
-    return {
-        "encounter": encounter.pk,
-        "ended": True,
-        "turns": encounter.turn,
-        "sides": sides,
-        "units": units,
-    }
+    return adapter_for(encounter.system).summary(encounter, combatants)
 
 
 def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encounter:
