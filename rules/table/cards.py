@@ -186,6 +186,8 @@ class CombatantCard:
     weapons: list[str]
     # A system's own live state (Combatant.state), as its adapter shows it.
     state: dict
+    # (label, value) of that state, in the viewer's language (systems other than KOLAPS).
+    state_lines: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,7 @@ def table_card(
     adapter = adapter_for(encounter.system)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    lines = getattr(adapter, "state_lines", None)
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
@@ -322,6 +325,7 @@ def table_card(
                 mine=can_manage or (user_id is not None and c.player_id == user_id),
                 weapons=list(c.weapons),
                 state=dict(c.state or {}),
+                state_lines=tuple(lines(c.state or {})) if lines else (),
             )
         )
     log = EncounterEntry.objects.filter(encounter=encounter)

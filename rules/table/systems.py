@@ -34,9 +34,13 @@ from types import ModuleType
 from django.utils.translation import gettext as _
 
 from characters.permissions import Refusal
-from rules.table import kolaps
+from rules.table import corporates, kolaps, modern
 
-ADAPTERS: dict[str, ModuleType] = {kolaps.SYSTEM: kolaps}
+ADAPTERS: dict[str, ModuleType] = {
+    kolaps.SYSTEM: kolaps,
+    corporates.SYSTEM: corporates,
+    modern.SYSTEM: modern,
+}
 
 
 def plays(system: str) -> bool:

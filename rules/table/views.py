@@ -19,13 +19,19 @@ from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
     TableActionForm,
+    TableQuickForm,
     TableStandaloneForm,
 )
-from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
+from rules.table.selectors import (
+    encounter_get_by_token,
+    encounter_get_for_user,
+    encounters_pickup_of,
+)
 from rules.table.services import (
     encounter_act,
     encounter_advance,
     encounter_create_for_chapter,
+    encounter_create_quick,
     encounter_create_standalone,
     encounter_end,
     encounter_odds,
@@ -239,10 +245,18 @@ def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
-    """A pick-up game between two KOLAPS units."""
+    """A pick-up game: two KOLAPS units, or two sides of named Corporates or modern RPG
+    fighters (`quick` in the form)."""
     units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
     form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
-    if request.method == "POST":
+    quick = TableQuickForm(initial={"system": request.GET.get("system", "corporates")})
+    if request.method == "POST" and "quick" in request.POST:
+        quick = TableQuickForm(request.POST)
+        if quick.is_valid():
+            encounter = quick.run(encounter_create_quick, actor=request.user, **quick.arguments())
+            if encounter is not None:
+                return redirect("table-encounter", pk=encounter.pk)
+    elif request.method == "POST":
         form = TableStandaloneForm(request.POST, units=units)
         if form.is_valid():
             by_pk = {u.pk: u for u in units}
@@ -257,5 +271,6 @@ def table_new(request: HttpRequest) -> HttpResponse:
             )
             if encounter is not None:
                 return redirect("table-encounter", pk=encounter.pk)
-    status = 400 if form.is_bound else 200
-    return render(request, "rules/table/new.html", {"form": form}, status=status)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "quick": quick, "games": encounters_pickup_of(request.user)}
+    return render(request, "rules/table/new.html", context, status=status)
