@@ -16,10 +16,45 @@ def test_the_demo_has_a_campaign_and_worked_examples_of_each_system():
     call_command("demo_load", stdout=io.StringIO())
     assert Campaign.objects.filter(system="corporates").count() == 1
     assert Campaign.objects.filter(system="modern-rpg").count() == 1
-    corporates = RollRecord.objects.filter(system="corporates")
-    assert sorted(corporates.values_list("resolver", flat=True)) == ["damage", "shot"]
-    modern = RollRecord.objects.filter(system="modern-rpg")
-    assert sorted(modern.values_list("resolver", flat=True)) == ["chase", "combat", "test"]
+    # The worked examples (alice's and bruno's); orga's are the table's (below).
+    corporates = RollRecord.objects.filter(system="corporates").exclude(player__username="orga")
+    assert sorted(corporates.values_list("resolver", flat=True)) == [
+        "damage",
+        "ramming",
+        "shot",
+        "takedown",
+    ]
+    modern = RollRecord.objects.filter(system="modern-rpg").exclude(player__username="orga")
+    assert sorted(modern.values_list("resolver", flat=True)) == [
+        "chase",
+        "chase_test",
+        "combat",
+        "combat",
+        "test",
+    ]
+    # Bruno's buckshot rolls the campaign's d8 (its setting `buckshot_die`).
+    buckshot = modern.get(resolver="combat", player__username="bruno")
+    assert buckshot.inputs["settings"]["buckshot_die"] == 8
+    second_round = modern.get(resolver="chase_test")
+    assert second_round.outcome["round"] == 2 and second_round.outcome["endurance_disadvantage"]
     shot = corporates.get(resolver="shot")
     # "La difficulté est de 12": medium range 15, less the weapon's burst bonus 3.
     assert shot.outcome["difficulty"] == 12
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_live_encounter_of_each_system_played_a_little():
+    from rules.table.models import Encounter, Phase
+
+    call_command("demo_load", stdout=io.StringIO())
+    call_command("demo_load", stdout=io.StringIO())
+    corporates = Encounter.objects.get(system="corporates")
+    # Vex declared three actions: he acts in segments 1, 3 and 5, and struck in segment 1.
+    assert corporates.phase == Phase.SEGMENT_1
+    vex = corporates.combatants.get(name="Vex")
+    assert vex.state["segments"] == [1, 3, 5]
+    assert corporates.entries.filter(data__resolver="melee").count() == 1
+    modern = Encounter.objects.get(system="modern-rpg")
+    assert modern.phase == Phase.ACTION
+    assert modern.combatants.get(name="Lina").state["initiative"] == 1
+    assert modern.entries.filter(data__resolver="combat").count() == 1

@@ -23,6 +23,9 @@ SETTING_LABELS = {
     "hp_per_healing_success": _("Hit points per care success"),
     "chase_loss_die": _("The 1D of chase events"),
     "characteristic_names": _("Characteristics"),
+    "buckshot_die": _("Buckshot's 1D (to hit and damage)"),
+    "vehicle_bonus": _("A vehicle's sportivité or maniabilité point is"),
+    "opposed_points_per_level": _("Points of margin per level of an opposed roll"),
     "army_points": _("Army cost agreed for the campaign (0: each game agrees its own)"),
 }
 VALUE_LABELS = {
@@ -46,6 +49,8 @@ VALUE_LABELS = {
     "acts_last": _("acts last"),
     "loses_round": _("loses the round"),
     "reflexes_endurance_sang_froid_empathie": _("Réflexes, Endurance, Sang-froid, Empathie"),
+    "advantages": _("an advantage (a malus point: a disadvantage)"),
+    "dice": _("a d6 more in the pool (a malus point: a disadvantage)"),
 }
 
 

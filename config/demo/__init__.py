@@ -28,6 +28,7 @@ from config.demo.player_view import load_player_view
 from config.demo.rapid40k import load_rapid40k_demo
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
+from config.demo.table_corporates_modern import load_table_corporates_modern
 from config.demo.table_of_the_dead import load_of_the_dead_table_demo
 
 __all__ = ["DEMO_USERS", "load_demo"]
@@ -75,3 +76,5 @@ def load_demo(out) -> None:
     # Corporates and the modern RPG: a campaign each and a worked example rolled on the server.
     _area(out, "Corporates", load_corporates, players)
     _area(out, "modern RPG", load_modern, players)
+    # Their live encounters: a pick-up game of each, a few actions played.
+    _area(out, "Corporates and modern RPG tables", load_table_corporates_modern, players)

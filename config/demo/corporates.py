@@ -1,6 +1,6 @@
 """The Corporates demo: orga's campaign with alice and bruno, and a worked example of a
 shot rolled on the server, then its damage (the text's burst example: a three-round burst
-against difficulty 12)."""
+against difficulty 12); bruno's ramming charge on a guard and his trip by strength."""
 
 from campaigns.models import Campaign
 from campaigns.services import campaign_add_participant, campaign_create
@@ -20,6 +20,17 @@ SHOT = {
     "size": "standing",
 }
 DAMAGE = {"weapon": "bullet", "damage_dice": 3, "damage_bonus": 2, "soak_dice": 3, "soak_bonus": 4}
+RAMMING = {
+    "pool": 4,
+    "bonus": 6,
+    "combat_skill": 6,
+    "dodge_skill": 4,
+    "charge": "foot",
+    "damage_dice": 2,
+    "soak_dice": 2,
+    "soak_bonus": 2,
+}
+TAKEDOWN = {"kind": "trip_strength", "attacker_pool": 3, "attacker_bonus": 3, "defender_pool": 3}
 
 
 def load_corporates(players) -> Campaign | None:
@@ -51,4 +62,8 @@ def load_corporates(players) -> Campaign | None:
     for name, data in (("shot", SHOT), ("damage", DAMAGE)):
         if not RollRecord.objects.filter(player=alice, system="corporates", resolver=name).exists():
             roll_on_server(player=alice, system="corporates", name=name, data=data)
+    bruno = players["bruno"]
+    for name, data in (("ramming", RAMMING), ("takedown", TAKEDOWN)):
+        if not RollRecord.objects.filter(player=bruno, system="corporates", resolver=name).exists():
+            roll_on_server(player=bruno, system="corporates", name=name, data=data)
     return campaign

@@ -1,8 +1,13 @@
 """The modern RPG demo: orga's campaign with alice and bruno, and a worked example rolled on
-the server: a forced test, a shot through an aggressive attitude and a vest, and a chase
-round on foot with its event."""
+the server: a forced test, a shot through an aggressive attitude and a vest, a chase round
+on foot with its event, a pedestrian's second-round test flat out, and bruno's buckshot at
+short range (the campaign rolls buckshot's 1D as a d8, a setting its calculators use)."""
 
 from campaigns.models import Campaign
+from campaigns.rules_settings.services import (
+    campaign_rules_settings,
+    campaign_rules_settings_set,
+)
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.modern.models import ModernCharacter
 from characters.modern.services import modern_character_create
@@ -28,7 +33,29 @@ EXAMPLES = (
         },
     ),
     ("chase", {"terrain": "foot", "band": "short", "pursued_successes": 2, "pursuer_successes": 1}),
+    (
+        "chase_test",
+        {
+            "mover": "foot",
+            "round": 2,
+            "risk": "flat_out",
+            "risk_dice": 1,
+            "endurance": 8,
+            "characteristic": 10,
+            "skill": 6,
+        },
+    ),
 )
+BUCKSHOT = {
+    "characteristic": 8,
+    "skill": 6,
+    "ammunition": "buckshot",
+    "range": "short",
+    "weapon_damage": 4,
+    "vest": "class_iia",
+    "hp": 10,
+    "hp_max": 10,
+}
 
 
 def load_modern(players) -> Campaign | None:
@@ -47,7 +74,9 @@ def load_modern(players) -> Campaign | None:
             campaign_add_participant(
                 actor=players["orga"], campaign=campaign, player=players[username]
             )
-        return campaign
+        return campaign_rules_settings_set(
+            actor=players["orga"], campaign=campaign, settings={"buckshot_die": 8}
+        )
 
     campaign = once(
         "modern/campaign",
@@ -68,4 +97,12 @@ def load_modern(players) -> Campaign | None:
     for name, data in EXAMPLES:
         if not RollRecord.objects.filter(player=alice, system="modern-rpg", resolver=name).exists():
             roll_on_server(player=alice, system="modern-rpg", name=name, data=data)
+    bruno = players["bruno"]
+    if not RollRecord.objects.filter(player=bruno, system="modern-rpg", resolver="combat").exists():
+        roll_on_server(
+            player=bruno,
+            system="modern-rpg",
+            name="combat",
+            data={**BUCKSHOT, "settings": campaign_rules_settings(campaign)},
+        )
     return campaign

@@ -13,6 +13,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rules.dice_calculators.services import settings_in_force
 from rules.engine.registry import RESOLVERS, VERBS, resolvers_of
 from rules.engine.systems import SYSTEMS
 from rules.rolls.services import resolve, roll_on_server
@@ -151,10 +152,25 @@ class ResolveAPI(APIView):
         description=(
             'kolaps/test body: {"db": 3, "rank": "veteran", "sante": 6} plus '
             '"dice": [3, 4, 5] for evaluate. Every resolver\'s input schema is listed by '
-            "GET /api/v1/rules/."
+            "GET /api/v1/rules/. A Corporates or modern RPG body may name a campaign the user "
+            'can see ("campaign": 12, or ?campaign=12): its stored rules settings are used '
+            'instead of the body\'s "settings" (400 for another system, 404 for one unseen).'
         ),
     )
     def post(self, request, system: str, resolver: str, verb: str):
+        data = request.data if isinstance(request.data, dict) else {}
+        campaign = data.get("campaign", request.query_params.get("campaign"))
+        if campaign is not None:
+            # A campaign's stored settings replace the body's (one fetch-and-authorise).
+            in_force = settings_in_force(user=request.user, system=system, campaign_id=campaign)
+            data = {k: v for k, v in data.items() if k != "campaign"}
+            data["settings"] = in_force.settings
+            if verb == "roll":
+                record = roll_on_server(
+                    player=request.user, system=system, name=resolver, data=data
+                )
+                return Response({**record.outcome, "roll_id": record.pk}, status=201)
+            return Response(resolve(system=system, name=resolver, verb=verb, data=data))
         key = rendered_odds.key(request, system, resolver) if verb == "odds" else None
         if key is not None:
             body = rendered_odds.get(key)

@@ -7,12 +7,14 @@ both go through `rules.rolls.services`."""
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
 from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
 from rules.dice_calculators.forms import ChaseRoundForm, ResolverForm, TurnFormSet
+from rules.dice_calculators.services import InForce, settings_in_force
 from rules.engine.registry import Resolver, resolver_get, resolvers_of
 from rules.rolls.services import resolve, roll_on_server
 
@@ -35,11 +37,30 @@ def _resolver_or_404(system: str, name: str) -> Resolver:
     return resolver
 
 
+def _in_force(request: HttpRequest, system: str) -> tuple[InForce, dict]:
+    """The settings in force (`?campaign=<id>`: that campaign's) and what a page shows of
+    them. A malformed id or a campaign of another system is a 404 here, as a page address
+    that leads nowhere."""
+    try:
+        in_force = settings_in_force(
+            user=request.user, system=system, campaign_id=request.GET.get("campaign")
+        )
+    except Refusal:
+        raise Http404 from None
+    query = f"?campaign={in_force.campaign.pk}" if in_force.campaign else ""
+    return in_force, {
+        "in_force": in_force,
+        "settings_lines": in_force.lines(system),
+        "campaign_query": query,
+    }
+
+
 @require_GET
 def system_calculators(request: HttpRequest, system: str) -> HttpResponse:
-    """The calculators of one system."""
+    """The calculators of one system (`?campaign=<id>`: with that campaign's settings)."""
     if system not in SYSTEM_NAMES:
         raise Http404
+    _, shown = _in_force(request, system)
     return render(
         request,
         f"{PAGES}/system.html",
@@ -47,6 +68,7 @@ def system_calculators(request: HttpRequest, system: str) -> HttpResponse:
             "system": system,
             "system_name": SYSTEM_NAMES[system],
             "calculators": _calculators(system),
+            **shown,
         },
     )
 
@@ -67,9 +89,11 @@ def verdict(name: str, result: dict) -> list[str]:
     return words
 
 
-def _run(request: HttpRequest, form: ResolverForm, system: str, name: str) -> dict:
+def _run(request: HttpRequest, form: ResolverForm, system: str, name: str, settings: dict) -> dict:
     context: dict = {}
     inputs = form.inputs()
+    if settings:
+        inputs["settings"] = settings
     try:
         odds = resolve(system=system, name=name, verb="odds", data=inputs)
         context["tables"] = odds_tables(system, name, odds)
@@ -99,11 +123,21 @@ def _run(request: HttpRequest, form: ResolverForm, system: str, name: str) -> di
 
 @require_http_methods(["GET", "POST"])
 def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> HttpResponse:
-    """GET: the odds of the form. POST: judge typed dice, or roll on the server."""
+    """GET: the odds of the form. POST: judge typed dice, or roll on the server. With
+    `?campaign=<id>` (a campaign the user can see, of this system) the resolver takes that
+    campaign's stored rules settings, and the page says which are in force."""
     found = _resolver_or_404(system, resolver)
-    data = request.POST if request.method == "POST" else (request.GET or None)
+    in_force, shown = _in_force(request, system)
+    if request.method == "POST":
+        data = request.POST
+    else:
+        params = request.GET.copy()
+        params.pop("campaign", None)
+        data = params or None
     form = ResolverForm(found, data)
     context = {
+        **shown,
+        "page_url": reverse("dice-calculator", args=[system, resolver]) + shown["campaign_query"],
         "form": form,
         "system": system,
         "system_name": SYSTEM_NAMES[system],
@@ -114,7 +148,7 @@ def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> Htt
         "input_fields": [field for field in form if field.name not in form.dice_names],
     }
     if form.is_bound and form.is_valid():
-        context.update(_run(request, form, system, resolver))
+        context.update(_run(request, form, system, resolver, in_force.settings))
     template = f"{PAGES}/calculator.html"
     if request.htmx and request.htmx.target == "calculator-panel":
         template += "#calculator-panel"
@@ -164,6 +198,7 @@ def modern_chase(request: HttpRequest) -> HttpResponse:
             "terrain": state["terrain"],
             "lead": state["lead"],
             "risk": state["risk"],
+            "round": state["round"],
             "pursued_successes": state["pursued_successes"],
             "pursuer_successes": state["pursuer_successes"],
         }
@@ -180,6 +215,7 @@ def modern_chase(request: HttpRequest) -> HttpResponse:
                 outcome=outcome,
                 event=label(outcome["event"]),
                 strikes=label(outcome["strikes"]) if outcome["strikes"] else None,
+                risk_effects=[label(key) for key in outcome.get("risk_effects", [])],
                 record=record,
                 escaped=points >= state["objective"] and not outcome["caught"],
                 form=ChaseRoundForm(

@@ -63,6 +63,10 @@ def _sentence(error: RuleInputError) -> str:
             "slug": params.get("slug"),
             "field": error.field,
         }
+    if kind == "risk_dice":
+        return _("Risk dice are taken only flat out.")
+    if kind == "weight":
+        return _("Agility against agility needs an attacker weighing more than half the defender.")
     if kind == "twice":
         return _("Each special rule is taken once.")
     return _("This value cannot be used.")

@@ -30,6 +30,7 @@ from rules.table.cards import (
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 from rules.table.services import (
+    QUICK_SYSTEMS,
     ActionInput,
     NewCombatants,
     Stale,
@@ -37,6 +38,7 @@ from rules.table.services import (
     encounter_add_combatants,
     encounter_advance,
     encounter_create_for_chapter,
+    encounter_create_quick,
     encounter_create_quick_party,
     encounter_create_standalone,
     encounter_end,
@@ -145,7 +147,7 @@ class TableActionSerializer(serializers.Serializer):
     cover = serializers.IntegerField(min_value=0, max_value=4, default=0)
     wound = serializers.CharField(required=False, allow_blank=True, default="")
     dice = serializers.DictField(
-        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6)),
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=12)),
         required=False,
         allow_null=True,
     )
@@ -186,8 +188,34 @@ class TableDirectiveSerializer(TableCombatantSerializer):
 
 
 class TableStandaloneSerializer(serializers.Serializer):
-    units = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    """KOLAPS: `units`, two of yours or shared with you. Corporates or the modern RPG:
+    `system`, two `sides` and each side's `fighters` (names)."""
+
+    system = serializers.ChoiceField(
+        choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
+    )
+    units = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, required=False
+    )
+    sides = serializers.ListField(
+        child=serializers.CharField(max_length=80), min_length=2, max_length=2, required=False
+    )
+    fighters = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=80), max_length=12),
+        min_length=2,
+        max_length=2,
+        required=False,
+    )
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
+
+    def validate(self, attrs):
+        if attrs["system"] == "kolaps" and "units" not in attrs:
+            raise serializers.ValidationError({"units": _("Choose two units.")})
+        if attrs["system"] != "kolaps":
+            for name in ("sides", "fighters"):
+                if name not in attrs:
+                    raise serializers.ValidationError({name: _("This field is required.")})
+        return attrs
 
 
 class TableOpenSerializer(serializers.Serializer):
@@ -358,7 +386,8 @@ TableEndAPI = _simple_api(
 
 
 class TableNewAPI(APIView):
-    """A pick-up game between two KOLAPS units (yours or shared with you)."""
+    """A pick-up game: two KOLAPS units (yours or shared with you), or two sides of named
+    Corporates or modern RPG fighters."""
 
     @extend_schema(request=TableStandaloneSerializer, responses={201: TableCardSerializer})
     def post(self, request):
@@ -366,6 +395,17 @@ class TableNewAPI(APIView):
             raise NotAuthenticated
         serializer = TableStandaloneSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if data["system"] != "kolaps":
+            encounter = encounter_create_quick(
+                actor=request.user,
+                system=data["system"],
+                sides=data["sides"],
+                fighters=data["fighters"],
+                title=data["title"],
+            )
+            encounter = encounter_get_for_user(request.user, encounter.pk)
+            return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
         found = {
             u.pk: u for u in KolapsUnit.objects.filter(pk__in=serializer.validated_data["units"])
         }

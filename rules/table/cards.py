@@ -189,6 +189,8 @@ class CombatantCard:
     badges: list[str] = field(default_factory=list)
     # What the system's rules let it do now, in sentences (KOLAPS: K18's Moral effects...).
     notes: list[str] = field(default_factory=list)
+    # (label, value) of that state, in the viewer's language (Corporates, the modern RPG).
+    state_lines: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -354,6 +356,7 @@ def table_card(
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     if combatants is None:
         combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    state_lines_of = getattr(adapter, "state_lines", None)
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
@@ -383,6 +386,7 @@ def table_card(
                 state=dict(c.state or {}),
                 badges=list(badges(c)) if badges else [],
                 notes=notes_of(c) if notes_of is not None else [],
+                state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )
     if lines is not None:
@@ -457,7 +461,9 @@ def table_card(
         combatant_template=getattr(
             adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"
         ),
-        advance_label=str(getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, "")),
+        advance_label=str(
+            getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, _("Next phase"))
+        ),
         order=(
             adapter.order(combatants, encounter.phase)
             if hasattr(adapter, "order") and encounter.status == EncounterStatus.LIVE

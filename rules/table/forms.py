@@ -11,6 +11,7 @@ from characters.models import Player
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
 from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.modern import ATTITUDE_LABELS
 from rules.table.services import ActionInput, NewCombatants
 from rules.table.systems import adapter_for
 
@@ -62,10 +63,10 @@ ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by 
 HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die", *of_the_dead.HAND_DICE)
 
 
-def parse_dice(text: str) -> list[int] | None:
-    """ "3 4 5" or "3,4,5" -> [3, 4, 5]; None when it is not a list of faces 1 to 6."""
+def parse_dice(text: str, top: int = 6) -> list[int] | None:
+    """ "3 4 5" or "3,4,5" -> [3, 4, 5]; None when it is not a list of faces 1 to `top`."""
     parts = str(text or "").replace(",", " ").split()
-    if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
+    if not all(part.isdigit() and 1 <= int(part) <= top for part in parts):
         return None
     return [int(part) for part in parts]
 
@@ -132,11 +133,31 @@ class TableActionForm(ServiceForm):
     scatter_die = forms.CharField(label=_("Scatter die"), required=False)
     roller_dice = forms.CharField(label=_("Roller's dice"), required=False)
     against_dice = forms.CharField(label=_("Dice against"), required=False)
+    # Corporates and the modern RPG (their adapters' FORM_FIELDS, OPTION_FIELDS, HAND_DICE).
+    attitude = forms.ChoiceField(
+        label=_("Attitude"), choices=list(ATTITUDE_LABELS.items()), required=False
+    )
+    declared = forms.IntegerField(
+        label=_("Declared actions this turn"), min_value=1, max_value=5, required=False
+    )
+    amount = forms.IntegerField(
+        label=_("Damage, attack margin or wound levels"),
+        min_value=0,
+        max_value=200,
+        required=False,
+    )
+    protection_dice = forms.CharField(label=_("Target's protection die"), required=False)
+    vest_dice = forms.CharField(label=_("Vest dice"), required=False)
+    damage_rolled = forms.CharField(
+        label=_("Damage dice rolled (each 6 then its extra die)"), required=False
+    )
+    soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         super().__init__(*args, **kwargs)
         adapter = adapter_for(card.system)
         self.hand_dice = tuple(adapter.HAND_DICE)
+        self.die_max = getattr(adapter, "DIE_MAX", 6)
         # The system's own fields, handed to its adapter as the action's options.
         self.option_fields = tuple(getattr(adapter, "OPTION_FIELDS", ()))
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
@@ -160,15 +181,20 @@ class TableActionForm(ServiceForm):
         data = super().clean()
         if data.get("roll") == "hand":
             for name in self.hand_dice:
-                if parse_dice(data.get(name, "")) is None:
-                    self.add_error(name, _("Each die is a whole number from 1 to 6."))
+                if parse_dice(data.get(name, ""), self.die_max) is None:
+                    self.add_error(
+                        name,
+                        _("Each die is a whole number from 1 to %(top)s.") % {"top": self.die_max},
+                    )
         return data
 
     def action(self):
         data = self.cleaned_data
         dice = None
         if data.get("roll") == "hand":
-            dice = {name: parse_dice(data.get(name, "")) or [] for name in self.hand_dice}
+            dice = {
+                name: parse_dice(data.get(name, ""), self.die_max) or [] for name in self.hand_dice
+            }
         return ActionInput(
             kind=data["kind"],
             actor=data.get("actor") or None,
@@ -254,3 +280,35 @@ class TableQuickPartyForm(ServiceForm):
     """A pick-up Of the Dead game: a title; your character joins if it is alive."""
 
     title = forms.CharField(label=_("Title"), max_length=160, required=False)
+
+
+class TableQuickForm(ServiceForm):
+    """A pick-up game of Corporates or the modern RPG: two sides and their fighters' names
+    (one per line or separated by commas), at the system's default numbers."""
+
+    system = forms.ChoiceField(
+        label=_("Game system"),
+        choices=[("corporates", "Corporates"), ("modern-rpg", _("Modern RPG"))],
+    )
+    quick_title = forms.CharField(label=_("Title"), max_length=160, required=False)
+    first_side = forms.CharField(label=_("First side"), max_length=80)
+    first_fighters = forms.CharField(
+        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+    second_side = forms.CharField(label=_("Second side"), max_length=80)
+    second_fighters = forms.CharField(
+        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    @staticmethod
+    def names(text: str) -> list[str]:
+        return [part.strip() for part in text.replace(",", "\n").splitlines() if part.strip()]
+
+    def arguments(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "system": data["system"],
+            "sides": [data["first_side"], data["second_side"]],
+            "fighters": [self.names(data["first_fighters"]), self.names(data["second_fighters"])],
+            "title": data["quick_title"],
+        }

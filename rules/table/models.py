@@ -32,6 +32,15 @@ class Phase(models.TextChoices):
     # Of the Dead: movement, action, wrap-up, in initiative order.
     MOVEMENT = "movement", _("Movement")
     WRAP_UP = "wrap_up", _("Wrap-up")
+    # Corporates: the declaration of the turn's actions, then its five segments.
+    DECLARE = "declare", _("Declaration of actions")
+    SEGMENT_1 = "segment_1", _("Segment 1")
+    SEGMENT_2 = "segment_2", _("Segment 2")
+    SEGMENT_3 = "segment_3", _("Segment 3")
+    SEGMENT_4 = "segment_4", _("Segment 4")
+    SEGMENT_5 = "segment_5", _("Segment 5")
+    # The modern RPG: each round's attitudes, then the actions in initiative order.
+    ATTITUDES = "attitudes", _("Attitudes")
 
 
 class EncounterStatus(models.TextChoices):

@@ -6,6 +6,7 @@
 service checks), "manage" (organisers). `encounter_get_by_token` is the spectator's link.
 """
 
+from django.db.models import Q
 from django.http import Http404
 
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW
@@ -35,3 +36,16 @@ def encounter_get_by_token(token: str) -> Encounter:
         raise Http404
     encounter.viewer_roles = set()
     return encounter
+
+
+PICKUP_SHOWN = 20
+
+
+def encounters_pickup_of(user) -> list[Encounter]:
+    """The pick-up games the user organises or plays in, latest first (one query)."""
+    return list(
+        Encounter.objects.filter(chapter__isnull=True)
+        .filter(Q(created_by=user) | Q(combatants__player=user))
+        .distinct()
+        .order_by("-created_at", "-pk")[:PICKUP_SHOWN]
+    )

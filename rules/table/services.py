@@ -383,6 +383,44 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
     )
 
 
+QUICK_SYSTEMS = ("corporates", "modern-rpg")
+FIGHTERS_MAX = 12
+
+
+def encounter_create_quick(
+    *, actor, system: str, sides: list[str], fighters: list[list[str]], title: str = ""
+) -> Encounter:
+    """A pick-up game of Corporates or the modern RPG: two sides of named fighters at the
+    system's default numbers (its adapter's `fighter_state`); the actor organises and plays
+    them all."""
+    if not actor.is_authenticated:
+        raise Refusal(_("Log in to open an encounter."), status=401)
+    if system not in QUICK_SYSTEMS:
+        raise Refusal(_("The live table does not play this game system."), field="system")
+    names = [" ".join(str(s or "").split())[:80] for s in sides]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise Refusal(_("Name two different sides."), field="sides")
+    rosters = [[" ".join(str(n).split())[:80] for n in side if str(n).strip()] for side in fighters]
+    if len(rosters) != 2 or not all(rosters):
+        raise Refusal(_("Each side needs at least one fighter."), field="fighters")
+    if sum(len(r) for r in rosters) > FIGHTERS_MAX:
+        raise Refusal(
+            _("At most %(n)s fighters in a pick-up game.") % {"n": FIGHTERS_MAX}, field="fighters"
+        )
+    adapter = adapter_for(system)
+    return encounter_create_pickup(
+        actor=actor,
+        system=system,
+        sides=names,
+        combatants=[
+            Combatant(side=side, name=name, player=actor, state=adapter.fighter_state())
+            for side, roster in zip(names, rosters, strict=True)
+            for name in roster
+        ],
+        title=_clean_title(title, " / ".join(names)),
+    )
+
+
 # --- Acting -------------------------------------------------------------------------------
 
 
@@ -616,6 +654,9 @@ def encounter_advance(*, actor, encounter: Encounter, version: int | None) -> En
         before = {str(c.pk): _snapshot(c) for c in combatants}
         kind, data = adapter_for(locked.system).advance(locked, combatants)
         if kind == EntryKind.PHASE:
+            # A phase may place the combatants (an initiative order, a turn's segments).
+            changed = [c for c in combatants if _snapshot(c) != before[str(c.pk)]]
+            _save(*changed)
             return _log(locked, actor, kind, data=data)
         _save(*combatants)
         return _log(locked, actor, kind, before=before, data=data)

@@ -37,9 +37,14 @@ from types import ModuleType
 from django.utils.translation import gettext as _
 
 from characters.permissions import Refusal
-from rules.table import kolaps, of_the_dead
+from rules.table import corporates, kolaps, modern, of_the_dead
 
-ADAPTERS: dict[str, ModuleType] = {kolaps.SYSTEM: kolaps, of_the_dead.SYSTEM: of_the_dead}
+ADAPTERS: dict[str, ModuleType] = {
+    kolaps.SYSTEM: kolaps,
+    of_the_dead.SYSTEM: of_the_dead,
+    corporates.SYSTEM: corporates,
+    modern.SYSTEM: modern,
+}
 
 
 def plays(system: str) -> bool:

@@ -20,15 +20,21 @@ from rules.table.forms import (
     EncounterRollForm,
     TableActionForm,
     TableAddForm,
+    TableQuickForm,
     TableQuickPartyForm,
     TableStandaloneForm,
 )
-from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
+from rules.table.selectors import (
+    encounter_get_by_token,
+    encounter_get_for_user,
+    encounters_pickup_of,
+)
 from rules.table.services import (
     encounter_act,
     encounter_add_combatants,
     encounter_advance,
     encounter_create_for_chapter,
+    encounter_create_quick,
     encounter_create_quick_party,
     encounter_create_standalone,
     encounter_end,
@@ -280,10 +286,18 @@ def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
-    """A pick-up game between two KOLAPS units."""
+    """A pick-up game: two KOLAPS units, or two sides of named Corporates or modern RPG
+    fighters (`quick` in the form)."""
     units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
     form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
-    if request.method == "POST":
+    quick = TableQuickForm(initial={"system": request.GET.get("system", "corporates")})
+    if request.method == "POST" and "quick" in request.POST:
+        quick = TableQuickForm(request.POST)
+        if quick.is_valid():
+            encounter = quick.run(encounter_create_quick, actor=request.user, **quick.arguments())
+            if encounter is not None:
+                return redirect("table-encounter", pk=encounter.pk)
+    elif request.method == "POST":
         form = TableStandaloneForm(request.POST, units=units)
         if form.is_valid():
             by_pk = {u.pk: u for u in units}
@@ -298,8 +312,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
             )
             if encounter is not None:
                 return redirect("table-encounter", pk=encounter.pk)
-    status = 400 if form.is_bound else 200
-    return render(request, "rules/table/new.html", {"form": form}, status=status)
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "quick": quick, "games": encounters_pickup_of(request.user)}
+    return render(request, "rules/table/new.html", context, status=status)
 
 
 @login_required

@@ -16,6 +16,8 @@ NAMES = [
     "melee",
     "critical",
     "cyber",
+    "takedown",
+    "ramming",
 ]
 
 

@@ -12,7 +12,7 @@ def resolve_url(name, verb):
 def test_it_lists_every_modern_resolver_with_its_input_schema(client):
     systems = {s["slug"]: s for s in client.get(reverse("api-rules")).json()["systems"]}
     names = [r["name"] for r in systems["modern-rpg"]["resolvers"]]
-    assert names == ["test", "cold_blood", "attitude", "combat", "healing", "chase"]
+    assert names == ["test", "cold_blood", "attitude", "combat", "healing", "chase", "chase_test"]
 
 
 @pytest.mark.django_db

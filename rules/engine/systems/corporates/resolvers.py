@@ -16,9 +16,11 @@ from rules.engine.systems.corporates import (
     cyber,
     damage,
     melee,
+    ramming,
     reaction,
     schedule,
     shot,
+    takedown,
 )
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.pool import MAX_POOL
@@ -83,6 +85,24 @@ def _object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
 
 
 SHOT = _CATALOGUE.shot
+
+MELEE_DEFENCE: dict[str, Any] = {
+    "assailants": _int(1, 10, "assailants the defender faces", 1),
+    "attacker_higher": _flag("the attacker is above"),
+    "defender_back": _flag("the defender shows his back"),
+    "defender_higher": _flag("the defender is above"),
+    "defence": _enum(melee.DEFENCES, "engaged", "the defender's situation"),
+    "combat_skill": _int(0, 30, "defender's combat skill", 0),
+    "dodge_skill": _int(0, 30, "defender's dodge", 0),
+    "weapon_defence": _int(0, 30, "defender's weapon defence bonus", 0),
+    "wired_reflexes": _int(0, 30, "defender's wired reflexes level", 0),
+    "athletics": _int(0, 30, "a fleeing defender's athletics", 0),
+    "running": _flag("the attacker strikes while running (+3)"),
+    "dodge_pool": _int(0, MAX_POOL, "defender's dodge dice (0: no dodge)", 0),
+    "dodge_bonus": _int(-30, 40, "flat dodge bonus", 0),
+    "crouched": _flag("the defender is crouched or down (-5 dodge)"),
+    "directed_dodge": _flag("a directed dodge (-5)"),
+}
 
 ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] = (
     (
@@ -301,5 +321,50 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
         ),
         cyber,
         ("location_die", "dice"),
+    ),
+    (
+        "takedown",
+        "Trip (agility or strength) or hold after a blow lands: the opposed roll's levels.",
+        "Coups spéciaux: Faire tomber, Immobiliser, Projeter",
+        _object(
+            ["attacker_pool", "defender_pool"],
+            {
+                "kind": _enum(takedown.KINDS, "trip_agility", "the opposed roll"),
+                "attacker_pool": _int(1, MAX_POOL, "attacker's characteristic dice"),
+                "attacker_bonus": _int(-20, 40, "attacker's other characteristic (bonus)", 0),
+                "defender_pool": _int(1, MAX_POOL, "defender's characteristic dice"),
+                "defender_bonus": _int(-20, 40, "defender's other characteristic (bonus)", 0),
+                "attack_margin": _int(0, 200, "the attack's margin (+1d per 10 to trip)", 0),
+                "attacker_too_light": _flag("the attacker weighs half the defender or less"),
+                "attacker_dice": _faces("attacker's dice"),
+                "defender_dice": _faces("defender's dice"),
+            },
+        ),
+        takedown,
+        ("attacker_dice", "defender_dice"),
+    ),
+    (
+        "ramming",
+        "A ramming charge: the blow, its damage with the charge bonus, knocked off balance.",
+        "Charge et charge percutante",
+        _object(
+            ["pool"],
+            {
+                **POOL,
+                **MELEE_DEFENCE,
+                "charge": _enum(_CATALOGUE.melee["charge"], "foot", "charge"),
+                "damage_dice": _int(0, 12, "damage dice", 1),
+                "damage_bonus": _int(-20, 50, "flat damage bonus (charge bonus added)", 0),
+                "soak_dice": _int(0, 12, "defender's soak dice", 0),
+                "soak_bonus": _int(-20, 60, "defender's protection and flat soak", 0),
+                "size_levels": _int(0, 3, "extra levels a much smaller attacker needs", 0),
+                "dice": _faces("attack dice"),
+                "dodge_dice": _faces("dodge dice"),
+                "damage_rolled": _faces("damage dice (when the blow lands)"),
+                "soak_rolled": _faces("soak dice (when the blow lands)"),
+            },
+        ),
+        ramming,
+        ("dice", "dodge_dice", "damage_rolled", "soak_rolled"),
     ),
 )

@@ -14,7 +14,9 @@ portée" (setting `chase_loss_die`).
 The round: the pursued's and the pursuer's successes ("chaque succès d'écart fait varier la
 portée"), and one event drawn. Input: `{"terrain": "foot", "band": "short", "lead": 6,
 "risk": "normal", "pursued_successes": 2, "pursuer_successes": 1}`; evaluate also takes
-`"event"` (its key), `"side_die"` (d6: 1-3 the pursued, 4-6 the pursuer) and `"loss_die"`.
+`"event"` (its key), `"side_die"` (d6: 1-3 the pursued, 4-6 the pursuer) and `"loss_die"`;
+`"round"` says which risk effects apply ("Des le 2eme round le piétion débute par un test
+d'Endurance"; each side's test itself is `chase_test`).
 """
 
 from __future__ import annotations
@@ -55,15 +57,18 @@ def band_of_lead(lead: int, catalogue: Catalogue) -> str:
 def _setup(data: Mapping[str, Any], catalogue: Catalogue) -> dict[str, Any]:
     terrain = inputs.choice(data, "terrain", TERRAINS, default="foot")
     band = inputs.choice(data, "band", bands(catalogue), default="short")
-    return {
+    chase = {
         "terrain": terrain,
         "lead": inputs.integer(data, "lead", 0, 200, default=starting_lead(band, catalogue)),
         "risk": inputs.choice(data, "risk", catalogue.chase["risks"], default="normal"),
         "difference": inputs.integer(data, "pursued_successes", 0, 40, default=0)
         - inputs.integer(data, "pursuer_successes", 0, 40, default=0),
         "loss_sides": chosen_settings(data, catalogue)["chase_loss_die"],
+        "round": inputs.integer(data, "round", 1, 200, default=1),
         "events": catalogue.chase["events"][terrain],
     }
+    chase["risk_effects"] = risk_effects(chase, catalogue)
+    return chase
 
 
 def apply_event(
@@ -100,8 +105,33 @@ def _round(
         "lead": lead,
         "caught": lead == 0,
         "risk_dice_are_stress_dice": chase["risk"] == "flat_out",
+        "risk_effects": chase["risk_effects"],
         "dice": [side_die, loss_die],
     }
+
+
+def risk_effects(chase: Mapping[str, Any], catalogue: Catalogue) -> list[str]:
+    """What the round's risk choice and its number change for the tests (chase_test rolls
+    them): the keys a page translates."""
+    effects = catalogue.chase["risk_effects"][chase["risk"]]
+    out = []
+    if chase["terrain"] == "foot":
+        if not effects["foot_endurance_test"]:
+            out.append("no_endurance_test")
+        elif chase["round"] >= catalogue.chase["endurance_from_round"]:
+            out.append("endurance_test_first")
+        if (
+            effects["endurance_disadvantage"]
+            and chase["round"] >= catalogue.chase["endurance_from_round"]
+        ):
+            out.append("endurance_disadvantage")
+        if effects["foot_run_disadvantage"]:
+            out.append("run_disadvantage")
+    elif not effects["vehicle_bonuses"]:
+        out.append("no_vehicle_bonuses")
+    if effects["risk_dice"]:
+        out.append("risk_dice_as_stress")
+    return out
 
 
 def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
@@ -110,6 +140,7 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
     each = Fraction(1, len(chase["events"]))
     return {
         "lead": chase["lead"],
+        "risk_effects": chase["risk_effects"],
         "band": band_of_lead(chase["lead"], catalogue),
         "objective_points": catalogue.chase["objective_points"],
         "outcomes": {e["key"]: float(each) for e in chase["events"]},

@@ -6,12 +6,16 @@ range. "A sa ou ses réussites, on retranche le cas échéant les réussites de 
 à l'attitude. S'il reste une réussite, on calcule les dégats en additionant les réussites
 restantes + les dégats de l'arme. A cela on tire des dés de protection (gilet par balle)":
 one die per vest class ("Habits renforcés 1" ... "classe IV 6"), "chaque réussite annule 1
-point de dégat"; armour-piercing "ignore 1D de protection", subsonic "dégats -2". Hit
+point de dégat"; armour-piercing "ignore 1D de protection", subsonic "dégats -2"; buckshot
+("chevrotine : portée courte toucher et dégats +1D. portée moyenne : toucher +1D dégats -1D
+(dispersion) -1D. Protection doublée quelque soit la portée", its die a campaign setting
+`buckshot_die`, d6 by default): one more die in the attack pool at short and medium range,
+one die added to (short) or taken off (medium) the damage, the vest's dice doubled. Hit
 points: "Arrivé à 0 PV, le PJ n'a plus d'actions. Dans les PV négatifs, toute autre blessure
 entraine la mort"; "Etre blessé à plus de la moitié de ses PV" gives 1 stress.
 
 Evaluate takes `dice` (and `forced_dice`) of the attack, `protection_dice` (the target's
-attitude die, if any) and `vest_dice`.
+attitude die, if any), `vest_dice` and `damage_die` (buckshot's damage die, when it has one).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class Attack:
     weapon_damage: int
     hp: int
     hp_max: int
+    damage_die_sign: int = 0
+    damage_die_sides: int = 0
 
 
 def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Attack:
@@ -53,13 +59,20 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Attack:
     )
     rate = inputs.integer(data, "rate_of_fire", 0, 6, default=0)
     body = {**data, "disadvantage": inputs.integer(data, "disadvantage", 0, 5, default=0) + offset}
-    test = skill_test.pool_from(
-        body, catalogue, threshold=threshold, ammunition=ammunition_dice(attitude, rate, catalogue)
-    )
     protection = catalogue.protection
     ammo = protection["ammunition"][
         inputs.choice(data, "ammunition", tuple(protection["ammunition"]), default="standard")
     ]
+    at_range = ammo.get("by_range", {}).get(inputs.choice(data, "range", bands, default="short"))
+    at_range = at_range or {"hit_dice": 0, "damage_dice": 0}
+    die = settings["buckshot_die"]
+    test = skill_test.pool_from(
+        body,
+        catalogue,
+        threshold=threshold,
+        ammunition=ammunition_dice(attitude, rate, catalogue),
+        extra_dice=(("buckshot", die),) * at_range["hit_dice"],
+    )
     vest = protection["vests"][
         inputs.choice(data, "vest", tuple(protection["vests"]), default="none")
     ]
@@ -67,18 +80,25 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Attack:
     return Attack(
         test=test,
         protection_die=catalogue.attitudes[target]["protection"],
-        vest_dice=max(0, vest - ammo["ignore_protection_dice"]),
+        vest_dice=max(0, vest - ammo["ignore_protection_dice"]) * ammo.get("vest_multiplier", 1),
         vest_sides=settings["vest_die_sides"],
         weapon_damage=inputs.integer(data, "weapon_damage", 0, 20, default=0) + ammo["damage"],
         hp=inputs.integer(data, "hp", -100, 100, default=hp_max),
         hp_max=hp_max,
+        damage_die_sign=at_range["damage_dice"],
+        damage_die_sides=die if at_range["damage_dice"] else 0,
     )
 
 
-def damage_of(remaining: int, vest_successes: int, attack: Attack) -> int:
+def damage_of(remaining: int, vest_successes: int, attack: Attack, die: int = 0) -> int:
+    """Remaining successes + weapon damage (+ or - buckshot's damage die) - vest successes."""
     if remaining < 1:
         return 0
-    return max(0, remaining + attack.weapon_damage - vest_successes)
+    return max(0, remaining + attack.weapon_damage + attack.damage_die_sign * die - vest_successes)
+
+
+def _damage_faces(attack: Attack) -> list[int]:
+    return list(range(1, attack.damage_die_sides + 1)) if attack.damage_die_sides else [0]
 
 
 def health(damage: int, attack: Attack) -> dict[str, Any]:
@@ -116,6 +136,8 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
         else {0: Fraction(1)}
     )
     vest = _vest_odds(attack, catalogue)
+    faces = _damage_faces(attack)
+    per_face = Fraction(1, len(faces))
     damage: dict[int, Fraction] = {}
     hit = Fraction(0)
     for got, p_got in hits.items():
@@ -124,8 +146,10 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
             if remaining >= 1:
                 hit += p_got * p_saved
             for stopped, p_stopped in vest.items():
-                d = damage_of(remaining, stopped, attack)
-                damage[d] = damage.get(d, Fraction(0)) + p_got * p_saved * p_stopped
+                for face in faces:
+                    d = damage_of(remaining, stopped, attack, face)
+                    p = p_got * p_saved * p_stopped * per_face
+                    damage[d] = damage.get(d, Fraction(0)) + p
     down = sum((p for d, p in damage.items() if health(d, attack)["out_of_action"]), Fraction(0))
     dead = sum((p for d, p in damage.items() if health(d, attack)["dead"]), Fraction(0))
     outcomes = {
@@ -141,6 +165,7 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
         ],
         "protection_die": attack.protection_die,
         "vest_dice": attack.vest_dice,
+        "damage_die": attack.damage_die_sign * attack.damage_die_sides,
         "outcomes": {k: float(v) for k, v in outcomes.items()},
         "outcomes_exact": {k: exact(v) for k, v in outcomes.items()},
         "damage": {str(k): float(v) for k, v in sorted(damage.items())},
@@ -157,7 +182,12 @@ def _check(values: object, count: int, sides: int, field: str) -> list[int]:
 
 
 def _answer(
-    rolled: dict[str, Any], shield: list[int], vest: list[int], attack: Attack, catalogue: Catalogue
+    rolled: dict[str, Any],
+    shield: list[int],
+    vest: list[int],
+    attack: Attack,
+    catalogue: Catalogue,
+    damage_die: list[int],
 ) -> dict[str, Any]:
     threshold = catalogue.dice["threshold"]
     saved = sum(skill_test.successes(f, threshold, catalogue) for f in shield)
@@ -170,7 +200,8 @@ def _answer(
         "remaining_successes": max(0, remaining),
         "vest_dice": vest,
         "vest_successes": stopped,
-        **health(damage_of(remaining, stopped, attack), attack),
+        "damage_die": damage_die,
+        **health(damage_of(remaining, stopped, attack, sum(damage_die)), attack),
     }
 
 
@@ -185,7 +216,13 @@ def evaluate(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dic
         "protection_dice",
     )
     vest = _check(data.get("vest_dice", []), attack.vest_dice, attack.vest_sides, "vest_dice")
-    return _answer(rolled, shield, vest, attack, catalogue)
+    damage_die = _check(
+        data.get("damage_die", []),
+        1 if attack.damage_die_sides else 0,
+        attack.damage_die_sides or 1,
+        "damage_die",
+    )
+    return _answer(rolled, shield, vest, attack, catalogue, damage_die)
 
 
 def roll(
@@ -196,6 +233,7 @@ def roll(
     rolled = skill_test.roll_test(rng, attack.test, catalogue)
     shield = [rng.randint(1, attack.protection_die)] if attack.protection_die else []
     vest = [rng.randint(1, attack.vest_sides) for _ in range(attack.vest_dice)]
-    answer = _answer(rolled, shield, vest, attack, catalogue)
-    answer["dice"] = [*rolled["dice"], *shield, *vest]
+    damage_die = [rng.randint(1, attack.damage_die_sides)] if attack.damage_die_sides else []
+    answer = _answer(rolled, shield, vest, attack, catalogue, damage_die)
+    answer["dice"] = [*rolled["dice"], *shield, *vest, *damage_die]
     return answer

@@ -75,10 +75,17 @@ def _sides(data: Mapping[str, Any], key: str, catalogue: Catalogue, allow_none: 
 
 
 def pool_from(
-    data: Mapping[str, Any], catalogue: Catalogue, *, threshold: int, ammunition: int | None = None
+    data: Mapping[str, Any],
+    catalogue: Catalogue,
+    *,
+    threshold: int,
+    ammunition: int | None = None,
+    extra_net: int = 0,
+    extra_dice: tuple[tuple[str, int], ...] = (),
 ) -> Test:
-    """The dice a test rolls: its characteristic die, skill die, equipment, ammunition and
-    stress dice, each with its threshold after advantages and disadvantages."""
+    """The dice a test rolls: its characteristic die, skill die, equipment, ammunition,
+    `extra_dice` (buckshot, a vehicle's bonus: no effect on a 1) and stress dice, each with
+    its threshold after advantages and disadvantages (`extra_net` more disadvantages)."""
     settings = chosen_settings(data, catalogue)
     dice_rules = catalogue.dice
     characteristic = _sides(data, "characteristic", catalogue, allow_none=False)
@@ -92,12 +99,13 @@ def pool_from(
         data, "advantage", 0, 5, default=0
     )
     lo, hi = dice_rules["min_threshold"], dice_rules["max_threshold"]
-    shifted = max(lo, min(hi + 1, threshold + net))
+    shifted = max(lo, min(hi + 1, threshold + net + extra_net))
     kinds = [(CHARACTERISTIC, characteristic)]
     if skill:
         kinds.append((SKILL, skill))
     kinds += [(EQUIPMENT, dice_rules["equipment_sides"])] * equipment
     kinds += [(AMMUNITION, dice_rules["ammunition_sides"])] * ammunition
+    kinds += list(extra_dice)
     kinds += [(STRESS, dice_rules["stress_sides"])] * (stress + risk)
     target = CHARACTERISTIC if settings["advantage_die"] == CHARACTERISTIC or not skill else SKILL
     dice = tuple(
@@ -273,7 +281,8 @@ def odds_of(test: Test, catalogue: Catalogue) -> dict[str, Any]:
     }
 
 
-def _faces(values: object, dice: Sequence[Die], field: str) -> tuple[int, ...]:
+def faces_of(values: object, dice: Sequence[Die], field: str) -> tuple[int, ...]:
+    """One face per die of `dice`, each within its sides, or a refusal naming `field`."""
     faces = tuple(values) if isinstance(values, list | tuple) else ()
     if len(faces) != len(dice) or any(
         isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= d.sides
@@ -284,7 +293,7 @@ def _faces(values: object, dice: Sequence[Die], field: str) -> tuple[int, ...]:
 
 
 def evaluate_test(data: Mapping[str, Any], test: Test, catalogue: Catalogue) -> dict[str, Any]:
-    first = _faces(data.get("dice"), test.dice, "dice")
+    first = faces_of(data.get("dice"), test.dice, "dice")
     final = list(first)
     forced = data.get("forced_dice") not in (None, [])
     if forced:
@@ -293,7 +302,7 @@ def evaluate_test(data: Mapping[str, Any], test: Test, catalogue: Catalogue) -> 
                 "forced_dice", "a critical failure cannot be forced", kind="unforceable"
             )
         positions = rerolled(first, test, catalogue)
-        again = _faces(data.get("forced_dice"), [test.dice[i] for i in positions], "forced_dice")
+        again = faces_of(data.get("forced_dice"), [test.dice[i] for i in positions], "forced_dice")
         for position, face in zip(positions, again, strict=True):
             final[position] = face
     return {

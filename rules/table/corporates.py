@@ -1,0 +1,297 @@
+"""Corporates at the table: the table's adapter for the system (`rules.table.systems`).
+
+A turn of five segments (Répartition des actions dans le tour): in the declaration phase
+each combatant declares 1 to 5 actions (an action without dice); the organiser moves on and
+`schedule.turn_plan` places each combatant's actions in the segments with their malus dice;
+then segment by segment, a combatant acts in the segments the plan gives it: a melee blow
+(`melee`: attack against the defence score, the declared actions' malus) and its damage
+(`damage`: damage dice against the target's soak, "il perd 1 niveau de dommages par niveau
+de marge", split into fatigue and wound levels by weapon type), applied to the target. The
+organiser may apply wound levels directly. Each combatant's numbers and levels live in
+`Combatant.state`; the campaign's rules settings (a chapter's encounter) go to every
+resolver.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from campaigns.rules_settings.services import campaign_rules_settings
+from characters.permissions import Refusal
+from rules.engine.systems.corporates.catalogue import load_catalogue
+from rules.engine.systems.corporates.schedule import turn_plan
+from rules.table.models import Combatant, EntryKind, Phase
+
+SYSTEM = "corporates"
+COMBATANT_TEMPLATE = "rules/table/systems/state_lines_combatant.html"
+KINDS = ("declare", "attack", "damage", "wound")
+KIND_LABELS = {
+    "declare": gettext_lazy("Declare the turn's actions"),
+    "attack": gettext_lazy("Melee blow"),
+    "damage": gettext_lazy("Damage of a blow that landed"),
+    "wound": gettext_lazy("Apply wound levels (organisers)"),
+}
+MANAGER_KINDS = ("wound",)
+FORM_FIELDS = ("kind", "actor", "target", "declared", "amount", "roll")
+HAND_DICE = ("dice", "damage_rolled", "soak_rolled")
+OPTION_FIELDS = ("declared", "amount")
+SEGMENT_PHASES = (
+    Phase.SEGMENT_1,
+    Phase.SEGMENT_2,
+    Phase.SEGMENT_3,
+    Phase.SEGMENT_4,
+    Phase.SEGMENT_5,
+)
+PHASES = (Phase.DECLARE, *SEGMENT_PHASES)
+FIRST_PHASE = Phase.DECLARE
+STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# A pick-up fighter's numbers: its combat pool, defence, weapon and soak.
+DEFAULT_STATE: dict[str, Any] = {
+    "pool": 5,
+    "attack_bonus": 5,
+    "combat_skill": 5,
+    "dodge_skill": 3,
+    "weapon_defence": 0,
+    "weapon": "cutting",
+    "damage_dice": 2,
+    "damage_bonus": 2,
+    "soak_dice": 2,
+    "soak_bonus": 2,
+    "declared": 1,
+    "segments": [],
+    "fatigue": 0,
+    "wound_levels": 0,
+}
+# Wound levels that put a combatant out of the fight (the text's "mort" row of the critical
+# wounds table comes from a critical roll; the table counts levels, the organiser decides).
+OUT_OF_ACTION_LEVELS = 6
+
+
+def fighter_state(**numbers: Any) -> dict[str, Any]:
+    return {**DEFAULT_STATE, **numbers}
+
+
+def _settings(encounter) -> dict[str, Any]:
+    if encounter.chapter_id is None:
+        return {}
+    return campaign_rules_settings(encounter.chapter.campaign)
+
+
+def _segment(phase: str) -> int | None:
+    return SEGMENT_PHASES.index(phase) + 1 if phase in SEGMENT_PHASES else None
+
+
+def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
+    """A chapter's encounter: one fighter per player of the campaign, at the default
+    numbers, and an opposing side of two the organiser plays."""
+    players = [
+        m.player
+        for m in chapter.campaign.memberships.filter(role="player").select_related("player")
+    ]
+    if not players:
+        raise Refusal(_("An encounter needs the campaign's players."))
+    ours, theirs = str(_("The players")), str(_("The opposition"))
+    combatants = [
+        Combatant(side=ours, name=p.display_name or p.username, player=p, state=fighter_state())
+        for p in players
+    ]
+    combatants += [
+        Combatant(side=theirs, name=_("Opponent %(n)s") % {"n": n}, state=fighter_state())
+        for n in (1, 2)
+    ]
+    return [ours, theirs], combatants, load_catalogue().version
+
+
+def check_action(encounter, actor, target, action) -> None:
+    if action.kind not in KINDS:
+        raise Refusal(_("Choose what the combatant does."), field="kind")
+    if action.kind == "wound":
+        if target.dead:
+            raise Refusal(_("This combatant is dead."), field="target")
+        return
+    if actor is None:
+        raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+    if actor.dead or actor.unconscious:
+        raise Refusal(_("This combatant cannot act now."), field="actor")
+    if action.kind == "declare":
+        if encounter.phase != Phase.DECLARE:
+            raise Refusal(_("Actions are declared at the start of the turn."), field="kind")
+        declared = action.options.get("declared")
+        if not isinstance(declared, int) or not 1 <= declared <= 5:
+            raise Refusal(_("Declare from 1 to 5 actions."), field="declared")
+        return
+    segment = _segment(encounter.phase)
+    if segment is None:
+        raise Refusal(_("Blows are struck in the segments, once the actions are declared."))
+    if segment not in actor.state.get("segments", []):
+        raise Refusal(_("This combatant does not act in this segment."), field="actor")
+    if actor.pk == target.pk:
+        raise Refusal(_("A combatant does not attack itself."), field="target")
+    if target.dead:
+        raise Refusal(_("This combatant is dead."), field="target")
+
+
+def melee_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
+    mine, theirs = actor.state, target.state
+    return {
+        "pool": mine["pool"],
+        "bonus": mine["attack_bonus"],
+        "declared": mine["declared"],
+        "defence": "immobile" if target.unconscious else "engaged",
+        "combat_skill": theirs["combat_skill"],
+        "dodge_skill": theirs["dodge_skill"],
+        "weapon_defence": theirs["weapon_defence"],
+        "settings": settings,
+    }
+
+
+def damage_input(actor, target, margin: int, settings: dict[str, Any]) -> dict[str, Any]:
+    mine, theirs = actor.state, target.state
+    return {
+        "weapon": mine["weapon"],
+        "firearm": mine["weapon"] == "bullet",
+        "damage_dice": mine["damage_dice"],
+        "damage_bonus": mine["damage_bonus"],
+        "attack_margin": margin,
+        "soak_dice": theirs["soak_dice"],
+        "soak_bonus": theirs["soak_bonus"],
+        "settings": settings,
+    }
+
+
+def _amount(action, lo: int, hi: int) -> int:
+    amount = action.options.get("amount")
+    if amount is None:
+        return lo
+    if not isinstance(amount, int) or not lo <= amount <= hi:
+        raise Refusal(_("A number from %(lo)s to %(hi)s.") % {"lo": lo, "hi": hi}, field="amount")
+    return amount
+
+
+def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
+    settings = _settings(encounter)
+    if action.kind == "declare":
+        return None, {"declared": action.options.get("declared")}
+    if action.kind == "wound":
+        return None, {"fatigue": 0, "wound": _amount(action, 0, 20)}
+    if action.kind == "damage":
+        return "damage", damage_input(actor, target, _amount(action, 0, 200), settings)
+    return "melee", melee_input(actor, target, settings)
+
+
+def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
+    if action.kind == "declare":
+        actor.state = {**actor.state, "declared": outcome["declared"]}
+        return ["declared"]
+    if action.kind == "attack":
+        return ["hit"] if outcome.get("hit") else ["miss"]
+    fatigue, wound = int(outcome.get("fatigue") or 0), int(outcome.get("wound") or 0)
+    if not fatigue and not wound:
+        return []
+    state = target.state
+    target.state = {
+        **state,
+        "fatigue": state.get("fatigue", 0) + fatigue,
+        "wound_levels": state.get("wound_levels", 0) + wound,
+    }
+    target.wounds += 1
+    effects = ["wounded"]
+    if outcome.get("critical_roll"):
+        effects.append("critical")
+    if target.state["wound_levels"] >= OUT_OF_ACTION_LEVELS and not target.unconscious:
+        target.unconscious = True
+        effects.append("out_of_action")
+    return effects
+
+
+def plan(combatants: list[Combatant]) -> dict[str, Any]:
+    """`schedule.turn_plan` for the living combatants, by their declared actions."""
+    living = [c for c in combatants if not c.dead and not c.unconscious]
+    if not living:
+        return {"characters": [], "segments": []}
+    return turn_plan(
+        [{"name": str(c.pk), "declared": c.state.get("declared", 1)} for c in living],
+        load_catalogue(),
+    )
+
+
+def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+    """Declaration -> segment 1 (the turn's plan: who acts in which segment) -> ... ->
+    segment 5 -> the next turn's declaration."""
+    if encounter.phase == Phase.DECLARE:
+        rows = {row["name"]: row for row in plan(combatants)["characters"]}
+        for c in combatants:
+            row = rows.get(str(c.pk))
+            segments = [s["segment"] for s in row["segments"] if s["acts"]] if row else []
+            malus = {str(s["segment"]): s["malus_dice"] for s in row["segments"]} if row else {}
+            c.state = {**c.state, "segments": segments, "malus": malus}
+        encounter.phase = Phase.SEGMENT_1
+        return EntryKind.PHASE, {"phase": Phase.SEGMENT_1}
+    segment = _segment(encounter.phase) or len(SEGMENT_PHASES)
+    if segment < len(SEGMENT_PHASES):
+        encounter.phase = SEGMENT_PHASES[segment]
+        return EntryKind.PHASE, {"phase": encounter.phase}
+    for c in combatants:
+        c.state = {**c.state, "declared": 1, "segments": [], "malus": {}}
+    ended = encounter.turn
+    encounter.turn += 1
+    encounter.phase = Phase.DECLARE
+    return EntryKind.END_PHASE, {"turn": ended, "characters": []}
+
+
+def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
+    sides: dict[str, dict[str, Any]] = {}
+    for c in combatants:
+        row = sides.setdefault(c.side, {"lost": [], "wounded": [], "levels": {}, "kills": 0})
+        if c.dead or c.unconscious:
+            row["lost"].append(c.name)
+        elif c.wounds:
+            row["wounded"].append(c.name)
+        row["levels"][c.name] = {
+            "fatigue": c.state.get("fatigue", 0),
+            "wound": c.state.get("wound_levels", 0),
+        }
+        row["kills"] += c.kills
+    return {"encounter": encounter.pk, "ended": True, "turns": encounter.turn, "sides": sides}
+
+
+def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
+    segments = state.get("segments") or []
+    lines = [
+        (str(_("Fatigue levels")), str(state.get("fatigue", 0))),
+        (str(_("Wound levels")), str(state.get("wound_levels", 0))),
+        (str(_("Declared actions")), str(state.get("declared", 1))),
+    ]
+    if segments:
+        lines.append((str(_("Acts in segments")), ", ".join(str(s) for s in segments)))
+    return lines
+
+
+def action_text(data: dict, actor: str, target: str) -> str:
+    outcome = data.get("outcome") or {}
+    kind = data.get("kind")
+    if kind == "declare":
+        declared = int(outcome.get("declared") or 1)
+        text = ngettext(
+            "%(actor)s declares %(n)s action", "%(actor)s declares %(n)s actions", declared
+        ) % {"actor": actor, "n": declared}
+    elif kind == "attack":
+        verdict = _("hit") if outcome.get("hit") else _("miss")
+        text = _("%(actor)s strikes at %(target)s: %(verdict)s (margin %(margin)s)") % {
+            "actor": actor,
+            "target": target,
+            "verdict": verdict,
+            "margin": outcome.get("margin"),
+        }
+    else:
+        text = _("%(target)s: %(fatigue)s fatigue and %(wound)s wound levels") % {
+            "target": target,
+            "fatigue": outcome.get("fatigue", 0),
+            "wound": outcome.get("wound", 0),
+        }
+        if kind == "damage":
+            text = f"{actor} → {text}"
+    if data.get("by_hand"):
+        text += " · " + _("dice rolled by hand")
+    return text

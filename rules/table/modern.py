@@ -1,0 +1,289 @@
+"""The modern RPG at the table: the table's adapter for the system (`rules.table.systems`).
+
+A round (Attitudes, Initiative): in the attitudes phase each combatant takes an attitude
+(surprised, hidden, careful, normal, aggressive, ultra-violent: an action without dice);
+the organiser moves on and the round's order of action comes from
+`attitudes.initiative_order` (the more aggressive first, then the reflexes test); in the
+action phase the attacks go through the `combat` resolver (its threshold from both
+attitudes, the target's protection die, ammunition dice, vest, hit points) and their damage
+is applied to the target's hit points ("Arrivé à 0 PV, le PJ n'a plus d'actions. Dans les PV
+négatifs, toute autre blessure entraine la mort"). The organiser may apply damage directly.
+Each combatant's numbers and hit points live in `Combatant.state`; the campaign's rules
+settings (a chapter's encounter) go to every resolver.
+"""
+
+import random
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.rules_settings.services import campaign_rules_settings
+from characters.modern.models import ModernCharacter
+from characters.permissions import Refusal
+from rules.engine.systems.modern.attitudes import Fighter, initiative_order
+from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.table.models import Combatant, EntryKind, Phase
+
+SYSTEM = "modern-rpg"
+COMBATANT_TEMPLATE = "rules/table/systems/state_lines_combatant.html"
+KINDS = ("attitude", "attack", "damage")
+KIND_LABELS = {
+    "attitude": gettext_lazy("Take an attitude for the round"),
+    "attack": gettext_lazy("Attack (shot or blow)"),
+    "damage": gettext_lazy("Apply damage (organisers)"),
+}
+MANAGER_KINDS = ("damage",)
+FORM_FIELDS = ("kind", "actor", "target", "attitude", "amount", "roll")
+HAND_DICE = ("dice", "protection_dice", "vest_dice")
+# The largest face typed by hand (the modern RPG rolls d4 to d12).
+DIE_MAX = 12
+OPTION_FIELDS = ("attitude", "amount")
+PHASES = (Phase.ATTITUDES, Phase.ACTION)
+FIRST_PHASE = Phase.ATTITUDES
+STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# A pick-up fighter's numbers: the characteristic and skill dice of its attack, its weapon,
+# its vest and hit points (the text's example character has 10).
+DEFAULT_STATE: dict[str, Any] = {
+    "characteristic": 8,
+    "skill": 6,
+    "reflexes": 8,
+    "weapon_damage": 2,
+    "rate_of_fire": 1,
+    "vest": "none",
+    "hp": 10,
+    "hp_max": 10,
+    "attitude": "normal",
+    "initiative": None,
+}
+ATTITUDE_LABELS = {
+    "surprised": gettext_lazy("surprised"),
+    "hidden": gettext_lazy("hidden"),
+    "careful": gettext_lazy("careful"),
+    "normal": gettext_lazy("normal"),
+    "aggressive": gettext_lazy("aggressive"),
+    "ultra_violent": gettext_lazy("ultra-violent"),
+}
+
+
+def fighter_state(**numbers: Any) -> dict[str, Any]:
+    return {**DEFAULT_STATE, **numbers}
+
+
+def _settings(encounter) -> dict[str, Any]:
+    if encounter.chapter_id is None:
+        return {}
+    return campaign_rules_settings(encounter.chapter.campaign)
+
+
+def character_combatant(character: ModernCharacter, side: str, player) -> Combatant:
+    """A modern character of the sheet as a combatant: its Réflexes die attacks, its best
+    skill beside it; 10 hit points unless the sheet says otherwise."""
+    characteristics = character.characteristics or {}
+    skills = character.skills or {}
+    best_skill = max(skills.values(), default=0)
+    return Combatant(
+        side=side,
+        name=character.name,
+        player=player,
+        state=fighter_state(
+            characteristic=int(characteristics.get("reflexes", 8)),
+            reflexes=int(characteristics.get("reflexes", 8)),
+            skill=best_skill if best_skill in (4, 6, 8, 10, 12) else 0,
+            hp=character.hp,
+            hp_max=character.hp_max,
+        ),
+    )
+
+
+def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
+    """A chapter's encounter: the players' modern characters on one side, an opposing
+    side the organiser plays (two fighters at the default numbers)."""
+    campaign = chapter.campaign
+    players = list(campaign.memberships.filter(role="player").select_related("player"))
+    characters = ModernCharacter.objects.filter(
+        owner__in=[m.player for m in players]
+    ).select_related("owner")
+    ours = str(_("The players"))
+    theirs = str(_("The opposition"))
+    combatants = [character_combatant(c, ours, c.owner) for c in characters]
+    if not combatants:
+        raise Refusal(_("An encounter needs the players' characters: create one first."))
+    combatants += [
+        Combatant(side=theirs, name=_("Opponent %(n)s") % {"n": n}, state=fighter_state())
+        for n in (1, 2)
+    ]
+    return [ours, theirs], combatants, load_catalogue().version
+
+
+def check_action(encounter, actor, target, action) -> None:
+    if action.kind not in KINDS:
+        raise Refusal(_("Choose what the combatant does."), field="kind")
+    if action.kind == "damage":
+        if target.dead:
+            raise Refusal(_("This combatant is dead."), field="target")
+        return
+    if actor is None:
+        raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+    if actor.dead or actor.unconscious:
+        raise Refusal(_("This combatant cannot act now."), field="actor")
+    if action.kind == "attitude":
+        if encounter.phase != Phase.ATTITUDES:
+            raise Refusal(_("Attitudes are taken at the start of the round."), field="kind")
+        if action.options.get("attitude") not in ATTITUDE_LABELS:
+            raise Refusal(_("Choose an attitude."), field="attitude")
+        return
+    if encounter.phase != Phase.ACTION:
+        raise Refusal(_("Attacks are made in the action phase."), field="kind")
+    if actor.pk == target.pk:
+        raise Refusal(_("A combatant does not attack itself."), field="target")
+    if target.dead:
+        raise Refusal(_("This combatant is dead."), field="target")
+
+
+def combat_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
+    """The combat resolver's input from the two combatants' live state."""
+    mine, theirs = actor.state, target.state
+    return {
+        "characteristic": mine["characteristic"],
+        "skill": mine["skill"],
+        "attitude": mine["attitude"],
+        "target_attitude": theirs["attitude"],
+        "rate_of_fire": min(6, mine["rate_of_fire"]),
+        "weapon_damage": mine["weapon_damage"],
+        "vest": theirs["vest"],
+        "hp": max(-100, min(100, theirs["hp"])),
+        "hp_max": theirs["hp_max"],
+        "settings": settings,
+    }
+
+
+def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
+    if action.kind == "attitude":
+        return None, {"attitude": action.options.get("attitude")}
+    if action.kind == "damage":
+        amount = action.options.get("amount")
+        if not isinstance(amount, int) or not 0 <= amount <= 100:
+            raise Refusal(
+                _("A number from %(lo)s to %(hi)s.") % {"lo": 0, "hi": 100}, field="amount"
+            )
+        hp = target.state["hp"] - amount
+        return None, {
+            "damage": amount,
+            "hp": hp,
+            "dead": amount > 0 and target.state["hp"] < 0,
+            "out_of_action": hp <= 0,
+        }
+    return "combat", combat_input(actor, target, _settings(encounter))
+
+
+def _hurt(target, outcome: dict[str, Any]) -> list[str]:
+    damage = int(outcome.get("damage") or 0)
+    if not damage:
+        return []
+    target.state = {**target.state, "hp": outcome["hp"]}
+    target.wounds += 1
+    if outcome.get("dead"):
+        target.dead = True
+        return ["killed"]
+    if outcome.get("out_of_action"):
+        target.unconscious = True
+        return ["out_of_action"]
+    return ["wounded"]
+
+
+def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
+    if action.kind == "attitude":
+        actor.state = {**actor.state, "attitude": outcome["attitude"]}
+        return ["attitude"]
+    effects = _hurt(target, outcome)
+    if "killed" in effects and actor is not None:
+        actor.kills += 1
+    return effects
+
+
+def _order(combatants: list[Combatant], rng: random.Random, surprised: str) -> list[str]:
+    """The round's order (`initiative_order`): names of the living, fastest first."""
+    fighters = [
+        Fighter(name=str(c.pk), attitude=c.state.get("attitude", "normal"))
+        for c in combatants
+        if not c.dead and not c.unconscious
+    ]
+    return [
+        name for group in initiative_order(fighters, rng, surprised=surprised) for name in group
+    ]
+
+
+def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+    """Attitudes -> action: the round's order of action. Action -> the next round's
+    attitudes (everyone back to normal)."""
+    if encounter.phase == Phase.ATTITUDES:
+        surprised = _settings(encounter).get("surprised", "acts_last")
+        order = _order(combatants, random.Random(), surprised)
+        for c in combatants:
+            rank = order.index(str(c.pk)) + 1 if str(c.pk) in order else None
+            c.state = {**c.state, "initiative": rank}
+        encounter.phase = Phase.ACTION
+        return EntryKind.PHASE, {"phase": Phase.ACTION, "order": [int(pk) for pk in order]}
+    for c in combatants:
+        c.state = {**c.state, "attitude": "normal", "initiative": None}
+    ended = encounter.turn
+    encounter.turn += 1
+    encounter.phase = Phase.ATTITUDES
+    return EntryKind.END_PHASE, {"turn": ended, "characters": []}
+
+
+def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
+    sides: dict[str, dict[str, Any]] = {}
+    for c in combatants:
+        row = sides.setdefault(c.side, {"lost": [], "wounded": [], "hp": {}, "kills": 0})
+        if c.dead:
+            row["lost"].append(c.name)
+        elif c.wounds:
+            row["wounded"].append(c.name)
+        row["hp"][c.name] = c.state.get("hp")
+        row["kills"] += c.kills
+    return {"encounter": encounter.pk, "ended": True, "turns": encounter.turn, "sides": sides}
+
+
+def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
+    """What the page shows of a combatant's live state."""
+    lines = [
+        (str(_("Hit points")), f"{state.get('hp')}/{state.get('hp_max')}"),
+        (str(_("Attitude")), str(ATTITUDE_LABELS.get(state.get("attitude", ""), ""))),
+    ]
+    if state.get("initiative"):
+        lines.append((str(_("Acts")), str(state["initiative"])))
+    return lines
+
+
+def action_text(data: dict, actor: str, target: str) -> str:
+    outcome = data.get("outcome") or {}
+    kind = data.get("kind")
+    if kind == "attitude":
+        text = _("%(actor)s takes the attitude: %(attitude)s") % {
+            "actor": actor,
+            "attitude": ATTITUDE_LABELS.get(outcome.get("attitude", ""), ""),
+        }
+    elif kind == "damage":
+        text = _("%(target)s takes %(damage)s damage (%(hp)s hit points)") % {
+            "target": target,
+            "damage": outcome.get("damage"),
+            "hp": outcome.get("hp"),
+        }
+    elif outcome.get("damage"):
+        text = _("%(actor)s hits %(target)s: %(damage)s damage (%(hp)s hit points)") % {
+            "actor": actor,
+            "target": target,
+            "damage": outcome.get("damage"),
+            "hp": outcome.get("hp"),
+        }
+    else:
+        text = _("%(actor)s attacks %(target)s: no damage") % {"actor": actor, "target": target}
+    if outcome.get("dead"):
+        text += " — " + _("killed")
+    elif outcome.get("out_of_action") and outcome.get("damage"):
+        text += " — " + _("out of action")
+    if data.get("by_hand"):
+        text += " · " + _("dice rolled by hand")
+    return text

@@ -1,0 +1,236 @@
+"""Corporates and the modern RPG at the live table (their adapters on the per-system seam):
+Corporates turns as the declared-action schedule over 5 segments (`schedule.turn_plan`), the
+modern RPG's rounds as attitudes then initiative order (`attitudes.initiative_order`);
+actions with their odds first, dice by the server or by hand, consequences applied, undo
+and the log through the shared machinery; a pick-up game from the page and its API twin."""
+
+import pytest
+from django.urls import reverse
+
+from characters.permissions import Refusal
+from rules.table.models import Combatant, Phase
+from rules.table.services import (
+    ActionInput,
+    encounter_act,
+    encounter_advance,
+    encounter_create_quick,
+    encounter_odds,
+    encounter_undo,
+)
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response):
+    return response.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def fighters(encounter):
+    return {c.name: c for c in Combatant.objects.filter(encounter=encounter)}
+
+
+def act(organiser, encounter, **action):
+    encounter.refresh_from_db()
+    return encounter_act(
+        actor=organiser,
+        encounter=encounter,
+        version=encounter.version,
+        action=ActionInput(**action),
+    )
+
+
+def advance(organiser, encounter):
+    encounter.refresh_from_db()
+    return encounter_advance(actor=organiser, encounter=encounter, version=encounter.version)
+
+
+@pytest.fixture
+def organiser():
+    return PlayerFactory()
+
+
+@pytest.fixture
+def modern(organiser):
+    return encounter_create_quick(
+        actor=organiser,
+        system="modern-rpg",
+        sides=["Lina", "Dealers"],
+        fighters=[["Lina"], ["Kader", "Momo"]],
+        title="Le Panier",
+    )
+
+
+@pytest.fixture
+def corporates(organiser):
+    return encounter_create_quick(
+        actor=organiser,
+        system="corporates",
+        sides=["Extraction", "Sécurité"],
+        fighters=[["Vex"], ["Garde"]],
+        title="Niveau -12",
+    )
+
+
+# --- The modern RPG: attitudes per round, then the initiative order -----------------------
+
+
+def test_a_modern_round_starts_with_attitudes_then_the_aggressive_act_first(organiser, modern):
+    # "Initiative ... le plus agressif agit en premier" (attitudes.initiative_order).
+    assert modern.phase == Phase.ATTITUDES
+    by_name = fighters(modern)
+    act(organiser, modern, kind="attitude", actor=by_name["Lina"].pk, target=by_name["Lina"].pk,
+        options={"attitude": "aggressive"})  # fmt: skip
+    act(organiser, modern, kind="attitude", actor=by_name["Kader"].pk,
+        target=by_name["Kader"].pk, options={"attitude": "careful"})  # fmt: skip
+    entry = advance(organiser, modern)
+    modern.refresh_from_db()
+    assert modern.phase == Phase.ACTION
+    by_name = fighters(modern)
+    assert entry.data["order"][0] == by_name["Lina"].pk
+    assert by_name["Lina"].state["initiative"] == 1
+    assert by_name["Kader"].state["initiative"] == 3  # careful: after the normal Momo
+    # Attitudes are taken at the start of the round only.
+    with pytest.raises(Refusal):
+        act(organiser, modern, kind="attitude", actor=by_name["Momo"].pk,
+            target=by_name["Momo"].pk, options={"attitude": "hidden"})  # fmt: skip
+
+
+def test_a_modern_attack_shows_its_odds_then_hits_points_are_taken_and_undo_restores(
+    organiser, modern
+):
+    advance(organiser, modern)
+    by_name = fighters(modern)
+    attack = {"kind": "attack", "actor": by_name["Lina"].pk, "target": by_name["Kader"].pk}
+    modern.refresh_from_db()
+    odds = encounter_odds(encounter=modern, action=ActionInput(**attack))
+    assert odds["resolver"] == "combat" and "wounded" in odds["outcomes_exact"]
+    # Typed by hand: the characteristic d8 shows 8 and the skill d6 shows 6, one success each
+    # ("Le seuil de réussite normal est de 6"), the ammunition d8 a 1 (reload): two
+    # successes + 2 weapon damage = 4 damage, no vest.
+    entry = act(organiser, modern, **attack, dice={"dice": [8, 6, 1]})
+    assert entry.data["outcome"]["damage"] == 4 and entry.data["by_hand"]
+    assert fighters(modern)["Kader"].state["hp"] == 6
+    modern.refresh_from_db()
+    encounter_undo(actor=organiser, encounter=modern, version=modern.version)
+    assert fighters(modern)["Kader"].state["hp"] == 10
+    # Rolled by the server: recorded as a replayable roll.
+    entry = act(organiser, modern, **attack)
+    assert entry.roll is not None and entry.roll.resolver == "combat"
+
+
+def test_the_organiser_applies_damage_and_a_wound_below_zero_kills(organiser, modern):
+    # "Arrivé à 0 PV, le PJ n'a plus d'actions. Dans les PV négatifs, toute autre blessure
+    # entraine la mort"
+    kader = fighters(modern)["Kader"]
+    act(organiser, modern, kind="damage", target=kader.pk, options={"amount": 11})
+    kader.refresh_from_db()
+    assert kader.state["hp"] == -1 and kader.unconscious and not kader.dead
+    act(organiser, modern, kind="damage", target=kader.pk, options={"amount": 1})
+    kader.refresh_from_db()
+    assert kader.dead
+
+
+# --- Corporates: declared actions over the five segments ---------------------------------
+
+
+def test_a_corporates_turn_places_the_declared_actions_in_their_segments(organiser, corporates):
+    # "Répartition des actions dans le tour": 3 declared actions act in segments 1, 3, 5.
+    assert corporates.phase == Phase.DECLARE
+    by_name = fighters(corporates)
+    act(organiser, corporates, kind="declare", actor=by_name["Vex"].pk,
+        target=by_name["Vex"].pk, options={"declared": 3})  # fmt: skip
+    advance(organiser, corporates)
+    by_name = fighters(corporates)
+    assert by_name["Vex"].state["segments"] == [1, 3, 5]
+    assert by_name["Garde"].state["segments"] == [3]
+    corporates.refresh_from_db()
+    assert corporates.phase == Phase.SEGMENT_1
+    blow = {"kind": "attack", "actor": by_name["Garde"].pk, "target": by_name["Vex"].pk}
+    with pytest.raises(Refusal) as refused:
+        act(organiser, corporates, **blow)
+    assert refused.value.field == "actor"  # the guard acts in segment 3 only
+    advance(organiser, corporates)
+    advance(organiser, corporates)
+    entry = act(organiser, corporates, **blow)
+    assert entry.data["resolver"] == "melee"
+    for _ in range(3):
+        advance(organiser, corporates)
+    corporates.refresh_from_db()
+    assert (corporates.turn, corporates.phase) == (2, Phase.DECLARE)
+
+
+def test_corporates_damage_levels_are_applied_by_weapon_type(organiser, corporates):
+    # "il perd 1 niveau de dommages par niveau de marge"; cutting weapons: all wound levels.
+    by_name = fighters(corporates)
+    act(organiser, corporates, kind="declare", actor=by_name["Vex"].pk,
+        target=by_name["Vex"].pk, options={"declared": 1})  # fmt: skip
+    for _ in range(3):
+        advance(organiser, corporates)
+    # Segment 3: damage 2d6 + 2 typed 6 5 (13) against soak 2d6 + 2 typed 1 1 (4): margin 9,
+    # 2 levels of 5 points.
+    entry = act(organiser, corporates, kind="damage", actor=by_name["Vex"].pk,
+                target=by_name["Garde"].pk, options={"amount": 0},
+                dice={"damage_rolled": [6, 5], "soak_rolled": [1, 1]})  # fmt: skip
+    assert entry.data["outcome"]["levels"] == 2
+    garde = fighters(corporates)["Garde"]
+    assert garde.state["wound_levels"] == 2 and garde.state["fatigue"] == 0
+
+
+# --- The pages and the API ------------------------------------------------------------------
+
+
+def test_a_pick_up_game_from_the_page_and_its_state_in_french(client, organiser):
+    client.force_login(organiser)
+    response = client.post(
+        reverse("table-new"),
+        {
+            "quick": "1",
+            "system": "modern-rpg",
+            "quick_title": "",
+            "first_side": "Lina",
+            "first_fighters": "Lina",
+            "second_side": "Dealers",
+            "second_fighters": "Kader, Momo",
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    body = text(page)
+    assert "Points de vie" in body and "Attitudes" in body
+    assert "Prendre une attitude pour le round" in body
+
+
+def test_the_api_twin_opens_a_pick_up_game_and_refuses_a_bad_one(client, organiser):
+    client.force_login(organiser)
+    url = reverse("api-table-new")
+    made = client.post(
+        url,
+        {"system": "corporates", "sides": ["A", "B"], "fighters": [["Vex"], ["Garde"]]},
+        content_type="application/json",
+    )
+    assert made.status_code == 201
+    assert made.json()["phase"] == "declare"
+    refused = client.post(
+        url,
+        {"system": "corporates", "sides": ["A", "A"], "fighters": [["Vex"], ["Garde"]]},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+
+
+@pytest.mark.parametrize("extra", [0, 8])
+def test_the_table_page_costs_a_fixed_number_of_queries(
+    client, organiser, extra, django_assert_num_queries
+):
+    encounter = encounter_create_quick(
+        actor=organiser,
+        system="corporates",
+        sides=["A", "B"],
+        fighters=[["Vex", *[f"V{n}" for n in range(extra // 2)]], ["Garde"]],
+    )
+    client.force_login(organiser)
+    client.get(reverse("table-encounter", args=[encounter.pk]))
+    with django_assert_num_queries(5):
+        response = client.get(reverse("table-encounter", args=[encounter.pk]))
+    assert response.status_code == 200
