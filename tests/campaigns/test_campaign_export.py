@@ -28,6 +28,7 @@ def normalised(html: str) -> str:
     text = html.replace("\u00a0", " ").replace("\u202f", " ")
     text = text[text.index("<main") : text.index("</main>")]  # the site layout holds tokens
     text = re.sub(r"/(\d+)(?=[/.\"?#])", "/N", text)
+    text = re.sub(r"([?&]campaign=)\d+", r"\1N", text)
     text = re.sub(
         r'(id|for|name|value|data-[a-z-]+)="([a-z_-]*)\d+([a-z_-]*)"', r'\1="\2N\3"', text
     )
