@@ -67,6 +67,7 @@ class VoteLine:
     kind: str
     chapter_title: str
     opened_at: datetime
+    closes_at: datetime | None = None  # when it closes itself; None: the organisers close it
 
 
 @dataclass(frozen=True)
@@ -171,10 +172,16 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             )
         )
     votes = [
-        VoteLine(id=vote_id, kind=kind, chapter_title=title or "", opened_at=opened_at)
-        for vote_id, kind, title, opened_at in campaign.votes.filter(
+        VoteLine(
+            id=vote_id,
+            kind=kind,
+            chapter_title=title or "",
+            opened_at=opened_at,
+            closes_at=closes_at,
+        )
+        for vote_id, kind, title, opened_at, closes_at in campaign.votes.filter(
             status=VoteStatus.OPEN
-        ).values_list("pk", "kind", "chapter__title", "opened_at")
+        ).values_list("pk", "kind", "chapter__title", "opened_at", "closes_at")
     ]
     invitations = []
     if can_manage:

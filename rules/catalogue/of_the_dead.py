@@ -1,11 +1,12 @@
 """Of the Dead: the vocations, the zombie types, and the tables of its catalogue data file
 (movements, cover, ranges, states, explosives, obstacles), every number read from it."""
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import ZombieType
-from characters.models import Vocation
+from characters.models import TraumaKind, TraumaPermanence, Vocation
 from rules.catalogue.entries import CatalogueEntry, CatalogueSection, plus
 from rules.engine.systems.of_the_dead.catalogue import load_catalogue
 
@@ -35,6 +36,10 @@ TEMPLATE_LABELS = {
     "moderate": gettext_lazy("Moderate template"),
     "substantial": gettext_lazy("Substantial template"),
 }
+TRAUMA_LABELS = {
+    "physical": gettext_lazy("Physical trauma"),
+    "psychic": gettext_lazy("Psychic trauma"),
+}
 EFFECT_LABELS = {
     "stumble": gettext_lazy("a stumble"),
     "stun": gettext_lazy("a stun roll"),
@@ -52,6 +57,19 @@ def sections() -> tuple[str, list[CatalogueSection]]:
     cat = load_catalogue()
     vocations = [CatalogueEntry(slug=v.value, label=str(v.label)) for v in Vocation]
     zombies = [CatalogueEntry(slug=z.value, label=str(z.label)) for z in ZombieType]
+    permanences = " / ".join(str(p.label) for p in TraumaPermanence)
+    traumas = [
+        CatalogueEntry(
+            slug=kind.value,
+            label=str(TRAUMA_LABELS.get(kind.value, capfirst(str(kind.label)))),
+            facts=[permanences],
+            summary=_(
+                "Named by its player; while active it may change the profile's attributes, "
+                "and once healed it stays in the profile's history."
+            ),
+        )
+        for kind in TraumaKind
+    ]
     moves = [
         CatalogueEntry(
             slug=key,
@@ -156,6 +174,7 @@ def sections() -> tuple[str, list[CatalogueSection]]:
     return cat.version, [
         CatalogueSection("vocations", "vocation", _("Vocations"), vocations),
         CatalogueSection("zombies", "zombie", _("Zombie types"), zombies),
+        CatalogueSection("traumas", "trauma", _("Traumas"), traumas),
         CatalogueSection("moves", "move", _("Movements"), moves),
         CatalogueSection("covers", "cover", _("Cover"), covers),
         CatalogueSection("ranges", "range", _("Ranges"), ranges),

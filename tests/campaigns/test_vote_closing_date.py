@@ -140,6 +140,8 @@ def test_the_page_sets_the_date_and_shows_it_on_the_vote_and_the_dashboard(clien
     vote = Vote.objects.get()
     assert opened.status_code == 302
     assert vote.closes_at == datetime(2026, 11, 27, 20, 30, tzinfo=PARIS)
+    campaign_page = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    assert "se clôt le 27 novembre 2026 20:30" in campaign_page.replace("\u00a0", " ")
     page = client.get(reverse("vote-detail", args=[vote.pk])).content.decode()
     assert "Ce vote se clôt de lui-même le 27 novembre 2026 20:30." in page.replace("\u00a0", " ")
     client.force_login(alice)

@@ -49,6 +49,7 @@ def test_the_of_the_dead_catalogue_holds_vocations_zombies_and_its_tables(client
     html = _text(client.get(reverse("catalogue", args=["of-the-dead"])))
     assert 'id="vocation-eclaireur"><strong>Éclaireur</strong>' in html
     assert 'id="zombie-mastard"><strong>Mastard</strong>' in html
+    assert 'id="trauma-psychic"><strong>Trauma psychique</strong> · temporaire / définitif' in html
     assert "<strong>Course</strong> · 18 cm · bruit 2 · zèle 1" in html
     assert "<strong>À couvert (plus de la moitié cachée)</strong> · +2 dés de défense" in html
     assert "<strong>Caché</strong> · ne peut pas être attaqué" in html
