@@ -219,6 +219,17 @@ def json_type(f: models.Field) -> dict:
     return schema
 
 
+def required(f: models.Field) -> bool:
+    """A column a row must hold: one without a default. A column added later with a default
+    (or that accepts null) keeps the files written before it importable."""
+    return not (
+        f.has_default()
+        or f.null
+        or (f.blank and f.empty_strings_allowed)
+        or getattr(f, "auto_now_add", False)
+    )
+
+
 def json_schema() -> dict:
     """The JSON Schema (2020-12) of a campaign export, generated from `TABLES`."""
     tables = {}
@@ -233,7 +244,7 @@ def json_schema() -> dict:
             "items": {
                 "type": "object",
                 "properties": properties,
-                "required": sorted(properties),
+                "required": sorted(["id", *(key_of(f) for f in table.fields if required(f))]),
                 "additionalProperties": False,
             },
         }

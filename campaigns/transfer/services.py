@@ -163,6 +163,8 @@ def _check_references(data: dict) -> None:
         ids[table.model] = set(seen)
         for row in tables[table.name]:
             for f in table.fields:
+                if document.key_of(f) not in row:
+                    continue  # a column the schema lets the file leave out: its default
                 value = row[document.key_of(f)]
                 if not f.is_relation or value is None:
                     if value is None and not f.null:
@@ -260,7 +262,7 @@ def _check_rules(data: dict) -> None:
     """What the services would have refused and the schema cannot say."""
     first, last = settings.CHAPTER_YEARS
     for chapter in data["tables"]["chapters"]:
-        when = chapter["starts_at"]
+        when = chapter.get("starts_at")
         if when is not None and not first <= int(when[:4]) <= last:
             raise _refuse(
                 _("Choose a date between the years %(first)s and %(last)s.")
@@ -301,6 +303,8 @@ def _write(actor, data: dict) -> Campaign:
                     continue
                 values = {}
                 for f in table.fields:
+                    if document.key_of(f) not in row:
+                        continue  # left out of the file: the model's default
                     value = row[document.key_of(f)]
                     if f.is_relation:
                         if value is not None:
@@ -323,7 +327,8 @@ def _write(actor, data: dict) -> Campaign:
                     target = table.model._meta.get_field(name).related_model
                     getattr(obj, name).set([by_model[target][i] for i in row[name]])
                 for f in auto_now:
-                    setattr(obj, f.attname, _when(row[f.name]))
+                    if f.name in row:
+                        setattr(obj, f.attname, _when(row[f.name]))
             if auto_now and created:  # kept as exported, not the time of the import
                 table.model.objects.bulk_update(
                     created, [f.attname for f in auto_now], batch_size=500
