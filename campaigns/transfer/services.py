@@ -12,6 +12,7 @@ export's organiser becomes whoever imports the file.
 """
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -132,9 +133,29 @@ def _parse(text: bytes | str) -> dict:
         where = "/".join(str(p) for p in error.absolute_path) or "/"
         raise _refuse(
             _("This export does not follow its schema at %(where)s: %(problem)s")
-            % {"where": where[:200], "problem": error.message[:200]}
+            % {"where": where[:200], "problem": _problem(error)}
         )
     return data
+
+
+def _problem(error: jsonschema.ValidationError) -> str:
+    """What is wrong, in the reader's language (jsonschema's own messages are English)."""
+    if error.validator == "required":
+        missing = re.match(r"'(.{1,80})' is a required property", error.message)
+        return _("the field %(name)s is missing") % {"name": missing[1] if missing else "?"}
+    if error.validator == "additionalProperties":
+        return _("a field this version does not have")
+    if error.validator == "type":
+        return _("a value of the wrong type")
+    if error.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return _("a number out of range")
+    if error.validator in ("minLength", "maxLength"):
+        return _("a text too long or empty")
+    if error.validator in ("enum", "const"):
+        return _("a value that is not one of the allowed choices")
+    if error.validator in ("pattern", "format"):
+        return _("a value in the wrong format")
+    return _("a value that is not allowed")
 
 
 _SCHEMA: dict | None = None

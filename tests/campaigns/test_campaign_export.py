@@ -159,8 +159,15 @@ def test_it_refuses_a_file_that_does_not_follow_its_schema(exported):
     assert "does not follow its schema at tables/chapters/0/number" in refused(
         organiser, json.dumps(data)
     )
+    assert refused(organiser, json.dumps(data)).endswith(": a number out of range")
     del data["tables"]["chapters"][0]["number"]
-    assert "tables/chapters/0" in refused(organiser, json.dumps(data))
+    message = refused(organiser, json.dumps(data))
+    assert message.endswith("at tables/chapters/0: the field number is missing"), message
+    with pytest.raises(Refusal) as refusal:  # French by default, nothing of jsonschema's English
+        campaign_import(actor=organiser, text=json.dumps(data))
+    assert str(refusal.value.message).replace("\u00a0", " ") == (
+        "Cet export ne suit pas son schéma en tables/chapters/0 : le champ number manque"
+    )
 
 
 def test_a_file_without_a_column_that_has_a_default_takes_the_default(exported):
