@@ -7,6 +7,7 @@ import re
 from io import StringIO
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
@@ -303,6 +304,14 @@ def test_the_download_and_the_import_form_work_as_pages(exported, client):
     )
     assert "This export is of version 7" in bad.content.decode()
     assert Campaign.objects.count() == 2
+    # The file itself, as the browser sends it; one over the limit is refused whole.
+    upload = SimpleUploadedFile("campaign.json", text.encode(), "application/json")
+    assert client.post(reverse("campaign-import"), {"file": upload}).status_code == 302
+    assert Campaign.objects.count() == 3
+    heavy = SimpleUploadedFile("big.json", text.encode() + b" " * 600_000, "application/json")
+    bad = client.post(reverse("campaign-import"), {"file": heavy})
+    assert "This file is too large" in bad.content.decode()
+    assert Campaign.objects.count() == 3
 
 
 def test_the_api_twin_refuses_with_a_sentence(exported, client):
