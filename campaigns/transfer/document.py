@@ -30,7 +30,6 @@ from campaigns.models import (
     ChapterSettlement,
     ChapterUnitEntry,
     ChapterUnitResult,
-    CharacterStatistics,
     EncounterEvent,
     Membership,
     SettlementEntry,
@@ -114,7 +113,6 @@ _TABLES = (
     ("encounter_events", EncounterEvent, lambda c: models.Q(chapter__campaign=c), ()),
     ("settlements", ChapterSettlement, lambda c: models.Q(chapter__campaign=c), ()),
     ("ledger", SettlementEntry, lambda c: models.Q(campaign=c), ()),
-    ("statistics", CharacterStatistics, lambda c: models.Q(campaign=c), ()),
     ("history", CampaignEvent, lambda c: models.Q(campaign=c), ()),
 )  # fmt: skip
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, CampaignEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.statistics.services import statistics_recompute
 from campaigns.transfer import document
 from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
 from characters.models import Player, Profile, Trauma
@@ -355,6 +356,8 @@ def _write(actor, data: dict) -> Campaign:
                     created, [f.attname for f in auto_now], batch_size=500
                 )
         campaign = Campaign.objects.get(pk=new_ids["campaign"][tables["campaign"][0]["id"]])
+        # Derived numbers recomputed, never trusted: the statistics rebuilt from the ledger.
+        statistics_recompute(campaign_id=campaign.pk)
         CampaignEvent.objects.create(
             campaign=campaign,
             actor=actor,

@@ -351,7 +351,7 @@ def test_the_export_costs_the_same_queries_whatever_the_campaigns_size(
     assert len(data["tables"]["chapters"]) == 4 and len(data["players"]) == 9
 
 
-QUERIES = 23
+QUERIES = 22
 
 
 def test_the_import_costs_the_same_queries_whatever_the_campaigns_size(
@@ -370,4 +370,4 @@ def test_the_import_costs_the_same_queries_whatever_the_campaigns_size(
             campaign_import(actor=importer, text=text)
 
 
-IMPORT_QUERIES = 15
+IMPORT_QUERIES = 18
