@@ -30,7 +30,6 @@ from campaigns.models import (
     ChapterSettlement,
     ChapterUnitEntry,
     ChapterUnitResult,
-    CharacterStatistics,
     EncounterEvent,
     Membership,
     SettlementEntry,
@@ -114,7 +113,6 @@ _TABLES = (
     ("encounter_events", EncounterEvent, lambda c: models.Q(chapter__campaign=c), ()),
     ("settlements", ChapterSettlement, lambda c: models.Q(chapter__campaign=c), ()),
     ("ledger", SettlementEntry, lambda c: models.Q(campaign=c), ()),
-    ("statistics", CharacterStatistics, lambda c: models.Q(campaign=c), ()),
     ("history", CampaignEvent, lambda c: models.Q(campaign=c), ()),
 )  # fmt: skip
 
@@ -219,6 +217,17 @@ def json_type(f: models.Field) -> dict:
     return schema
 
 
+def required(f: models.Field) -> bool:
+    """A column a row must hold: one without a default. A column added later with a default
+    (or that accepts null) keeps the files written before it importable."""
+    return not (
+        f.has_default()
+        or f.null
+        or (f.blank and f.empty_strings_allowed)
+        or getattr(f, "auto_now_add", False)
+    )
+
+
 def json_schema() -> dict:
     """The JSON Schema (2020-12) of a campaign export, generated from `TABLES`."""
     tables = {}
@@ -233,7 +242,7 @@ def json_schema() -> dict:
             "items": {
                 "type": "object",
                 "properties": properties,
-                "required": sorted(properties),
+                "required": sorted(["id", *(key_of(f) for f in table.fields if required(f))]),
                 "additionalProperties": False,
             },
         }

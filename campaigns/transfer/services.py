@@ -12,6 +12,7 @@ export's organiser becomes whoever imports the file.
 """
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, CampaignEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.statistics.services import statistics_recompute
 from campaigns.transfer import document
 from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
 from characters.models import Player, Profile, Trauma
@@ -132,9 +134,29 @@ def _parse(text: bytes | str) -> dict:
         where = "/".join(str(p) for p in error.absolute_path) or "/"
         raise _refuse(
             _("This export does not follow its schema at %(where)s: %(problem)s")
-            % {"where": where[:200], "problem": error.message[:200]}
+            % {"where": where[:200], "problem": _problem(error)}
         )
     return data
+
+
+def _problem(error: jsonschema.ValidationError) -> str:
+    """What is wrong, in the reader's language (jsonschema's own messages are English)."""
+    if error.validator == "required":
+        missing = re.match(r"'(.{1,80})' is a required property", error.message)
+        return _("the field %(name)s is missing") % {"name": missing[1] if missing else "?"}
+    if error.validator == "additionalProperties":
+        return _("a field this version does not have")
+    if error.validator == "type":
+        return _("a value of the wrong type")
+    if error.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return _("a number out of range")
+    if error.validator in ("minLength", "maxLength"):
+        return _("a text too long or empty")
+    if error.validator in ("enum", "const"):
+        return _("a value that is not one of the allowed choices")
+    if error.validator in ("pattern", "format"):
+        return _("a value in the wrong format")
+    return _("a value that is not allowed")
 
 
 _SCHEMA: dict | None = None
@@ -163,6 +185,8 @@ def _check_references(data: dict) -> None:
         ids[table.model] = set(seen)
         for row in tables[table.name]:
             for f in table.fields:
+                if document.key_of(f) not in row:
+                    continue  # a column the schema lets the file leave out: its default
                 value = row[document.key_of(f)]
                 if not f.is_relation or value is None:
                     if value is None and not f.null:
@@ -260,7 +284,7 @@ def _check_rules(data: dict) -> None:
     """What the services would have refused and the schema cannot say."""
     first, last = settings.CHAPTER_YEARS
     for chapter in data["tables"]["chapters"]:
-        when = chapter["starts_at"]
+        when = chapter.get("starts_at")
         if when is not None and not first <= int(when[:4]) <= last:
             raise _refuse(
                 _("Choose a date between the years %(first)s and %(last)s.")
@@ -301,6 +325,8 @@ def _write(actor, data: dict) -> Campaign:
                     continue
                 values = {}
                 for f in table.fields:
+                    if document.key_of(f) not in row:
+                        continue  # left out of the file: the model's default
                     value = row[document.key_of(f)]
                     if f.is_relation:
                         if value is not None:
@@ -323,12 +349,15 @@ def _write(actor, data: dict) -> Campaign:
                     target = table.model._meta.get_field(name).related_model
                     getattr(obj, name).set([by_model[target][i] for i in row[name]])
                 for f in auto_now:
-                    setattr(obj, f.attname, _when(row[f.name]))
+                    if f.name in row:
+                        setattr(obj, f.attname, _when(row[f.name]))
             if auto_now and created:  # kept as exported, not the time of the import
                 table.model.objects.bulk_update(
                     created, [f.attname for f in auto_now], batch_size=500
                 )
         campaign = Campaign.objects.get(pk=new_ids["campaign"][tables["campaign"][0]["id"]])
+        # Derived numbers recomputed, never trusted: the statistics rebuilt from the ledger.
+        statistics_recompute(campaign_id=campaign.pk)
         CampaignEvent.objects.create(
             campaign=campaign,
             actor=actor,
