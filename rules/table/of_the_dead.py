@@ -112,6 +112,7 @@ SIDE_LABELS = {
     OTHERS: gettext_lazy("Others"),
 }
 PC, ZOMBIE, NPC = "pc", "zombie", "npc"
+MARKER_READ_MAX = 40
 MARKERS = ("panic", "stun", "noise", "zeal", "caution", "stealth", "sprint")
 FLAGS = ("bleeding", "burning", "on_ground", "unconscious")
 MARKER_LABELS = {
@@ -356,7 +357,11 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
         declared = _option(action, "move", MOVES, "normal")
         if not 0 <= action.distance_cm <= 200:
             raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
-        combatant = {**states.as_json(engine(actor))}
+        # The resolver reads at most 40 of a marker or of Moral (more changes no move).
+        combatant = {
+            name: min(value, MARKER_READ_MAX) if name in (*MARKERS, "moral") else value
+            for name, value in states.as_json(engine(actor)).items()
+        }
         return "movement", {
             "combatant": combatant,
             "move": declared,
