@@ -599,6 +599,8 @@ def _effects_text(data: dict) -> str:
         parts.append(_("killed"))
     if data.get("kind") == "throw":
         parts.append(_("on target") if outcome.get("on_target") else _("missed, it scatters"))
+        if outcome.get("item") == "explosive":
+            parts.append(_("it goes off at the next action phase"))
     if data.get("kind") == "flee":
         parts.append(_("escapes") if outcome.get("escapes") else _("held back"))
     if data.get("kind") in ("brawl", "shot") and not outcome.get("damage"):
