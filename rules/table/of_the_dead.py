@@ -459,6 +459,12 @@ def _effects_of(action, outcome: dict[str, Any], actor, target) -> tuple[list, d
         roles.update(defender=str(target.pk), fighter=str(target.pk), ally=str(target.pk))
     if kind == "flee" and outcome.get("escapes"):
         effects += states.flee(str(actor.pk))
+    surrounded = (action.options or {}).get("surrounded_by") or 0
+    # Bagarre: "cerné par 4 ou plus d'adversaires, celui-ci sera mis au sol et perdra un
+    # point de Moral" — once, when it is put on the ground.
+    down = target is not None and (target.state or {}).get("on_ground")
+    if kind == "brawl" and outcome.get("on_the_ground") and target is not None and not down:
+        effects += states.surrounded(str(target.pk), int(surrounded))
     if kind == "throw" and outcome.get("item") == "molotov" and outcome.get("on_target"):
         # Feu: a Molotov does not explode, the figure aimed at catches fire at once.
         effects += states.ignite(str(target.pk))
