@@ -254,6 +254,15 @@ def regeneration_of(combatant, catalogue: Catalogue) -> int:
     return k18.regeneration(_talents(combatant, catalogue), catalogue)
 
 
+def melee_breath_of(combatant) -> dict[str, int]:
+    """K18: "1 Souffle per melee turn after the first" (Le Souffle: "où le personnage est
+    offensif"): the turns in a row this combatant has been engaged, this one included, and
+    the Souffle this turn costs it (an offensive order; taken in the end phase)."""
+    turns = int((combatant.state or {}).get("melee_turns", 0)) + 1 if combatant.engaged else 0
+    offensive = combatant.directive == "offensive"
+    return {"turns": turns, "souffle": k18.melee_breath(turns, offensive) if turns else 0}
+
+
 def moral_changes_of(combatant) -> int:
     """The Moral the turn's K18 events give or take (the Avatar's never changes, K13)."""
     events = (combatant.state or {}).get("moral_events") or {}
@@ -592,7 +601,12 @@ def _end_phase(combatants: list[Combatant], catalogue: Catalogue) -> dict[str, A
         data = {"characters": end_phase_input(living, catalogue)}
         ends = resolver_get(SYSTEM, "end_phase").evaluate(data)["characters"]
         for combatant, end in zip(living, ends, strict=True):
+            breath = melee_breath_of(combatant)
             apply_end_phase(end, combatant)
+            if breath["souffle"]:
+                combatant.souffle = clamp(combatant.souffle - breath["souffle"], catalogue)
+                end = {**end, "souffle": combatant.souffle, "melee_souffle": breath["souffle"]}
+            combatant.state = {**(combatant.state or {}), "melee_turns": breath["turns"]}
             result["characters"].append({"id": combatant.pk, **end})
     return result
 

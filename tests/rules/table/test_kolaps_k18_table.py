@@ -285,3 +285,27 @@ def test_a_fall_puts_the_figure_on_the_ground_and_a_novice_rolling_1_takes_a_lig
         card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
     lines = [line.text for turn in card.log for line in turn.lines]
     assert "Blanc falls. (Santé 6 → 4) · dice rolled by hand" in lines
+
+
+def _melee_turn(orga, encounter, name, directive):
+    """A turn in which `name` fought in melee under `directive`, to its end phase."""
+    Combatant.objects.filter(encounter=encounter, name=name).update(
+        engaged=True, directive=directive, revealed=True
+    )
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # the end phase
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # the next action phase
+
+
+@pytest.mark.parametrize(("directive", "souffle"), [("offensive", 5), ("defensive", 6)])
+def test_melee_costs_1_souffle_per_offensive_turn_after_the_first(table, directive, souffle):
+    """K18 "1 Souffle per melee turn after the first"; Le Souffle: "1 tour de corps à corps
+    après le premier où le personnage est offensif utilise 1 point de souffle"."""
+    orga, encounter = table
+    _melee_turn(orga, encounter, "Roux", directive)
+    roux = _by_name(encounter)["Roux"]
+    assert (roux.souffle, roux.state["melee_turns"]) == (6, 1)  # the first turn is free
+    _melee_turn(orga, encounter, "Roux", directive)
+    roux = _by_name(encounter)["Roux"]
+    assert (roux.souffle, roux.state["melee_turns"]) == (souffle, 2)
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # out of the melee
+    assert _by_name(encounter)["Roux"].state["melee_turns"] == 0
