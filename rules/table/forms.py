@@ -142,6 +142,7 @@ class TableActionForm(ServiceForm):
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
         for name in [name for name in self.fields if name not in shown]:
             del self.fields[name]
+        self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]

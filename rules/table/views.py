@@ -93,7 +93,15 @@ def _table_context(
             card=card,
             wounds=_wounds(),
             weapons=_weapons(card),
-            initial={"version": card.version, "roll": "server", "distance_cm": 20, "cover": 0},
+            initial={
+                "version": card.version,
+                "roll": "server",
+                "distance_cm": 20,
+                "cover": 0,
+                "move": "normal",
+                "range": "useful",
+                "otd_cover": "none",
+            },
         )
     if form is not None:
         form.data = form.data.copy() if form.is_bound else form.data
