@@ -237,7 +237,7 @@ def _plain(value):
     """A card as `TableCardSerializer` answers it (its declared schema), built directly: the
     live table answers every write and every device's fetch with it, and DRF's field-by-field
     serialisers cost more than the rest of an action (the bench's throughput target).
-    `test_table_card_data_is_the_serializers_answer` keeps the two equal."""
+    `test_the_card_built_directly_is_the_serializers_answer` keeps them equal."""
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     if isinstance(value, list | tuple):

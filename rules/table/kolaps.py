@@ -25,11 +25,25 @@ from rules.table.models import Combatant, EntryKind, Phase
 from rules.templatetags.outcomes import row_label
 
 SYSTEM = "kolaps"
-KINDS = ("ranged", "melee", "wound")
+# K18's talent rolls (their dice are the talent's level in the catalogue) and the fall.
+TALENT_KINDS = {
+    "sonar": k18.SONAR,
+    "terreur": k18.TERREUR,
+    "ralliement": k18.RALLIEMENT,
+    "shield": k18.SHIELD,
+}
+# The rolls a combatant makes for itself: the target is not read.
+SELF_KINDS = ("shield", "fall")
+KINDS = ("ranged", "melee", "wound", *TALENT_KINDS, "fall")
 KIND_LABELS = {
     "ranged": gettext_lazy("Shoot"),
     "melee": gettext_lazy("Fight in melee"),
     "wound": gettext_lazy("Apply a wound (organisers)"),
+    "sonar": gettext_lazy("Sonar (seek the target)"),
+    "terreur": gettext_lazy("Terreur (on the target)"),
+    "ralliement": gettext_lazy("Ralliement (rally the target, an ally)"),
+    "shield": gettext_lazy("Bouclier roll (does the shield protect?)"),
+    "fall": gettext_lazy("Fall roll"),
 }
 # The kinds an organiser applies directly, without an actor.
 MANAGER_KINDS = ("wound",)
@@ -240,11 +254,21 @@ def regeneration_of(combatant, catalogue: Catalogue) -> int:
     return k18.regeneration(_talents(combatant, catalogue), catalogue)
 
 
+def melee_breath_of(combatant) -> dict[str, int]:
+    """K18: "1 Souffle per melee turn after the first" (Le Souffle: "où le personnage est
+    offensif"): the turns in a row this combatant has been engaged, this one included, and
+    the Souffle this turn costs it (an offensive order; taken in the end phase)."""
+    turns = int((combatant.state or {}).get("melee_turns", 0)) + 1 if combatant.engaged else 0
+    offensive = combatant.directive == "offensive"
+    return {"turns": turns, "souffle": k18.melee_breath(turns, offensive) if turns else 0}
+
+
 def moral_changes_of(combatant) -> int:
     """The Moral the turn's K18 events give or take (the Avatar's never changes, K13)."""
     events = (combatant.state or {}).get("moral_events") or {}
     counted = {e: int(n) for e, n in events.items() if e in k18.EVENTS and n}
-    return k18.moral_from_events(combatant.rank, combatant.is_avatar, counted)
+    terreur = 0 if combatant.is_avatar else int((combatant.state or {}).get("terreur_moral", 0))
+    return k18.moral_from_events(combatant.rank, combatant.is_avatar, counted) + terreur
 
 
 # K18's Moral effects by value (the activation die), as the card says them.
@@ -386,7 +410,9 @@ def apply_end_phase(result: dict[str, Any], combatant) -> None:
     combatant.breath_spent = combatant.engaged = False
     combatant.directive = ""
     combatant.revealed = False
-    combatant.state = {k: v for k, v in (combatant.state or {}).items() if k != "moral_events"}
+    # The turn's K18 bookkeeping starts again (events, Terreur's Moral and inertia).
+    turn_only = ("moral_events", "terreur_moral", "inert")
+    combatant.state = {k: v for k, v in (combatant.state or {}).items() if k not in turn_only}
 
 
 def next_attacker_input(combatants, previous: str) -> dict[str, Any]:
@@ -453,10 +479,14 @@ def check_action(encounter, actor, target, action) -> None:
         raise Refusal(_("Attacks are made in the action phase."), field="kind")
     if actor is None:
         raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    if actor.pk == target.pk:
-        raise Refusal(_("A combatant does not attack itself."), field="target")
     if actor.dead or actor.unconscious:
         raise Refusal(_("This combatant cannot act now."), field="actor")
+    if action.kind in SELF_KINDS:
+        return
+    if actor.pk == target.pk:
+        raise Refusal(_("A combatant does not attack itself."), field="target")
+    if action.kind == "ralliement" and target.side != actor.side:
+        raise Refusal(_("Ralliement rallies an ally."), field="target")
     if target.dead:
         raise Refusal(_("This combatant is dead."), field="target")
     if not 0 <= action.distance_cm <= 1000:
@@ -472,6 +502,8 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
         if action.wound not in catalogue.tables.wounds.rows:
             raise Refusal(_("Choose a wound."), field="wound")
         return "death", wound_input(target, wound=action.wound, catalogue=catalogue)
+    if action.kind in TALENT_KINDS or action.kind == "fall":
+        return roll_input(actor, target, action.kind, catalogue)
     kind = "ranged" if action.kind == "ranged" else "melee"
     weapons = weapons_for(actor, kind, catalogue)
     if not weapons:
@@ -492,6 +524,48 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
     return "melee", melee_input(actor, target, weapon=weapon, catalogue=catalogue)
 
 
+def roll_input(actor, target, kind: str, catalogue: Catalogue) -> tuple[str, dict]:
+    """K18's rolls at the roller's effective rank and Santé: Sonar, Terreur (against the
+    target's Santé), Ralliement and Bouclier at the roller's level of the talent, which it
+    must have (the catalogue gives the dice); the fall, one die."""
+    data: dict[str, Any] = {"rank": actor.rank, "sante": actor.sante}
+    if kind == "fall":
+        return "fall", data
+    talent = TALENT_KINDS[kind]
+    level = _talents(actor, catalogue).get(talent)
+    lowest = 0 if kind in ("sonar", "shield") else 1
+    if level is None or level < lowest:
+        raise Refusal(_("This combatant has not the talent for that."), field="kind")
+    data["level"] = level
+    if kind == "terreur":
+        data["target_sante"] = target.sante
+    return kind, data
+
+
+def _apply_roll(kind: str, outcome: dict[str, Any], actor, target, catalogue) -> list[str]:
+    """What K18's rolls change: Terreur's inert target (and its Moral at level 2),
+    Ralliement's Moral given back to the ally, the fall's figure on the ground and a
+    Novice's light wound. Sonar and Bouclier change nothing: their answer is in the log."""
+    if kind == "terreur" and outcome.get("target_inert"):
+        # "at level 2 it also loses 1 Moral in the end phase": kept until then.
+        lost = int(outcome.get("target_moral") or 0) + (target.state or {}).get("terreur_moral", 0)
+        target.state = {**(target.state or {}), "inert": True, "terreur_moral": lost}
+        return ["target_inert"]
+    if kind == "ralliement" and outcome.get("moral_regained"):
+        _moral(target, int(outcome["moral_regained"]), catalogue)
+        return ["moral_regained"]
+    if kind == "fall" and outcome.get("falls"):
+        actor.on_ground = True
+        wound = outcome.get("wound") or {}
+        if wound.get("sante_after") is not None or outcome.get("killed"):
+            _struck(
+                actor, {"sante_after": wound.get("sante_after"), "killed": outcome.get("killed")}
+            )
+            return ["fell", "wounded"]
+        return ["fell"]
+    return []
+
+
 def apply_outcome(
     encounter, action, outcome: dict[str, Any], actor, target, everyone=()
 ) -> list[str]:
@@ -504,6 +578,9 @@ def apply_outcome(
     if action.kind == "wound":
         effects = apply_wound(outcome, target)
         row = outcome.get("wound")
+    elif action.kind in TALENT_KINDS or action.kind == "fall":
+        effects, row = _apply_roll(action.kind, outcome, actor, target, catalogue), None
+        actor.revealed = True
     else:
         effects = apply_attack(outcome, actor, target, catalogue)
         row = outcome.get("row")
@@ -524,7 +601,12 @@ def _end_phase(combatants: list[Combatant], catalogue: Catalogue) -> dict[str, A
         data = {"characters": end_phase_input(living, catalogue)}
         ends = resolver_get(SYSTEM, "end_phase").evaluate(data)["characters"]
         for combatant, end in zip(living, ends, strict=True):
+            breath = melee_breath_of(combatant)
             apply_end_phase(end, combatant)
+            if breath["souffle"]:
+                combatant.souffle = clamp(combatant.souffle - breath["souffle"], catalogue)
+                end = {**end, "souffle": combatant.souffle, "melee_souffle": breath["souffle"]}
+            combatant.state = {**(combatant.state or {}), "melee_turns": breath["turns"]}
             result["characters"].append({"id": combatant.pk, **end})
     return result
 
@@ -583,9 +665,60 @@ def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
     }
 
 
+def _roll_text(kind: str, outcome: dict, actor: str, target: str, by_hand) -> str:
+    names = {"actor": actor, "target": target}
+    succeeded = outcome.get("succeeded")
+    if kind == "sonar":
+        text = (
+            _("%(actor)s's Sonar finds %(target)s.")
+            if succeeded
+            else _("%(actor)s's Sonar does not find %(target)s.")
+        ) % names
+        if outcome.get("vampire_revealed"):
+            text += " " + _("A 1: the vampire is revealed.")
+    elif kind == "terreur":
+        text = (
+            _("%(actor)s terrifies %(target)s: inert.")
+            if succeeded
+            else _("%(target)s resists %(actor)s's Terreur.")
+        ) % names
+        if outcome.get("target_moral"):
+            text += " " + _("Moral %(change)+d.") % {"change": outcome["target_moral"]}
+    elif kind == "ralliement":
+        text = (
+            _("%(actor)s rallies %(target)s: Moral +%(gain)s.")
+            if succeeded
+            else _("%(actor)s fails to rally %(target)s.")
+        ) % {
+            **names,
+            "gain": outcome.get("moral_regained", 0),
+        }
+    elif kind == "shield":
+        text = (
+            _("%(actor)s's shield protects.")
+            if succeeded
+            else _("%(actor)s's shield does not protect.")
+        ) % names
+    else:
+        text = (_("%(actor)s keeps their footing.") if succeeded else _("%(actor)s falls.")) % names
+        wound = outcome.get("wound") or {}
+        if wound.get("sante_after") is not None:
+            text += " " + _("(Santé %(before)s → %(after)s)") % {
+                "before": wound.get("sante_before"),
+                "after": wound.get("sante_after"),
+            }
+        if outcome.get("killed"):
+            text += " — " + _("killed")
+    if by_hand:
+        text += " · " + _("dice rolled by hand")
+    return text
+
+
 def action_text(data: dict, actor: str, target: str) -> str:
     """An action's line in the log."""
     outcome = data.get("outcome") or {}
+    if data.get("kind") in (*TALENT_KINDS, "fall"):
+        return _roll_text(data.get("kind", ""), outcome, actor, target, data.get("by_hand"))
     if data.get("kind") == "wound":
         text = _("%(target)s: %(wound)s") % {
             "target": target,

@@ -196,3 +196,116 @@ def test_the_action_form_lists_the_allies_to_tick(client, table):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert 'name="allies_near"' in html and "allies within 25 cm" in html
+
+
+# --- K18's rolls as actions: "the Bouclier roll deciding whether a shield's protection
+# counts, the Sonar, Terreur and Ralliement rolls", and "falls (a Novice rolling 1 takes a
+# light wound)". Dice typed by hand: the threshold of an aguerri at Santé 6 is 4 (K4).
+
+
+def _roll(orga, encounter, kind, actor, target, dice, death_die=None):
+    typed = {"dice": dice, **({"death_die": [death_die]} if death_die else {})}
+    action = ActionInput(kind=kind, actor=actor.pk, target=target.pk, dice=typed)
+    return encounter_act(actor=orga, encounter=encounter, version=None, action=action)
+
+
+def test_sonar_at_level_0_rolls_1d6_and_a_1_reveals_the_vampire(table):
+    orga, encounter = table
+    c = _by_name(encounter)
+    found = _roll(orga, encounter, "sonar", c["Griffe"], c["Roux"], [5])
+    assert found.data["outcome"]["finds"] is True and found.data["resolver"] == "sonar"
+    # "Un résultat de 1 dévoile le Vampire"
+    missed = _roll(orga, encounter, "sonar", c["Griffe"], c["Roux"], [1])
+    assert missed.data["outcome"]["finds"] is False
+    assert missed.data["outcome"]["vampire_revealed"] is True
+
+
+def test_terreur_leaves_the_target_inert_and_at_level_2_costs_1_moral_in_the_end_phase(table):
+    """Terreur: "dice by the target's Santé [...] On a success the target cannot activate
+    this turn [...] at level 2 it also loses 1 Moral in the end phase" (Santé 6: 3D6)."""
+    orga, encounter = table
+    c = _by_name(encounter)
+    Combatant.objects.filter(pk=c["Dent"].pk).update(talents={"sonar": 2, "terreur": 2})
+    c = _by_name(encounter)
+    resisted = _roll(orga, encounter, "terreur", c["Dent"], c["Blanc"], [1, 2, 5])
+    assert resisted.data["outcome"]["target_inert"] is False
+    assert "inert" not in _by_name(encounter)["Blanc"].state
+    _roll(orga, encounter, "terreur", c["Dent"], c["Blanc"], [4, 5, 6])
+    blanc = _by_name(encounter)["Blanc"]
+    assert blanc.state["inert"] is True and blanc.moral == 6
+    encounter_advance(actor=orga, encounter=encounter, version=None)
+    blanc = _by_name(encounter)["Blanc"]
+    assert blanc.moral == 5 and "inert" not in blanc.state
+
+
+def test_a_combatant_without_the_talent_is_told_so(table):
+    orga, encounter = table
+    c = _by_name(encounter)
+    with pytest.raises(Refusal) as refused:
+        _roll(orga, encounter, "terreur", c["Dent"], c["Blanc"], [6, 6, 6])
+    assert refused.value.field == "kind"
+
+
+def test_ralliement_gives_moral_back_to_an_ally_and_rallies_no_enemy(table):
+    """Ralliement 2: "on a successful 1D6 (threshold by rank) one figure regains Moral" (2)."""
+    orga, encounter = table
+    c = _by_name(encounter)
+    Combatant.objects.filter(pk=c["Roux"].pk).update(talents={"discipline": 2, "ralliement": 2})
+    Combatant.objects.filter(pk=c["Blanc"].pk).update(moral=3)
+    c = _by_name(encounter)
+    _roll(orga, encounter, "ralliement", c["Roux"], c["Blanc"], [4])
+    assert _by_name(encounter)["Blanc"].moral == 5
+    with pytest.raises(Refusal):
+        _roll(orga, encounter, "ralliement", c["Roux"], c["Dent"], [4])
+
+
+def test_the_bouclier_roll_says_whether_the_shield_protects(table):
+    orga, encounter = table
+    c = _by_name(encounter)
+    # Bouclier 0: 2D6, a talent test of two dice (K4-K6) at the threshold 4.
+    entry = _roll(orga, encounter, "shield", c["Roux"], c["Roux"], [2, 4])
+    assert entry.data["outcome"]["protection_counts"] is False
+    entry = _roll(orga, encounter, "shield", c["Roux"], c["Roux"], [4, 5])
+    assert entry.data["outcome"]["protection_counts"] is True
+
+
+def test_a_fall_puts_the_figure_on_the_ground_and_a_novice_rolling_1_takes_a_light_wound(table):
+    orga, encounter = table
+    c = _by_name(encounter)
+    _roll(orga, encounter, "fall", c["Roux"], c["Roux"], [4])
+    assert not _by_name(encounter)["Roux"].on_ground  # 4 is the aguerri's threshold
+    Combatant.objects.filter(pk=c["Blanc"].pk).update(rank="novice")
+    c = _by_name(encounter)
+    entry = _roll(orga, encounter, "fall", c["Blanc"], c["Blanc"], [1], death_die=6)
+    blanc = _by_name(encounter)["Blanc"]
+    # a light wound: -2 Santé and a death roll (6: survives)
+    assert blanc.on_ground and blanc.sante == 4 and not blanc.dead
+    assert entry.data["effects"] == ["fell", "wounded"]
+    with translation.override("en"):
+        card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
+    lines = [line.text for turn in card.log for line in turn.lines]
+    assert "Blanc falls. (Santé 6 → 4) · dice rolled by hand" in lines
+
+
+def _melee_turn(orga, encounter, name, directive):
+    """A turn in which `name` fought in melee under `directive`, to its end phase."""
+    Combatant.objects.filter(encounter=encounter, name=name).update(
+        engaged=True, directive=directive, revealed=True
+    )
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # the end phase
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # the next action phase
+
+
+@pytest.mark.parametrize(("directive", "souffle"), [("offensive", 5), ("defensive", 6)])
+def test_melee_costs_1_souffle_per_offensive_turn_after_the_first(table, directive, souffle):
+    """K18 "1 Souffle per melee turn after the first"; Le Souffle: "1 tour de corps à corps
+    après le premier où le personnage est offensif utilise 1 point de souffle"."""
+    orga, encounter = table
+    _melee_turn(orga, encounter, "Roux", directive)
+    roux = _by_name(encounter)["Roux"]
+    assert (roux.souffle, roux.state["melee_turns"]) == (6, 1)  # the first turn is free
+    _melee_turn(orga, encounter, "Roux", directive)
+    roux = _by_name(encounter)["Roux"]
+    assert (roux.souffle, roux.state["melee_turns"]) == (souffle, 2)
+    encounter_advance(actor=orga, encounter=encounter, version=None)  # out of the melee
+    assert _by_name(encounter)["Roux"].state["melee_turns"] == 0
