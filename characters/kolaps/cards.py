@@ -5,12 +5,16 @@ with `rules.engine.systems.kolaps.costing` and returns dataclasses the templates
 print views share. Nothing here writes.
 """
 
+import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from django.http import Http404
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
@@ -405,13 +409,22 @@ def character_card_for(character: KolapsCharacter) -> CharacterCard:
     return character_card(character, cost, {str(character.pk): character.name})
 
 
-def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
-    """One query for the members (the unit is already loaded), whatever their number;
-    `full` gives each character its whole sheet (the print view)."""
+def _unit_parts(unit: KolapsUnit):
+    """The unit's members (one query) and their costs."""
     cat = services.catalogue(unit.catalogue_version)
     members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
-    names = {str(m.pk): m.name for m in members}
+    return cat, members, cost, {str(m.pk): m.name for m in members}
+
+
+def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
+    """One query for the members (the unit is already loaded), whatever their number;
+    `full` gives each character its whole sheet (the print view)."""
+    cat, members, cost, names = _unit_parts(unit)
+    return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
+
+
+def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False) -> UnitCard:
     comparison = None
     if opponent_vu is not None:
         result = costing.compare(cost, opponent_vu)
@@ -438,6 +451,43 @@ def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = 
         comparison=comparison,
         cost=cost,
     )
+
+
+# Sheets rendered by an earlier release never serve this one (templates, translations).
+_RELEASE = f"{time.time_ns():x}"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One character's print sheet: `key` names everything it shows (the character's row,
+    its costs and the names its problems may cite, the catalogue, the language); `card`
+    computes the full card, only when no sheet under that key was rendered already."""
+
+    key: str
+    card: Callable[[], CharacterCard]
+
+
+def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
+    row = [getattr(character, f.attname) for f in character._meta.concrete_fields]
+    shown = repr((row, cost, sorted(names.items()) if cost.problems else None))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+    return Sheet(
+        key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
+        card=partial(character_card, character, cost, names),
+    )
+
+
+def unit_print_card(unit: KolapsUnit) -> tuple[UnitCard, list[Sheet]]:
+    """The unit's summary (cheap lines) and the sheet of each member, in order."""
+    cat, members, cost, names = _unit_parts(unit)
+    card = _unit_card(unit, cat, members, cost, names)
+    return card, [_sheet(m, c, names) for m, c in zip(members, cost.characters, strict=True)]
+
+
+def character_sheet(character: KolapsCharacter) -> Sheet:
+    cat = services.catalogue(character.catalogue_version)
+    cost = costing.cost_character(cat, services.character_choices(character))
+    return _sheet(character, cost, {str(character.pk): character.name})
 
 
 @dataclass(frozen=True)
