@@ -5,7 +5,7 @@ session's row). `CachedAuthenticationMiddleware` keeps the row in the cache for
 `AUTH_USER_CACHE_SECONDS`, and the session's own checks still run on the cached row: the
 backend must still be configured, the player active, and the session's hash must match the
 password's (a password changed elsewhere logs the session out, as before). Every save or
-delete of a player forgets its cached row at once (`forget_player`), so a rename, a
+delete of a player forgets its cached row at once (`config.models.forget_player`), so a rename, a
 deactivation or a new password is seen by the next request.
 
 With more than one server process, the cache must be shared (`CACHE_URL=redis://...`, as
@@ -22,14 +22,7 @@ from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
-
-def _key(user_id) -> str:
-    return f"auth-player:{user_id}"
-
-
-def forget_player(sender, instance, **kwargs) -> None:
-    """Connected to every save and delete of the user model (config/apps.py)."""
-    cache.delete(_key(instance.pk))
+from config.models import player_cache_key
 
 
 def _cached(request):
@@ -42,7 +35,7 @@ def _cached(request):
         or session.get(auth.BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS
     ):
         return auth.get_user(request)
-    user = cache.get(_key(user_id))
+    user = cache.get(player_cache_key(user_id))
     if (
         user is not None
         and user.is_active
@@ -51,7 +44,7 @@ def _cached(request):
         return user
     user = auth.get_user(request)  # the database, with every check (and flush) of Django's
     if user.is_authenticated:
-        cache.set(_key(user.pk), user, settings.AUTH_USER_CACHE_SECONDS)
+        cache.set(player_cache_key(user.pk), user, settings.AUTH_USER_CACHE_SECONDS)
     return user
 
 

@@ -1,4 +1,4 @@
-"""The page-speed levers of issue 17 keep every behaviour: sessions and players read from
+"""The page-speed levers keep every behaviour: sessions and players read from
 the cache, the site layout's fixed parts rendered once, print sheets kept as rendered."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Page speed, as ratios measured in one run on one process and database (issue 17).
+"""Page speed, as ratios measured in one run on one process and database.
 
 Targets: the minimal page in the site layout ("check your e-mail") at least 0.4x a bare
 response through the whole middleware stack (a logged-in session, nothing rendered); the
