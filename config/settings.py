@@ -128,6 +128,8 @@ AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 # A KOLAPS character's print sheet, kept as rendered under a key naming all it shows
 # (characters/kolaps/views.py `_sheets`); 0 renders every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
+# The KOLAPS unit page's body, likewise (characters/kolaps/views.py `_unit_page`).
+KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

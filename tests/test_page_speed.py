@@ -116,3 +116,51 @@ def test_a_print_sheet_shows_a_change_at_once(client, player):
     assert "Ornella" in page and "Agent 1" not in page
     client.cookies["django_language"] = "en"
     assert "Print with your browser (A4)." in _text(client.get(url))
+
+
+def _members_html(response) -> str:
+    page = _text(response)
+    start = page.index('<div id="unit-body">')
+    body = page[start : page.index("</div>\n", start)]
+    token = 'name="csrfmiddlewaretoken" value="'
+    return "".join(part.split('"', 1)[1] if n else part for n, part in enumerate(body.split(token)))
+
+
+def test_a_kept_unit_page_is_the_one_rendered_afresh(client, player, settings):
+    unit = _unit_of(player, 3)
+    services.character_create(
+        owner=player, name="Libre", archetype="agent-de-police", rank="novice"
+    )
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 0
+    fresh = _members_html(client.get(url))
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 3600
+    client.get(url)
+    kept = client.get(url)
+    assert _members_html(kept) == fresh
+    assert "Libre" in fresh and "Agent 2" in fresh
+
+
+def test_a_kept_unit_page_shows_a_change_at_once_and_its_forms_post(player):
+    client = Client(enforce_csrf_checks=True)
+    unit = _unit_of(player, 3)
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    client.get(url)
+    page = _text(client.get(url))  # the kept body
+    token = page.split('<div id="unit-body">')[1].split('name="csrfmiddlewaretoken" value="')[1]
+    token = token.split('"')[0]
+    version = page.split('name="version" value="')[1].split('"')[0]
+    response = client.post(
+        url, {"csrfmiddlewaretoken": token, "op": "rename", "name": "Brigade", "version": version}
+    )
+    assert response.status_code == 302
+    page = _text(client.get(url))
+    assert "<h1>Brigade</h1>" in page
+    character = unit.members.get(name="Agent 0")
+    services.character_change(
+        actor=player, character=character, op="rename", version=character.version, name="Ornella"
+    )
+    page = _text(client.get(url))
+    assert "Ornella" in page and "Agent 0" not in page

@@ -409,18 +409,30 @@ def character_card_for(character: KolapsCharacter) -> CharacterCard:
     return character_card(character, cost, {str(character.pk): character.name})
 
 
-def _unit_parts(unit: KolapsUnit):
-    """The unit's members (one query) and their costs."""
+def unit_members(unit: KolapsUnit) -> list[KolapsCharacter]:
+    """The unit's members in order: one query."""
+    return list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
+
+
+def _unit_parts(unit: KolapsUnit, members: list[KolapsCharacter] | None = None):
+    """The unit's members (one query, unless given) and their costs."""
     cat = services.catalogue(unit.catalogue_version)
-    members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
+    members = unit_members(unit) if members is None else members
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
     return cat, members, cost, {str(m.pk): m.name for m in members}
 
 
-def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
-    """One query for the members (the unit is already loaded), whatever their number;
-    `full` gives each character its whole sheet (the print view)."""
-    cat, members, cost, names = _unit_parts(unit)
+def unit_card(
+    unit: KolapsUnit,
+    *,
+    opponent_vu: int | None = None,
+    full: bool = False,
+    members: list[KolapsCharacter] | None = None,
+) -> UnitCard:
+    """One query for the members (the unit is already loaded; none when `members` are
+    given), whatever their number; `full` gives each character its whole sheet (the print
+    view)."""
+    cat, members, cost, names = _unit_parts(unit, members)
     return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
 
 
@@ -467,9 +479,21 @@ class Sheet:
     card: Callable[[], CharacterCard]
 
 
+def _row(obj) -> list:
+    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+
+
+def unit_page_key(unit: KolapsUnit, members: list[KolapsCharacter], *also) -> str:
+    """A key naming all the unit page's body shows: the unit's row, its members' rows, the
+    language and `also` (what the page adds: the owner's free characters, the host of the
+    share link); any change to any of them is another key."""
+    shown = repr((_row(unit), [_row(m) for m in members], also))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+    return f"kolaps-unit-body:{_RELEASE}:{get_language()}:{unit.pk}:{digest}"
+
+
 def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
-    row = [getattr(character, f.attname) for f in character._meta.concrete_fields]
-    shown = repr((row, cost, sorted(names.items()) if cost.problems else None))
+    shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
         key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
