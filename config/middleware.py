@@ -61,7 +61,9 @@ def _asked_for(header: str) -> str | None:
 
 NBSP = "\u00a0"
 # Text between tags, outside the elements whose text is code or typed by the visitor.
-_TEXT = re.compile(r">([^<]+)<")
+# Only the text that holds something to change: most text between tags is white space or
+# words without punctuation, skipped in C rather than handed to Python one by one.
+_CANDIDATE_TEXT = re.compile(r">([^<]*(?:[ \t][:;?!»]|«|\b(?:[Dd]|[Qq]u)e )[^<]*)<")
 _RAW = re.compile(r"<(script|style|pre|code|textarea)\b.*?</\1>", re.S | re.I)
 _BEFORE_PUNCTUATION = re.compile(r"[ \t]+([:;?!»])")
 _AFTER_GUILLEMET = re.compile(r"«[ \t]+")
@@ -76,15 +78,17 @@ def french_typography(text: str) -> str:
     return _ELISION.sub(lambda m: m.group(1) + "'", text)
 
 
+def _typeset_text(match: re.Match) -> str:
+    return f">{french_typography(match.group(1))}<"
+
+
 def _typeset(html: str) -> str:
     pieces, last = [], 0
     for raw in _RAW.finditer(html):
-        pieces.append(
-            _TEXT.sub(lambda m: f">{french_typography(m.group(1))}<", html[last : raw.start()])
-        )
+        pieces.append(_CANDIDATE_TEXT.sub(_typeset_text, html[last : raw.start()]))
         pieces.append(raw.group(0))
         last = raw.end()
-    pieces.append(_TEXT.sub(lambda m: f">{french_typography(m.group(1))}<", html[last:]))
+    pieces.append(_CANDIDATE_TEXT.sub(_typeset_text, html[last:]))
     return "".join(pieces)
 
 

@@ -1,7 +1,10 @@
 """The project's own bookkeeping: what the demo created, under keys users never see."""
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.db import models
+from django.db.models.signals import post_delete, post_save
 
 
 class DemoObject(models.Model):
@@ -17,3 +20,20 @@ class DemoObject(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# --- The logged-in player's cached row (config/auth.py) ------------------------------------
+
+
+def player_cache_key(player_id) -> str:
+    return f"auth-player:{player_id}"
+
+
+def forget_player(sender, instance, **kwargs) -> None:
+    """Every save or delete of a player forgets its cached row at once, whoever made it
+    (a page, the API, a task, the admin)."""
+    cache.delete(player_cache_key(instance.pk))
+
+
+post_save.connect(forget_player, sender=settings.AUTH_USER_MODEL, dispatch_uid="forget-player")
+post_delete.connect(forget_player, sender=settings.AUTH_USER_MODEL, dispatch_uid="forget-player")

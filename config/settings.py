@@ -60,7 +60,8 @@ MIDDLEWARE = [
     "config.middleware.FrenchTypographyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the player's row kept in the cache between requests (config/auth.py).
+    "config.auth.CachedAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -118,6 +119,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Per-process memory by default; a shared Redis cache in production keeps API throttles
 # counting across gunicorn workers (CACHE_URL=redis://redis:6379/1).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Sessions read from the cache, written through to the database: a page no longer costs a
+# query for its session, nor one for its player (config/auth.py). More than one server
+# process needs the shared cache above (CACHE_URL), or a logout in one would not reach
+# the others' copies.
+SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
+AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
+# A KOLAPS character's print sheet, kept as rendered under a key naming all it shows
+# (characters/kolaps/views.py `_sheets`); 0 renders every sheet on every request.
+KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
+# The KOLAPS unit page's body, likewise (characters/kolaps/views.py `_unit_page`).
+KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

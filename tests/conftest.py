@@ -43,6 +43,15 @@ def _test_settings():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Sessions and players are cached (config/auth.py): each test starts from an empty
+    cache, as its database starts from an empty transaction."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def password():
     return PASSWORD

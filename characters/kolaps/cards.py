@@ -5,12 +5,16 @@ with `rules.engine.systems.kolaps.costing` and returns dataclasses the templates
 print views share. Nothing here writes.
 """
 
+import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from django.http import Http404
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
@@ -405,13 +409,34 @@ def character_card_for(character: KolapsCharacter) -> CharacterCard:
     return character_card(character, cost, {str(character.pk): character.name})
 
 
-def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
-    """One query for the members (the unit is already loaded), whatever their number;
-    `full` gives each character its whole sheet (the print view)."""
+def unit_members(unit: KolapsUnit) -> list[KolapsCharacter]:
+    """The unit's members in order: one query."""
+    return list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
+
+
+def _unit_parts(unit: KolapsUnit, members: list[KolapsCharacter] | None = None):
+    """The unit's members (one query, unless given) and their costs."""
     cat = services.catalogue(unit.catalogue_version)
-    members = list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
+    members = unit_members(unit) if members is None else members
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
-    names = {str(m.pk): m.name for m in members}
+    return cat, members, cost, {str(m.pk): m.name for m in members}
+
+
+def unit_card(
+    unit: KolapsUnit,
+    *,
+    opponent_vu: int | None = None,
+    full: bool = False,
+    members: list[KolapsCharacter] | None = None,
+) -> UnitCard:
+    """One query for the members (the unit is already loaded; none when `members` are
+    given), whatever their number; `full` gives each character its whole sheet (the print
+    view)."""
+    cat, members, cost, names = _unit_parts(unit, members)
+    return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
+
+
+def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False) -> UnitCard:
     comparison = None
     if opponent_vu is not None:
         result = costing.compare(cost, opponent_vu)
@@ -438,6 +463,55 @@ def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = 
         comparison=comparison,
         cost=cost,
     )
+
+
+# Sheets rendered by an earlier release never serve this one (templates, translations).
+_RELEASE = f"{time.time_ns():x}"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One character's print sheet: `key` names everything it shows (the character's row,
+    its costs and the names its problems may cite, the catalogue, the language); `card`
+    computes the full card, only when no sheet under that key was rendered already."""
+
+    key: str
+    card: Callable[[], CharacterCard]
+
+
+def _row(obj) -> list:
+    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+
+
+def unit_page_key(unit: KolapsUnit, members: list[KolapsCharacter], *also) -> str:
+    """A key naming all the unit page's body shows: the unit's row, its members' rows, the
+    language and `also` (what the page adds: the owner's free characters, the host of the
+    share link); any change to any of them is another key."""
+    shown = repr((_row(unit), [_row(m) for m in members], also))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+    return f"kolaps-unit-body:{_RELEASE}:{get_language()}:{unit.pk}:{digest}"
+
+
+def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
+    shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+    return Sheet(
+        key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
+        card=partial(character_card, character, cost, names),
+    )
+
+
+def unit_print_card(unit: KolapsUnit) -> tuple[UnitCard, list[Sheet]]:
+    """The unit's summary (cheap lines) and the sheet of each member, in order."""
+    cat, members, cost, names = _unit_parts(unit)
+    card = _unit_card(unit, cat, members, cost, names)
+    return card, [_sheet(m, c, names) for m, c in zip(members, cost.characters, strict=True)]
+
+
+def character_sheet(character: KolapsCharacter) -> Sheet:
+    cat = services.catalogue(character.catalogue_version)
+    cost = costing.cost_character(cat, services.character_choices(character))
+    return _sheet(character, cost, {str(character.pk): character.name})
 
 
 @dataclass(frozen=True)

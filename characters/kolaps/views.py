@@ -6,10 +6,15 @@ through its link), call one service, render. Without JavaScript a POST redirects
 the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -171,11 +176,31 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "characters/kolaps/print.html",
         {
-            "characters": [cards.character_card_for(character)],
+            "title": character.name,
+            "sheets": _sheets([cards.character_sheet(character)]),
             "unit": None,
             "back": reverse("kolaps-character", args=[pk]),
         },
     )
+
+
+def _sheets(sheets: list[cards.Sheet]) -> list[str]:
+    """Each character's print sheet as HTML: from the cache when the same sheet (same
+    character, numbers, catalogue and language: `Sheet.key`) was rendered in the last
+    `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and kept. A unit of 30 printed again costs
+    one cache read instead of 30 full cards and sheets."""
+    seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
+    found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
+    template = get_template("characters/kolaps/_sheet.html")
+    rendered, new = [], {}
+    for sheet in sheets:
+        html = found.get(sheet.key)
+        if html is None:
+            html = new[sheet.key] = template.render({"character": sheet.card()})
+        rendered.append(mark_safe(html))
+    if new and seconds:
+        cache.set_many(new, seconds)
+    return rendered
 
 
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
@@ -216,48 +241,69 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
+# What `{% csrf_token %}` writes in a kept unit body: replaced by this request's token.
+_CSRF = "\ue000csrf\ue000"
+
+
 def _unit_page(request, unit, *, message="", typed=None) -> HttpResponse:
+    """The unit page. Its body (members, forms, share link) is kept as rendered under a key
+    naming all it shows (`cards.unit_page_key`) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
+    unchanged, the page costs its three reads and no costing of 30 characters. A page with a
+    refusal, typed values or a comparison is always rendered afresh."""
     opponent_vu = _opponent_vu(request)
-    card = cards.unit_card(unit, opponent_vu=opponent_vu)
     template = "characters/kolaps/unit.html"
     target = request.htmx.target if request.htmx else None
     if target in ("unit-compare", "unit-body"):
         template += f"#{target}"
-    return render(
-        request,
-        template,
-        {
-            "unit": card,
-            # What the new-character form had typed when it was refused: kept, form open.
-            "typed": typed or {},
-            "free_characters": cards.free_characters_of(request.user),
-            "message": message,
-            "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
-            # Resolved once for the list of members, however long.
-            "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
-            "avatar_label": _("Avatar"),
-            "make_avatar_label": _("Make Avatar"),
-            "remove_label": _("Remove"),
-            "archetypes": archetype_options(),
-            "ranks": rank_choices(),
-            # Plain strings for the list of members: it is the bulk of the page at 30.
-            "members": [
-                {
-                    "id": str(c.id),
-                    "name": c.name,
-                    "avatar": c.is_avatar,
-                    "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
-                    f" · {c.pp_spent}/{c.pp_budget} PP",
-                }
-                for c in card.characters
-            ],
-            "share_url": request.build_absolute_uri(
-                reverse("kolaps-shared", args=[card.share_token])
-            )
-            if card.share_token
-            else "",
-        },
-    )
+    members = cards.unit_members(unit)
+    free = cards.free_characters_of(request.user)
+    seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
+    key = None
+    if seconds and not message and not typed and opponent_vu is None and target != "unit-compare":
+        key = cards.unit_page_key(unit, members, request.user.pk, free, request.get_host())
+        body = cache.get(key)
+        if body is not None:
+            body = mark_safe(body.replace(_CSRF, get_token(request)))
+            if target == "unit-body":
+                return HttpResponse(body)
+            context = {"unit": unit, "unit_body": body, "compare_form": CompareForm(None)}
+            return render(request, template, context)
+    card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
+    context = {
+        "unit": card,
+        # What the new-character form had typed when it was refused: kept, form open.
+        "typed": typed or {},
+        "free_characters": free,
+        "message": message,
+        "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
+        # Resolved once for the list of members, however long.
+        "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
+        "avatar_label": _("Avatar"),
+        "make_avatar_label": _("Make Avatar"),
+        "remove_label": _("Remove"),
+        "archetypes": archetype_options(),
+        "ranks": rank_choices(),
+        # Plain strings for the list of members: it is the bulk of the page at 30.
+        "members": [
+            {
+                "id": str(c.id),
+                "name": c.name,
+                "avatar": c.is_avatar,
+                "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
+                f" · {c.pp_spent}/{c.pp_budget} PP",
+            }
+            for c in card.characters
+        ],
+        "share_url": request.build_absolute_uri(reverse("kolaps-shared", args=[card.share_token]))
+        if card.share_token
+        else "",
+    }
+    if key is not None:
+        body = render_to_string(
+            "characters/kolaps/unit.html#unit-body", {**context, "csrf_token": _CSRF}, request
+        )
+        cache.set(key, body, seconds)
+    return render(request, template, context)
 
 
 # The page a change answers with, by kind.
@@ -284,11 +330,16 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
     unit = cards.unit_get_for_user(request.user, pk)
-    card = cards.unit_card(unit, full=True)
+    card, sheets = cards.unit_print_card(unit)
     return render(
         request,
         "characters/kolaps/print.html",
-        {"unit": card, "characters": card.characters, "back": reverse("kolaps-unit", args=[pk])},
+        {
+            "title": card.name,
+            "unit": card,
+            "sheets": _sheets(sheets),
+            "back": reverse("kolaps-unit", args=[pk]),
+        },
     )
 
 
@@ -342,13 +393,14 @@ def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def shared_print(request: HttpRequest, token: str) -> HttpResponse:
-    card = cards.unit_card(cards.unit_for_token(token), full=True)
+    card, sheets = cards.unit_print_card(cards.unit_for_token(token))
     return render(
         request,
         "characters/kolaps/print.html",
         {
+            "title": card.name,
             "unit": card,
-            "characters": card.characters,
+            "sheets": _sheets(sheets),
             "back": reverse("kolaps-shared", args=[token]),
         },
     )

@@ -40,7 +40,7 @@ def test_bench_pages_against_a_minimal_page(settings):
     minimal = _rate(client, reverse("password_reset_done"))
     results = {
         "/healthz (one SELECT 1)": _rate(client, "/healthz"),
-        "home": _rate(client, "/"),
+        "dashboard": _rate(client, reverse("dashboard")),
         "campaign page, 30 participants": _rate(
             client, reverse("campaign-detail", args=[campaign.pk])
         ),

@@ -59,8 +59,9 @@ def test_it_shows_a_campaign_with_chapters_in_the_same_queries(
 ):
     _organiser, campaign, _chapter, players = _table(size)
     client.force_login(players[0])
-    # session + user, campaign, memberships, history, chapters, open votes, my profile
-    with django_assert_num_queries(8):
+    # user (the session from the cache), campaign, memberships, history, chapters, open
+    # votes, my profile
+    with django_assert_num_queries(7):
         response = client.get(reverse("campaign-detail", args=[campaign.pk]))
     html = response.content.decode()
     assert "Le pont" in html and "You can play it." in html
@@ -72,8 +73,9 @@ def test_it_shows_a_chapter_with_everyones_eligibility_in_the_same_queries(
 ):
     organiser, _campaign, chapter, _players = _table(size)
     client.force_login(organiser)
-    # session + user, chapter, memberships with profiles, vocations, outcomes, units, votes
-    with django_assert_num_queries(8):
+    # user (the session from the cache), chapter, memberships with profiles, vocations,
+    # outcomes, units, votes
+    with django_assert_num_queries(7):
         response = client.get(reverse("chapter-detail", args=[chapter.pk]))
     html = response.content.decode()
     assert html.count('data-check="cards"') == size
@@ -94,14 +96,14 @@ def test_it_shows_a_kolaps_chapter_in_the_same_queries_whatever_its_units(
             actor=player, chapter=chapter, unit=unit, side="Nord" if i % 2 else "Sud"
         )
     client.force_login(organiser)
-    # session + user, chapter, memberships, vocations, outcomes, unit results, votes,
-    # entries, their characters
-    with django_assert_num_queries(10):
+    # user (the session from the cache), chapter, memberships, vocations, outcomes, unit
+    # results, votes, entries, their characters
+    with django_assert_num_queries(9):
         response = client.get(reverse("chapter-detail", args=[chapter.pk]))
     assert response.content.decode().count('class="card" data-unit=') == size
     client.force_login(players[0])
     # ... and the player's own units for the form
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         response = client.get(reverse("chapter-detail", args=[chapter.pk]))
     assert 'id="chapter-k12"' in response.content.decode()
 
@@ -195,9 +197,9 @@ def _profile_with(size: int):
 def test_it_shows_my_profile_in_the_same_queries(client, django_assert_num_queries, size):
     player = _profile_with(size)
     client.force_login(player)
-    # session + user, profile (card), traumas, vocations, campaigns, history, settled count,
-    # profile (form)
-    with django_assert_num_queries(9):
+    # user (the session from the cache), profile (card), traumas, vocations, campaigns,
+    # history, settled count, profile (form)
+    with django_assert_num_queries(8):
         response = client.get(reverse("profile-mine"))
     html = response.content.decode()
     assert html.count("data-trauma=") == size

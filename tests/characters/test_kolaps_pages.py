@@ -179,11 +179,11 @@ def test_it_costs_the_same_queries_for_3_or_30_characters(
     unit = unit_of(owner, size)
     client_en.force_login(owner)
     url = reverse("kolaps-unit", args=[unit.pk])
-    # session, user, unit, members, free characters
-    with django_assert_num_queries(5):
+    # user (the session from the cache), unit, members, free characters
+    with django_assert_num_queries(4):
         assert client_en.get(url).status_code == 200
     shared = services.unit_share(actor=owner, unit=unit, version=unit.version)
-    with django_assert_num_queries(4):  # session, user (the header), unit, members
+    with django_assert_num_queries(2):  # unit, members (session and user from the cache)
         assert client_en.get(reverse("kolaps-shared", args=[shared.share_token])).status_code == 200
 
 

@@ -1,0 +1,61 @@
+"""The logged-in player of a request, without a database query on every page.
+
+Django's `AuthenticationMiddleware` reads the player's row on each request (after the
+session's row). `CachedAuthenticationMiddleware` keeps the row in the cache for
+`AUTH_USER_CACHE_SECONDS`, and the session's own checks still run on the cached row: the
+backend must still be configured, the player active, and the session's hash must match the
+password's (a password changed elsewhere logs the session out, as before). Every save or
+delete of a player forgets its cached row at once (`config.models.forget_player`), so a rename, a
+deactivation or a new password is seen by the next request.
+
+With more than one server process, the cache must be shared (`CACHE_URL=redis://...`, as
+compose sets it); with the per-process default a process could keep a forgotten row up to
+`AUTH_USER_CACHE_SECONDS`.
+"""
+
+from functools import partial
+
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.middleware import AuthenticationMiddleware, auser
+from django.core.cache import cache
+from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
+
+from config.models import player_cache_key
+
+
+def _cached(request):
+    session = request.session
+    user_id = session.get(auth.SESSION_KEY)
+    session_hash = session.get(auth.HASH_SESSION_KEY)
+    if (
+        user_id is None
+        or not session_hash
+        or session.get(auth.BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS
+    ):
+        return auth.get_user(request)
+    user = cache.get(player_cache_key(user_id))
+    if (
+        user is not None
+        and user.is_active
+        and constant_time_compare(session_hash, user.get_session_auth_hash())
+    ):
+        return user
+    user = auth.get_user(request)  # the database, with every check (and flush) of Django's
+    if user.is_authenticated:
+        cache.set(player_cache_key(user.pk), user, settings.AUTH_USER_CACHE_SECONDS)
+    return user
+
+
+def get_user(request):
+    if not hasattr(request, "_cached_user"):
+        request._cached_user = _cached(request)
+    return request._cached_user
+
+
+class CachedAuthenticationMiddleware(AuthenticationMiddleware):
+    def process_request(self, request):
+        super().process_request(request)  # its checks, and `request.auser` as Django's
+        request.user = SimpleLazyObject(lambda: get_user(request))
+        request.auser = partial(auser, request)

@@ -1,0 +1,55 @@
+"""The site layout's fixed parts, rendered once per process and kind of visitor.
+
+The base layout (`templates/base.html`) was most of the cost of a small page: a dozen URL
+reversals, static paths and translations for the same header on every request. Its parts
+(`templates/layout/<part>.html`) depend only on the language, whether the visitor is logged
+in and the theme they picked, so `{% layout "<part>" %}` renders each once per such triple
+and keeps it; what belongs to one request, the CSRF token and the current path, is written
+into placeholders each time. Kept for the life of the process (a deploy restarts it); with
+`DEBUG` on, rendered on every request so that template edits show at once.
+"""
+
+from django import template
+from django.conf import settings
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+# Private-use characters: never produced by the templates themselves.
+CSRF = "\ue000csrf\ue000"
+NEXT = "\ue000next\ue000"
+THEMES = ("light", "dark")
+_RENDERED: dict[tuple[str, str, bool, str], str] = {}
+
+
+@register.simple_tag(takes_context=True)
+def layout(context, part: str) -> SafeString:
+    request = context.get("request")
+    theme = request.COOKIES.get("theme") if request is not None else None
+    theme = theme if theme in THEMES else "auto"
+    user = context.get("user")
+    authenticated = bool(user is not None and user.is_authenticated)
+    key = (part, translation.get_language(), authenticated, theme)
+    html = _RENDERED.get(key)
+    if html is None:
+        html = render_to_string(
+            f"layout/{part}.html",
+            {
+                "LANGUAGE_CODE": key[1],
+                "authenticated": authenticated,
+                "theme": theme,
+                "csrf": CSRF,
+                "next": NEXT,
+            },
+        )
+        if not settings.DEBUG:
+            _RENDERED[key] = html
+    if CSRF in html:
+        html = html.replace(CSRF, get_token(request) if request is not None else "")
+    if NEXT in html:
+        html = html.replace(NEXT, escape(request.get_full_path()) if request is not None else "")
+    return mark_safe(html)

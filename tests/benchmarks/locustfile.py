@@ -1,0 +1,129 @@
+"""The load test's visitors (locust), driven by tests/benchmarks/test_load.py from a second
+process: `locust -f tests/benchmarks/locustfile.py --headless ...` with CHRONIQUE_LOAD_WORLD
+naming the JSON file of the world it made (sessions, tokens, ids).
+
+- Players browse their dashboard, units (a unit of 30 characters) and campaigns (weight 6).
+- Phones at the table watch the live encounter's page and act through its API, each action
+  followed by its undo so that the encounter stays playable (weight 3).
+- Organisers open a chapter's close form and close it through the API, then look at the
+  settlement it proposes (weight 1).
+
+Each request is named by its route (ids replaced), so the figures are per page.
+"""
+
+import json
+import os
+import random
+from itertools import count
+
+from locust import HttpUser, between, task
+
+WORLD = json.loads(open(os.environ["CHRONIQUE_LOAD_WORLD"]).read())  # noqa: SIM115
+_serial = count()
+
+
+class _Visitor(HttpUser):
+    abstract = True
+    wait_time = between(0.5, 2.5)
+
+    def _session(self, session_key: str) -> None:
+        self.client.cookies.set("sessionid", session_key)
+        self.client.headers["Accept-Language"] = random.choice(["fr", "fr", "en"])
+
+    def _page(self, url: str, name: str) -> None:
+        self.client.get(url, name=name)
+
+
+class Player(_Visitor):
+    weight = 6
+
+    def on_start(self) -> None:
+        self.me = WORLD["players"][next(_serial) % len(WORLD["players"])]
+        self._session(self.me["session"])
+
+    @task(3)
+    def dashboard(self) -> None:
+        self._page(WORLD["urls"]["dashboard"], "dashboard")
+
+    @task(3)
+    def unit(self) -> None:
+        self._page(self.me["unit"], "KOLAPS unit (30 characters)")
+
+    @task(1)
+    def units(self) -> None:
+        self._page(WORLD["urls"]["units"], "KOLAPS units and characters")
+
+    @task(2)
+    def campaigns(self) -> None:
+        self._page(WORLD["urls"]["campaigns"], "campaign list")
+
+    @task(3)
+    def campaign(self) -> None:
+        self._page(random.choice(self.me["campaigns"]), "campaign page")
+
+    @task(2)
+    def chapter(self) -> None:
+        self._page(random.choice(self.me["chapters"]), "chapter page")
+
+    @task(1)
+    def print_sheet(self) -> None:
+        self._page(self.me["print"], "KOLAPS print (30 sheets)")
+
+
+class Phone(_Visitor):
+    weight = 3
+
+    def on_start(self) -> None:
+        self.table = WORLD["tables"][next(_serial) % len(WORLD["tables"])]
+        self._session(self.table["session"])
+        self.api = {"Authorization": f"Token {self.table['token']}"}
+
+    @task(3)
+    def page(self) -> None:
+        self._page(self.table["page"], "table page")
+
+    @task(2)
+    def act_and_undo(self) -> None:
+        body = {"kind": "wound", "target": random.choice(self.table["targets"])}
+        body["wound"] = "superficial"
+        for path, name, data in (
+            (self.table["act"], "table action (API)", body),
+            (self.table["undo"], "table undo (API)", {}),
+        ):
+            with self.client.post(
+                path, json=data, headers=self.api, name=name, catch_response=True
+            ) as response:
+                if response.status_code in (400, 409):
+                    # Another phone of the table moved first (nothing left to undo, or a
+                    # newer version): a sentence for the phone, not a failure.
+                    response.success()
+
+
+class Organiser(_Visitor):
+    weight = 1
+
+    def on_start(self) -> None:
+        self.me = WORLD["organisers"][next(_serial) % len(WORLD["organisers"])]
+        self._session(self.me["session"])
+        self.api = {"Authorization": f"Token {self.me['token']}"}
+        # This level's chapters (each level closes chapters of its own), shared by the
+        # visitors of one organiser.
+        self.chapters = self.me["open_chapters"][os.environ["CHRONIQUE_LOAD_USERS"]]
+
+    @task
+    def close_a_chapter(self) -> None:
+        if not self.chapters:
+            self._page(self.me["campaign"], "campaign page")
+            return
+        chapter = self.chapters.pop()
+        self._page(chapter["form"], "chapter close form")
+        with self.client.post(
+            chapter["close"],
+            json={"epilogue": "Ils passent.", "outcomes": self.me["outcomes"]},
+            headers=self.api,
+            name="chapter close (API)",
+            catch_response=True,
+        ) as response:
+            if response.status_code in (400, 409):
+                response.success()  # the same organiser on another device closed it first
+        self._page(chapter["settlement"], "chapter settlement")

@@ -1,0 +1,384 @@
+"""Chronique under real load: the product as deployed, driven by locust.
+
+The server: gunicorn with uvicorn workers (ASGI: the live table's WebSockets stay served),
+one worker per core, `DEBUG` off, PostgreSQL (the suite's database, Django's connection
+pool), Redis for the cache (sessions and players, config/auth.py), the channel layer and
+the broker, static files collected and served by WhiteNoise. Chosen over daphne because one
+daphne process uses one core: gunicorn puts a worker on each core behind one port and
+restarts a worker that dies.
+
+The world: the demo (`demo_load`) plus generated data: 6 players with a KOLAPS unit of 30
+characters each and 8 campaigns (Of the Dead, 12 participants, 6 chapters each) in which
+they play, 3 organisers with 30 chapters to close at each level, 6 live encounters at the table.
+
+The visitors (tests/benchmarks/locustfile.py), from a second process on loopback, headless
+and time-bounded (LOAD_SECONDS per level, 60 by default): players browsing (weight 6),
+phones at the table (3), organisers closing chapters (1), at 50 and then 200 users.
+
+Printed, per level: requests/s in all and per core (per CPU-second the server's processes
+spent, and per core given), p50/p95/p99 per page; then where the time goes: py-spy's sample
+of one worker during the 200-user run (by module), and each page's SQL queries and the share
+of its time spent in them (one request through the test client). No absolute-time assertion:
+the figures depend on the machine.
+"""
+
+import csv
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections import Counter
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from campaigns.chapters.services import chapter_plan
+from campaigns.services import campaign_add_participant, campaign_create
+from characters.kolaps import services as kolaps
+from rules.table.models import Combatant
+from tests.conftest import _database_url_for
+from tests.factories import PlayerFactory
+from tests.table_fixtures import pick_up_encounter
+
+# Not imported here: locust patches the standard library (gevent) when it is imported.
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(find_spec("locust") is None, reason="locust: `make bench` installs it"),
+]
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+BIN = Path(sys.executable).parent
+SECONDS = int(os.environ.get("LOAD_SECONDS", "60"))
+LEVELS = (50, 200)
+CORES = os.cpu_count() or 1
+# One worker per core by default; LOAD_WORKERS to try another count.
+WORKERS = int(os.environ.get("LOAD_WORKERS", CORES))
+PLAYERS, CAMPAIGNS, ORGANISERS, TABLES = 6, 8, 3, 6
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _redis_url() -> str:
+    broker = settings.CELERY_BROKER_URL or "redis://127.0.0.1:6379/14"
+    return broker if broker.startswith("redis://") else "redis://127.0.0.1:6379/14"
+
+
+def _session(player) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.pk)
+    session[BACKEND_SESSION_KEY] = BACKEND
+    session[HASH_SESSION_KEY] = player.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def _unit_of_30(owner):
+    unit = kolaps.unit_create(owner=owner, name=f"Unité de {owner.username}")
+    for n in range(30):
+        kolaps.character_create(
+            owner=owner,
+            name=f"Agent {n}",
+            archetype="agent-de-police",
+            rank=("novice", "aguerri", "veteran")[n % 3],
+            unit=unit,
+        )
+    return unit
+
+
+def _world() -> dict:
+    call_command("demo_load", verbosity=0)
+    players = [PlayerFactory(username=f"load-player-{n}") for n in range(PLAYERS)]
+    organisers = [PlayerFactory(username=f"load-orga-{n}") for n in range(ORGANISERS)]
+    crowd = [PlayerFactory(username=f"load-crowd-{n}") for n in range(6)]
+    campaigns, chapters = [], []
+    for n in range(CAMPAIGNS):
+        organiser = organisers[n % ORGANISERS]
+        campaign = campaign_create(organiser=organiser, name=f"Campagne {n}", system="of-the-dead")
+        for player in players + crowd:
+            campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+        campaigns.append(campaign)
+        chapters += [
+            chapter_plan(actor=organiser, campaign=campaign, title=f"Chapitre {n}.{c}")
+            for c in range(6)
+        ]
+    closing = []
+    for index, organiser in enumerate(organisers):
+        campaign = campaigns[index]
+        # Chapters of its own for each level: a closed chapter is not closed again.
+        open_chapters = {
+            str(users): [
+                chapter_plan(actor=organiser, campaign=campaign, title=f"À clore {users}.{c}")
+                for c in range(30)
+            ]
+            for users in LEVELS
+        }
+        closing.append(
+            {
+                "session": _session(organiser),
+                "token": Token.objects.create(user=organiser).key,
+                "campaign": reverse("campaign-detail", args=[campaign.pk]),
+                "outcomes": [{"player": p.pk, "result": "victory"} for p in players + crowd],
+                "open_chapters": {
+                    users: [
+                        {
+                            "form": reverse("chapter-close", args=[c.pk]),
+                            "close": reverse("api-chapter-close", args=[c.pk]),
+                            "settlement": reverse("chapter-settlement", args=[c.pk]),
+                        }
+                        for c in chapters
+                    ]
+                    for users, chapters in open_chapters.items()
+                },
+            }
+        )
+    tables = []
+    for n in range(TABLES):
+        organiser = PlayerFactory(username=f"load-table-{n}")
+        encounter = pick_up_encounter(organiser)
+        tables.append(
+            {
+                "session": _session(organiser),
+                "token": Token.objects.create(user=organiser).key,
+                "page": reverse("table-encounter", args=[encounter.pk]),
+                "act": reverse("api-table-act", args=[encounter.pk]),
+                "undo": reverse("api-table-undo", args=[encounter.pk]),
+                "targets": list(
+                    Combatant.objects.filter(encounter=encounter).values_list("pk", flat=True)
+                ),
+            }
+        )
+    return {
+        "urls": {
+            "dashboard": reverse("dashboard"),
+            "campaigns": reverse("campaign-list"),
+            "units": reverse("kolaps-list"),
+        },
+        "players": [
+            {
+                "session": _session(player),
+                "unit": reverse("kolaps-unit", args=[unit.pk]),
+                "print": reverse("kolaps-unit-print", args=[unit.pk]),
+                "campaigns": [reverse("campaign-detail", args=[c.pk]) for c in campaigns],
+                "chapters": [reverse("chapter-detail", args=[c.pk]) for c in chapters],
+            }
+            for player in players
+            for unit in [_unit_of_30(player)]
+        ],
+        "organisers": closing,
+        "tables": tables,
+    }
+
+
+@pytest.fixture
+def server(tmp_path):
+    """gunicorn + uvicorn workers on the test database, as deployed (DEBUG off)."""
+    redis = _redis_url()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "CELERY_"))},
+        "DATABASE_URL": _database_url_for(connection.settings_dict["NAME"]),
+        "DEBUG": "false",
+        "CACHE_URL": redis,
+        "CHANNEL_REDIS_URL": redis,
+        "CELERY_BROKER_URL": redis,
+        # A queue of its own that no worker reads: the settlement a close enqueues waits.
+        "CELERY_QUEUE": f"load-{uuid.uuid4().hex[:8]}",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=BASE_DIR, env=env, check=True,
+    )  # fmt: skip
+    port = _free_port()
+    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed in the teardown
+    master = subprocess.Popen(
+        [str(BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn.workers.UvicornWorker",
+         "-w", str(WORKERS), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+         "--backlog", "2048", "--keep-alive", "120"],
+        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=5)
+            break
+        except OSError:  # not listening yet, or still starting its workers
+            time.sleep(0.3)
+    yield base, master, tmp_path
+    master.send_signal(signal.SIGTERM)
+    master.wait(timeout=30)
+    log.close()
+    errors = [
+        line
+        for line in (tmp_path / "gunicorn.log").read_text().splitlines()
+        if "Error" in line or "Traceback" in line
+    ]
+    print("\n".join(errors[-20:]))
+
+
+def _workers(master: subprocess.Popen) -> list[int]:
+    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the server's processes, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def _locust(base: str, world_file: Path, users: int, out: Path) -> dict[str, dict]:
+    prefix = out / f"locust-{users}"
+    subprocess.run(
+        [str(BIN / "locust"), "-f", str(BASE_DIR / "tests/benchmarks/locustfile.py"),
+         "--headless", "-u", str(users), "-r", str(max(users // 5, 10)), "-t", f"{SECONDS}s",
+         "--host", base, "--csv", str(prefix), "--only-summary", "--loglevel", "WARNING",
+         "--stop-timeout", "10", "--exit-code-on-error", "0"],
+        cwd=BASE_DIR,
+        env={**os.environ, "CHRONIQUE_LOAD_WORLD": str(world_file),
+             "CHRONIQUE_LOAD_USERS": str(users)},
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    with open(f"{prefix}_stats.csv") as stats:
+        rows = {row["Name"]: row for row in csv.DictReader(stats)}
+    failures = Path(f"{prefix}_failures.csv").read_text().strip().splitlines()[1:]
+    rows["Aggregated"]["failures"] = failures
+    return rows
+
+
+def _py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen | None:
+    spy = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")
+    if spy is None:
+        return None
+    return subprocess.Popen(
+        [spy, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "50",
+         "--format", "raw", "--output", str(out), "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+AREAS = (
+    ("templates (django.template, partials)", ("django/template", "template_partials")),
+    ("psycopg (with its waits for PostgreSQL's answers)", ("psycopg",)),
+    ("ORM (django.db)", ("django/db",)),
+    ("Chronique's code", ("/characters/", "/campaigns/", "/rules/", "/config/")),
+    ("REST framework", ("rest_framework",)),
+    ("Redis (cache, channels)", ("redis", "channels_redis")),
+    ("middleware and handlers", ("django/core/handlers", "django/middleware", "csp/")),
+    ("server (uvicorn, asyncio, asgiref)", ("uvicorn", "asyncio", "asgiref")),
+)
+
+
+def _where_the_time_goes(raw: Path) -> list[tuple[str, float]]:
+    """py-spy's collapsed stacks, each sample given to the innermost known area."""
+    samples: Counter[str] = Counter()
+    for line in raw.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        frames = stack.split(";")
+        area = "other"
+        for frame in reversed(frames):
+            found = next((name for name, keys in AREAS if any(k in frame for k in keys)), None)
+            if found:
+                area = found
+                break
+        if "idle" in stack or "select" in frames[-1] or "epoll" in frames[-1]:
+            area = "waiting (I/O, idle)"
+        samples[area] += int(n)
+    total = sum(samples.values()) or 1
+    return [(area, n / total) for area, n in samples.most_common()]
+
+
+def _queries_per_page(world: dict) -> list[str]:
+    player, table = world["players"][0], world["tables"][0]
+    pages = {
+        "dashboard": (player["session"], world["urls"]["dashboard"]),
+        "KOLAPS unit (30 characters)": (player["session"], player["unit"]),
+        "KOLAPS print (30 sheets)": (player["session"], player["print"]),
+        "campaign list": (player["session"], world["urls"]["campaigns"]),
+        "campaign page": (player["session"], player["campaigns"][0]),
+        "chapter page": (player["session"], player["chapters"][0]),
+        "table page": (table["session"], table["page"]),
+    }
+    lines = []
+    for name, (session, url) in pages.items():
+        client = Client()
+        client.cookies["sessionid"] = session
+        client.get(url)  # warm: sessions and players cached, templates compiled
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            assert client.get(url).status_code == 200, url
+            spent = time.perf_counter() - start
+        sql = sum(float(q["time"]) for q in queries.captured_queries)
+        lines.append(f"  {name}: {len(queries)} queries, {sql / spent:.0%} of its time in SQL")
+    return lines
+
+
+def test_load_against_the_deployed_server(server):
+    base, master, out = server
+    world = _world()
+    world_file = out / "world.json"
+    world_file.write_text(json.dumps(world))
+    workers = _workers(master)
+    print(f"\nserver: gunicorn + {len(workers)} uvicorn workers on {CORES} cores, DEBUG off, "
+          f"PostgreSQL, Redis; locust {SECONDS} s per level")  # fmt: skip
+    for users in LEVELS:
+        spy = None
+        if users == LEVELS[-1]:
+            spy = _py_spy(workers[0], max(SECONDS - 10, 5), out / "py-spy.txt")
+        cpu_before, started = _cpu_seconds(workers), time.monotonic()
+        rows = _locust(base, world_file, users, out)
+        cpu = _cpu_seconds(workers) - cpu_before
+        wall = time.monotonic() - started
+        total = rows.pop("Aggregated")
+        requests = int(total["Request Count"])
+        print(
+            f"\n{users} users: {requests} requests, {float(total['Requests/s']):.0f} req/s "
+            f"= {float(total['Requests/s']) / CORES:.0f} req/s per core given "
+            f"({requests / cpu:.0f} requests per CPU-second of the server; it used "
+            f"{cpu / wall:.2f} cores), failures {total['Failure Count']}; "
+            f"p50/p95/p99 {total['50%']}/{total['95%']}/{total['99%']} ms"
+        )
+        for name, row in sorted(rows.items(), key=lambda item: -int(item[1]["95%"] or 0)):
+            verdict = "" if int(row["95%"]) < 150 else "  (p95 target < 150 ms: MISSED)"
+            print(
+                f"  {name}: {row['Request Count']} req, p50/p95/p99 "
+                f"{row['50%']}/{row['95%']}/{row['99%']} ms{verdict}"
+            )
+        for failure in total["failures"][:5]:
+            print(f"  failure: {failure}")
+        if spy is not None:
+            spy.wait(timeout=SECONDS + 30)
+            if (out / "py-spy.txt").exists():
+                print("\nwhere a worker's time goes (py-spy, 200 users):")
+                for area, share in _where_the_time_goes(out / "py-spy.txt"):
+                    print(f"  {area}: {share:.0%}")
+    print("\nqueries per page (one warm request each, through the test client):")
+    print("\n".join(_queries_per_page(world)))
+    assert requests > 0

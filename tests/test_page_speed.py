@@ -1,0 +1,166 @@
+"""The page-speed levers keep every behaviour: sessions and players read from
+the cache, the site layout's fixed parts rendered once, print sheets kept as rendered."""
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.test import Client
+from django.urls import reverse
+
+from characters.kolaps import services
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(response) -> str:
+    return response.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def test_it_reads_neither_session_nor_player_from_the_database_twice(
+    client, player, django_assert_num_queries
+):
+    client.force_login(player)
+    url = reverse("password_reset_done")
+    client.get(url)
+    with django_assert_num_queries(0):
+        assert client.get(url).status_code == 200
+
+
+def test_it_logs_out_a_player_deactivated_since_the_last_page(client, player):
+    client.force_login(player)
+    assert client.get(reverse("account")).status_code == 200
+    player.is_active = False
+    player.save()
+    response = client.get(reverse("account"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_it_logs_out_the_other_sessions_of_a_player_whose_password_changed(player):
+    phone, laptop = Client(), Client()
+    phone.force_login(player)
+    laptop.force_login(player)
+    assert phone.get(reverse("account")).status_code == 200
+    player.set_password("an entirely new one 2026")
+    player.save()
+    assert phone.get(reverse("account")).status_code == 302
+    assert laptop.get(reverse("account")).status_code == 302
+
+
+def test_a_logout_ends_the_session_read_from_the_cache(client, player):
+    client.force_login(player)
+    assert client.get(reverse("account")).status_code == 200
+    client.post(reverse("logout"))
+    assert SESSION_KEY not in client.session
+    assert client.get(reverse("account")).status_code == 302
+
+
+def test_the_layout_carries_this_requests_token_and_path(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    client.get(reverse("account"))  # the layout's parts rendered and kept
+    path = reverse("kolaps-list") + '?x="<b>'
+    page = _text(client.get(path))
+    assert page.count(f'name="next" value="{reverse("kolaps-list")}?x=%22%3Cb%3E"') == 2
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert f'"X-CSRFToken": "{token}"' in page
+    # The token the cached layout was given works: the logout form posts.
+    response = client.post(reverse("logout"), {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert client.get(reverse("account")).status_code == 302
+
+
+def test_the_layout_follows_language_login_and_theme(client, player):
+    anonymous = _text(client.get(reverse("login")))
+    assert "Se connecter" in anonymous
+    assert reverse("logout") not in anonymous
+    client.force_login(player)
+    client.cookies["theme"] = "dark"
+    page = _text(client.get(reverse("account")))
+    assert 'data-theme="dark"' in page and reverse("logout") in page
+    assert 'value="dark" title="Thème sombre" aria-label="Thème sombre" aria-pressed="true"' in page
+    client.cookies["django_language"] = "en"
+    english = _text(client.get(reverse("account")))
+    assert '<html lang="en">' in english and "Log out" in english
+
+
+def _unit_of(owner, size: int):
+    unit = services.unit_create(owner=owner, name="Sheets")
+    for n in range(size):
+        services.character_create(
+            owner=owner, name=f"Agent {n}", archetype="agent-de-police", rank="novice", unit=unit
+        )
+    unit.refresh_from_db()
+    return unit
+
+
+def test_a_kept_print_sheet_is_the_one_rendered_afresh(client, player, settings):
+    unit = _unit_of(player, 3)
+    client.force_login(player)
+    url = reverse("kolaps-unit-print", args=[unit.pk])
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 0
+    fresh = client.get(url).content
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 3600
+    client.get(url)
+    assert client.get(url).content == fresh
+
+
+def test_a_print_sheet_shows_a_change_at_once(client, player):
+    unit = _unit_of(player, 3)
+    client.force_login(player)
+    url = reverse("kolaps-unit-print", args=[unit.pk])
+    assert "Agent 1" in _text(client.get(url))
+    character = unit.members.get(name="Agent 1")
+    services.character_change(
+        actor=player, character=character, op="rename", version=character.version, name="Ornella"
+    )
+    page = _text(client.get(url))
+    assert "Ornella" in page and "Agent 1" not in page
+    client.cookies["django_language"] = "en"
+    assert "Print with your browser (A4)." in _text(client.get(url))
+
+
+def _members_html(response) -> str:
+    page = _text(response)
+    start = page.index('<div id="unit-body">')
+    body = page[start : page.index("</div>\n", start)]
+    token = 'name="csrfmiddlewaretoken" value="'
+    return "".join(part.split('"', 1)[1] if n else part for n, part in enumerate(body.split(token)))
+
+
+def test_a_kept_unit_page_is_the_one_rendered_afresh(client, player, settings):
+    unit = _unit_of(player, 3)
+    services.character_create(
+        owner=player, name="Libre", archetype="agent-de-police", rank="novice"
+    )
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 0
+    fresh = _members_html(client.get(url))
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 3600
+    client.get(url)
+    kept = client.get(url)
+    assert _members_html(kept) == fresh
+    assert "Libre" in fresh and "Agent 2" in fresh
+
+
+def test_a_kept_unit_page_shows_a_change_at_once_and_its_forms_post(player):
+    client = Client(enforce_csrf_checks=True)
+    unit = _unit_of(player, 3)
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    client.get(url)
+    page = _text(client.get(url))  # the kept body
+    token = page.split('<div id="unit-body">')[1].split('name="csrfmiddlewaretoken" value="')[1]
+    token = token.split('"')[0]
+    version = page.split('name="version" value="')[1].split('"')[0]
+    response = client.post(
+        url, {"csrfmiddlewaretoken": token, "op": "rename", "name": "Brigade", "version": version}
+    )
+    assert response.status_code == 302
+    page = _text(client.get(url))
+    assert "<h1>Brigade</h1>" in page
+    character = unit.members.get(name="Agent 0")
+    services.character_change(
+        actor=player, character=character, op="rename", version=character.version, name="Ornella"
+    )
+    page = _text(client.get(url))
+    assert "Ornella" in page and "Agent 0" not in page
