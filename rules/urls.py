@@ -63,6 +63,7 @@ urlpatterns = [
     ),
     path("chapters/<int:pk>/table/", table_views.chapter_table, name="chapter-table"),
     path("table/new/", table_views.table_new, name="table-new"),
+    path("table/new/of-the-dead/", table_views.table_new_of_the_dead, name="table-new-of-the-dead"),
     path("table/watch/<str:token>/", table_views.table_watch, name="table-watch"),
     path("table/<int:pk>/", table_views.table_encounter, name="table-encounter"),
     path("table/<int:pk>/odds/", table_views.table_odds, name="table-odds"),
@@ -72,6 +73,7 @@ urlpatterns = [
     path("table/<int:pk>/reveal/", table_views.table_reveal, name="table-reveal"),
     path("table/<int:pk>/advance/", table_views.table_advance, name="table-advance"),
     path("table/<int:pk>/end/", table_views.table_end, name="table-end"),
+    path("table/<int:pk>/add/", table_views.table_add, name="table-add"),
 ]
 
 api_urlpatterns = [
@@ -84,6 +86,11 @@ api_urlpatterns = [
     ),
     path("chapters/<int:pk>/table/", table_api.ChapterTableAPI.as_view(), name="api-chapter-table"),
     path("table/new/", table_api.TableNewAPI.as_view(), name="api-table-new"),
+    path(
+        "table/new/of-the-dead/",
+        table_api.TableQuickPartyAPI.as_view(),
+        name="api-table-new-of-the-dead",
+    ),
     path("table/watch/<str:token>/", table_api.TableWatchAPI.as_view(), name="api-table-watch"),
     path("table/<int:pk>/", table_api.TableAPI.as_view(), name="api-table-encounter"),
     path("table/<int:pk>/odds/", table_api.TableOddsAPI.as_view(), name="api-table-odds"),
@@ -97,6 +104,7 @@ api_urlpatterns = [
     path("table/<int:pk>/reveal/", table_api.TableRevealAPI.as_view(), name="api-table-reveal"),
     path("table/<int:pk>/advance/", table_api.TableAdvanceAPI.as_view(), name="api-table-advance"),
     path("table/<int:pk>/end/", table_api.TableEndAPI.as_view(), name="api-table-end"),
+    path("table/<int:pk>/add/", table_api.TableAddAPI.as_view(), name="api-table-add"),
     path(
         "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
     ),

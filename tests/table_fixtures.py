@@ -70,6 +70,7 @@ def table_roles(*, organiser, participant, kolaps_campaign) -> dict:
     chapter_unit_enter(actor=second, chapter=chapter, unit=police_unit(second, "Renforts"))
     chapter = chapter_start(actor=organiser, chapter=chapter)
     return {
+        **otd_table_roles(organiser=organiser, participant=participant),
         "table_police": police,
         "table_spare": spare,
         "table_hunters": hunters,
@@ -77,6 +78,38 @@ def table_roles(*, organiser, participant, kolaps_campaign) -> dict:
         "table_action": action,
         "table_chapter": chapter,
     }
+
+
+def otd_table_roles(*, organiser, participant) -> dict:
+    """An Of the Dead chapter being played and its live encounter: a survivor's character
+    and a zonard; the participant is one of the campaign's players (an encounter's
+    participant), and plays no figure in it."""
+    from campaigns.chapters.services import chapter_plan, chapter_start
+    from campaigns.services import campaign_add_participant, campaign_create
+    from characters.profiles.services import profile_create
+    from rules.table.services import (
+        NewCombatants,
+        encounter_add_combatants,
+        encounter_create_for_chapter,
+    )
+    from tests.factories import PlayerFactory
+
+    survivor = PlayerFactory(username="survivor")
+    campaign = campaign_create(organiser=organiser, name="Table des morts", system="of-the-dead")
+    for player in (participant, survivor):
+        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    profile_create(actor=survivor, player=survivor, physique=2, psychique=2, reflexes=3, combat=2)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le pont")
+    chapter = chapter_start(actor=organiser, chapter=chapter)
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    encounter_add_combatants(
+        actor=organiser,
+        encounter=encounter,
+        version=None,
+        spec=NewCombatants(kind="zombie", zombie_type="zonard", combat=2, life=2),
+    )
+    encounter.refresh_from_db()
+    return {"table_otd": encounter}
 
 
 def table_snapshot() -> tuple:

@@ -1677,6 +1677,37 @@ def table_new_api(roles, user):
     return {"units": [roles["table_police"].pk, roles["table_spare"].pk]}
 
 
+def table_otd_pk(roles):
+    return {"pk": roles["table_otd"].pk}
+
+
+def table_otd_add_page(roles, user):
+    """Two zonards, on the page's prefixed form."""
+    return {
+        "add-version": roles["table_otd"].version,
+        "add-kind": "zombie",
+        "add-zombie_type": "zonard",
+        "add-count": 2,
+        "add-reflexes": 1,
+        "add-combat": 2,
+        "add-physique": 1,
+        "add-life": 2,
+        "add-moral": 0,
+    }
+
+
+def table_otd_add_api(roles, user):
+    return {
+        "version": roles["table_otd"].version,
+        "kind": "zombie",
+        "zombie_type": "zonard",
+        "count": 2,
+        "reflexes": 1,
+        "combat": 2,
+        "life": 2,
+    }
+
+
 TABLE_NEW_PAGE = {**dict.fromkeys(SIGNED_IN, 400), "anonymous": 302, "organiser": 302}
 TABLE_NEW_API = {**dict.fromkeys(SIGNED_IN, 400), "anonymous": 401, "organiser": 201}
 TABLE_OPEN_PAGE = {**TABLE_ORGANISERS_PAGE, "organiser": 302}
@@ -1789,6 +1820,40 @@ MATRIX += [
     Row("table-new", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("table-new", "post", TABLE_NEW_PAGE, data=table_new_page, writes=True),
     Row("api-table-new", "post", TABLE_NEW_API, data=table_new_api, api=True, writes=True),
+    # Of the Dead: the organiser adds zombies; anyone signed in opens a quick party.
+    Row(
+        "table-add",
+        "post",
+        {**TABLE_ORGANISERS_PAGE, "organiser": 302},
+        kwargs=table_otd_pk,
+        data=table_otd_add_page,
+        writes=True,
+    ),
+    Row(
+        "api-table-add",
+        "post",
+        {**TABLE_ORGANISERS_API, "organiser": 200},
+        kwargs=table_otd_pk,
+        data=table_otd_add_api,
+        api=True,
+        writes=True,
+    ),
+    Row("table-new-of-the-dead", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row(
+        "table-new-of-the-dead",
+        "post",
+        signed_in(302, anonymous=302),
+        data=lambda roles, user: {"title": "Ce soir"},
+        writes=True,
+    ),
+    Row(
+        "api-table-new-of-the-dead",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda roles, user: {"title": "Ce soir"},
+        api=True,
+        writes=True,
+    ),
     Row("chapter-table", "post", TABLE_OPEN_PAGE, kwargs=table_chapter_pk, writes=True),
     Row(
         "api-chapter-table",
@@ -2064,6 +2129,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("table-advance", "api-table-advance"),
     Twin("table-end", "api-table-end"),
     Twin("table-new", "api-table-new", (("post", "post"),)),
+    Twin("table-add", "api-table-add"),
+    Twin("table-new-of-the-dead", "api-table-new-of-the-dead", (("post", "post"),)),
     Twin("chapter-table", "api-chapter-table"),
 )
 

@@ -142,7 +142,8 @@ def test_it_shows_the_demo_chapters_vote_and_closed_chapter(sqlite_server):
     campaigns = opener.open(sqlite_server + "/campaigns/", timeout=10).read().decode()
     link = re.search(r'href="(/campaigns/\d+/)"', campaigns).group(1)
     detail = opener.open(sqlite_server + link, timeout=10).read().decode()
-    assert detail.count('data-chapter="') == 3
+    # Three chapters and the one being played at the table (config/demo/table_of_the_dead.py).
+    assert detail.count('data-chapter="') == 4
     assert 'data-status="settled"' in detail
     assert 'id="campaign-votes"' in detail
     profile = opener.open(sqlite_server + "/profile/", timeout=10).read().decode()

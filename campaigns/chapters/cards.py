@@ -33,6 +33,11 @@ KOLAPS = "kolaps"
 RAPID40K = "rapid40k"
 
 
+# The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
+# import: tests/rules/table/test_table_systems.py keeps the two equal).
+TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg")
+
+
 @dataclass(frozen=True)
 class PlayerLine:
     id: int
@@ -185,6 +190,7 @@ class ChapterCard:
     my_vocation: str
     taken_vocations: list[str]
     uses_units: bool = False  # a KOLAPS campaign: units enter its chapters
+    plays_at_table: bool = False  # its system has a live encounter (TABLE_SYSTEMS)
     units: list[EntryLine] = field(default_factory=list)
     k12: K12Line | None = None
     my_units: list[UnitChoice] = field(default_factory=list)
@@ -504,6 +510,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         my_vocation=vocations.get(getattr(user, "pk", None), ""),
         taken_vocations=sorted(set(vocations.values())),
         uses_units=uses_units,
+        plays_at_table=campaign.system in TABLE_SYSTEMS,
         units=entries,
         k12=k12,
         my_units=my_units,

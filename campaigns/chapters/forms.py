@@ -241,6 +241,11 @@ def table_close_initial(card) -> dict:
     for unit_id, unit in (record.get("units") or {}).items():
         initial[f"u{unit_id}_lost"] = [str(pk) for pk in unit.get("lost_ids", [])]
         initial[f"u{unit_id}_side"] = unit.get("side", "")
+    # Of the Dead: each player's character's death and kills by zombie type.
+    for player_id, player in (record.get("players") or {}).items():
+        initial[f"p{player_id}_died"] = bool(player.get("died"))
+        for kind, count in (player.get("kills") or {}).items():
+            initial[f"p{player_id}_kills_{kind}"] = count
     events, story = [], []
     for side, row in (record.get("sides") or {}).items():
         lost = ", ".join(row.get("lost", [])) or _("nobody")

@@ -1,7 +1,8 @@
 """The demo data `make run` shows, one module per area, loaded in this order by
 `manage.py demo_load`: the accounts and their Of the Dead campaign, its profiles and
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
-and its chapter being played with an encounter log, the Rapid 40000 armies and campaign, and
+and its chapter being played with an encounter log, an Of the Dead chapter being played
+with its live encounter, the Rapid 40000 armies and campaign, and
 the Corporates and modern RPG campaigns with their worked examples.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did. The demo
@@ -28,6 +29,7 @@ from config.demo.rapid40k import load_rapid40k_demo
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 from config.demo.table_corporates_modern import load_table_corporates_modern
+from config.demo.table_of_the_dead import load_of_the_dead_table_demo
 
 __all__ = ["DEMO_USERS", "load_demo"]
 
@@ -67,6 +69,8 @@ def load_demo(out) -> None:
         _area(out, "player view", load_player_view, players, campaign)
     # Of the Dead brawl, shot and Molotov rolled on the server (the calculators' records).
     _area(out, "Of the Dead rolls", load_of_the_dead_rolls, players)
+    # An Of the Dead chapter being played, its live encounter in its second turn.
+    _area(out, "Of the Dead table", load_of_the_dead_table_demo, players)
     # Rapid 40000: two army lists and a campaign with both entered in a chapter.
     _area(out, "Rapid 40000", load_rapid40k_demo, players)
     # Corporates and the modern RPG: a campaign each and a worked example rolled on the server.

@@ -30,11 +30,14 @@ from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 from rules.table.services import (
     QUICK_SYSTEMS,
     ActionInput,
+    NewCombatants,
     Stale,
     encounter_act,
+    encounter_add_combatants,
     encounter_advance,
     encounter_create_for_chapter,
     encounter_create_quick,
+    encounter_create_quick_party,
     encounter_create_standalone,
     encounter_end,
     encounter_odds,
@@ -385,6 +388,57 @@ class ChapterTableAPI(APIView):
         serializer.is_valid(raise_exception=True)
         encounter = encounter_create_for_chapter(
             actor=request.user, chapter=chapter, title=serializer.validated_data["title"]
+        )
+        encounter = encounter_get_for_user(request.user, encounter.pk)
+        return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
+
+
+class TableAddSerializer(TableVersionSerializer):
+    """Zombies of a type (`count` of them), or one non-player character, with their
+    attributes; a refusal of the service names the same fields."""
+
+    kind = serializers.ChoiceField(choices=["zombie", "npc"])
+    zombie_type = serializers.CharField(required=False, allow_blank=True, default="")
+    count = serializers.IntegerField(min_value=1, max_value=20, default=1)
+    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=70)
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=20)
+    reflexes = serializers.IntegerField(min_value=0, max_value=12)
+    combat = serializers.IntegerField(min_value=0, max_value=12)
+    physique = serializers.IntegerField(min_value=0, max_value=12, default=1)
+    life = serializers.IntegerField(min_value=1, max_value=40)
+    moral = serializers.IntegerField(min_value=0, max_value=40, default=0)
+
+
+class TableAddAPI(APIView):
+    """The organiser adds zombies of a type, or a non-player character (Of the Dead)."""
+
+    @extend_schema(request=TableAddSerializer, responses={200: TableCardSerializer})
+    def post(self, request, pk: int):
+        encounter = encounter_get_for_user(request.user, pk, need="manage")
+        serializer = TableAddSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        version = data.pop("version", None)
+        return _write(
+            request,
+            encounter,
+            encounter_add_combatants,
+            version=version,
+            spec=NewCombatants(**data),
+        )
+
+
+class TableQuickPartyAPI(APIView):
+    """A pick-up Of the Dead game: your living character; add the zombies afterwards."""
+
+    @extend_schema(request=TableOpenSerializer, responses={201: TableCardSerializer})
+    def post(self, request):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated
+        serializer = TableOpenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = encounter_create_quick_party(
+            actor=request.user, title=serializer.validated_data["title"]
         )
         encounter = encounter_get_for_user(request.user, encounter.pk)
         return Response(_state(request, encounter), status=status.HTTP_201_CREATED)

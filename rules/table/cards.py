@@ -7,7 +7,7 @@ writer of `EncounterEvent`. `encounter_card` is what the page and its API twin r
 queries with the chapter, however long the log): it names the server rolls, which live here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.translation import gettext as _
@@ -184,10 +184,11 @@ class CombatantCard:
     kills: int
     mine: bool
     weapons: list[str]
-    # A system's own live state (Combatant.state), as its adapter shows it.
+    # A system's own live state (Combatant.state), and what its adapter shows of it.
     state: dict
     # (label, value) of that state, in the viewer's language (systems other than KOLAPS).
     state_lines: tuple[tuple[str, str], ...] = ()
+    badges: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,11 @@ class TableCard:
     spectator_token: str
     # The log holds the lines after this version (0: the whole log).
     log_since: int = 0
+    # How the page draws a combatant (the system's), what the organiser's next-phase button
+    # says, and who plays in this phase, in order (systems with an initiative: O5).
+    combatant_template: str = "rules/table/systems/kolaps_combatant.html"
+    advance_label: str = ""
+    order: list[dict] = field(default_factory=list)
 
     @property
     def is_live(self) -> bool:
@@ -253,7 +259,7 @@ def _directive_label(slug: str) -> str:
 
 
 def _line_text(
-    adapter, kind: str, data: dict, actor: str, target: str, show_directive: bool
+    adapter, side_label, kind: str, data: dict, actor: str, target: str, show_directive: bool
 ) -> str:
     if kind == EntryKind.ACTION:
         return str(adapter.action_text(data, actor, target))
@@ -272,7 +278,11 @@ def _line_text(
             "directive": _directive_label(data.get("directive", "")),
         }
     if kind == EntryKind.PHASE:
+        if data.get("phase") == Phase.WRAP_UP:
+            return _("Wrap-up phase.")
         return _("Action phase.")
+    if kind == EntryKind.END_PHASE and "events" in data:
+        return _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.END_PHASE:
         attacker = (data.get("next_attacker") or {}).get("attacker")
         if attacker:
@@ -283,7 +293,10 @@ def _line_text(
         return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.ENDED:
         return _("The encounter is over.")
-    return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(data.get("sides", []))}
+    if data.get("added"):
+        return _("Joining the encounter: %(names)s.") % {"names": ", ".join(data["added"])}
+    sides = [str(side_label(side)) for side in data.get("sides", [])]
+    return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(sides)}
 
 
 def table_card(
@@ -296,6 +309,8 @@ def table_card(
     query for what the last action was."""
     roles = getattr(encounter, "viewer_roles", set())
     adapter = adapter_for(encounter.system)
+    side_label = getattr(adapter, "side_label", str)
+    badges = getattr(adapter, "badges", None)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     lines = getattr(adapter, "state_lines", None)
@@ -309,7 +324,7 @@ def table_card(
             CombatantCard(
                 id=c.pk,
                 name=c.name,
-                side=c.side,
+                side=str(side_label(c.side)),
                 rank=c.rank,
                 is_avatar=c.is_avatar,
                 sante=c.sante,
@@ -326,6 +341,7 @@ def table_card(
                 weapons=list(c.weapons),
                 state=dict(c.state or {}),
                 state_lines=tuple(lines(c.state or {})) if lines else (),
+                badges=list(badges(c)) if badges else [],
             )
         )
     log = EncounterEntry.objects.filter(encounter=encounter)
@@ -358,7 +374,9 @@ def table_card(
                 kind=row["kind"],
                 author=_name(row["author__display_name"], row["author__username"]),
                 at=row["at"],
-                text=_line_text(adapter, row["kind"], row["data"] or {}, actor, target, show),
+                text=_line_text(
+                    adapter, side_label, row["kind"], row["data"] or {}, actor, target, show
+                ),
                 undone=row["undone_by_id"] is not None,
             )
         )
@@ -393,7 +411,11 @@ def table_card(
         version=encounter.version,
         chapter_id=encounter.chapter_id,
         sides=[
-            SideCard(name=name, attacker=name == encounter.attacker_side, combatants=members)
+            SideCard(
+                name=str(side_label(name)),
+                attacker=bool(name) and name == encounter.attacker_side,
+                combatants=members,
+            )
             for name, members in sides.items()
         ],
         log=[LogTurn(turn=turn, lines=lines) for turn, lines in sorted(turns.items())],
@@ -402,4 +424,13 @@ def table_card(
         can_undo=not spectator and can_undo,
         spectator_token=encounter.spectator_token if can_manage else "",
         log_since=log_since or 0,
+        combatant_template=getattr(
+            adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"
+        ),
+        advance_label=str(getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, "")),
+        order=(
+            adapter.order(combatants, encounter.phase)
+            if hasattr(adapter, "order") and encounter.status == EncounterStatus.LIVE
+            else []
+        ),
     )

@@ -45,6 +45,18 @@ SEGMENT_PHASES = (
 PHASES = (Phase.DECLARE, *SEGMENT_PHASES)
 FIRST_PHASE = Phase.DECLARE
 STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
+# attacking side (KOLAPS's K15).
+COMBATANT_TEMPLATE = "rules/table/systems/corporates_combatant.html"
+HAS_ATTACKER = False
+ADVANCE_LABELS = {
+    Phase.DECLARE: gettext_lazy("To segment 1"),
+    Phase.SEGMENT_1: gettext_lazy("To segment 2"),
+    Phase.SEGMENT_2: gettext_lazy("To segment 3"),
+    Phase.SEGMENT_3: gettext_lazy("To segment 4"),
+    Phase.SEGMENT_4: gettext_lazy("To segment 5"),
+    Phase.SEGMENT_5: gettext_lazy("Next turn: declare the actions"),
+}
 # A pick-up fighter's numbers: its combat pool, defence, weapon and soak.
 DEFAULT_STATE: dict[str, Any] = {
     "pool": 5,

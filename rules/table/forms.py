@@ -5,12 +5,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
+from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
 from rules.rolls.models import RollRecord
+from rules.table import of_the_dead
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
-from rules.table.services import ActionInput
+from rules.table.services import ActionInput, NewCombatants
 from rules.table.systems import adapter_for
 
 
@@ -58,7 +60,7 @@ class EncounterRollForm(ServiceForm):
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
 # The dice a page asks for when they were rolled by hand, by the resolvers' field names
 # (each system's adapter says which of them it asks: `HAND_DICE`).
-HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
+HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die", *of_the_dead.HAND_DICE)
 
 
 def parse_dice(text: str, top: int = 6) -> list[int] | None:
@@ -111,6 +113,38 @@ class TableActionForm(ServiceForm):
         label=_("Damage dice rolled (each 6 then its extra die)"), required=False
     )
     soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
+    # Of the Dead (rules.table.of_the_dead): the move declared, range and cover of a shot,
+    # what is thrown, the adversaries around, and its dice by hand.
+    move = forms.ChoiceField(
+        label=_("Move"), choices=list(of_the_dead.MOVE_LABELS.items()), required=False
+    )
+    range = forms.ChoiceField(
+        label=_("Range"), choices=list(of_the_dead.RANGE_LABELS.items()), required=False
+    )
+    otd_cover = forms.ChoiceField(
+        label=_("Cover"), choices=list(of_the_dead.COVER_LABELS.items()), required=False
+    )
+    item = forms.ChoiceField(
+        label=_("Thrown"), choices=list(of_the_dead.ITEM_LABELS.items()), required=False
+    )
+    size = forms.ChoiceField(
+        label=_("Blast size"), choices=list(of_the_dead.SIZE_LABELS.items()), required=False
+    )
+    surrounded_by = forms.IntegerField(
+        label=_("Adversaries around the target (or the shooter)"),
+        min_value=0,
+        max_value=20,
+        required=False,
+    )
+    attacker_dice = forms.CharField(label=_("Dice of who acts"), required=False)
+    attacker_reroll = forms.CharField(label=_("Zeal reroll of who acts"), required=False)
+    defender_dice = forms.CharField(label=_("Dice of the target"), required=False)
+    defender_reroll = forms.CharField(label=_("Zeal reroll of the target"), required=False)
+    thrower_dice = forms.CharField(label=_("Thrower's dice"), required=False)
+    zone_dice = forms.CharField(label=_("Zone's dice"), required=False)
+    scatter_die = forms.CharField(label=_("Scatter die"), required=False)
+    roller_dice = forms.CharField(label=_("Roller's dice"), required=False)
+    against_dice = forms.CharField(label=_("Dice against"), required=False)
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         super().__init__(*args, **kwargs)
@@ -122,6 +156,7 @@ class TableActionForm(ServiceForm):
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
         for name in [name for name in self.fields if name not in shown]:
             del self.fields[name]
+        self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
@@ -159,7 +194,9 @@ class TableActionForm(ServiceForm):
             cover=data.get("cover") or 0,
             wound=data.get("wound") or "",
             dice=dice,
-            options={name: data[name] for name in self.option_fields if name in data},
+            options={
+                name: data[name] for name in self.option_fields if data.get(name) not in (None, "")
+            },
         )
 
 
@@ -213,3 +250,55 @@ class TableQuickForm(ServiceForm):
             "fighters": [self.names(data["first_fighters"]), self.names(data["second_fighters"])],
             "title": data["quick_title"],
         }
+
+
+class TableAddForm(ServiceForm):
+    """The organiser adds zombies of a type, or a non-player character, to an Of the Dead
+    encounter, with their attributes (those of the zombie's card or the scenario)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    kind = forms.ChoiceField(
+        label=_("Who"),
+        choices=[
+            (of_the_dead.ZOMBIE, _("Zombies")),
+            (of_the_dead.NPC, _("A non-player character")),
+        ],
+    )
+    zombie_type = forms.ChoiceField(label=_("Zombie type"), required=False)
+    count = forms.IntegerField(label=_("How many"), min_value=1, max_value=20, initial=1)
+    name = forms.CharField(label=_("Name"), max_length=70, required=False)
+    side = forms.ChoiceField(
+        label=_("Side"), choices=[("", "—"), *of_the_dead.SIDE_LABELS.items()], required=False
+    )
+    reflexes = forms.IntegerField(label=_("Réflexes"), min_value=0, max_value=12, initial=1)
+    combat = forms.IntegerField(label=_("Combat"), min_value=0, max_value=12, initial=2)
+    physique = forms.IntegerField(label=_("Physique"), min_value=0, max_value=12, initial=1)
+    life = forms.IntegerField(label=_("Life markers"), min_value=1, max_value=40, initial=2)
+    moral = forms.IntegerField(label=_("Moral"), min_value=0, max_value=40, initial=0)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["zombie_type"].choices = [("", "—"), *ZombieType.choices]
+        for name in ("count", "reflexes", "combat", "physique", "life", "moral"):
+            self.fields[name].widget.attrs.update(inputmode="numeric")
+
+    def spec(self) -> NewCombatants:
+        data = self.cleaned_data
+        return NewCombatants(
+            kind=data["kind"],
+            zombie_type=data.get("zombie_type") or "",
+            name=data.get("name") or "",
+            side=data.get("side") or "",
+            count=data["count"],
+            reflexes=data["reflexes"],
+            combat=data["combat"],
+            physique=data["physique"],
+            life=data["life"],
+            moral=data["moral"],
+        )
+
+
+class TableQuickPartyForm(ServiceForm):
+    """A pick-up Of the Dead game: a title; your character joins if it is alive."""
+
+    title = forms.CharField(label=_("Title"), max_length=160, required=False)

@@ -38,6 +38,10 @@ FORM_FIELDS = ("kind", "actor", "target", "weapon", "distance_cm", "cover", "wou
 HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
 PHASES = (Phase.SPEECH, Phase.ACTION)
 FIRST_PHASE = Phase.SPEECH
+ADVANCE_LABELS = {
+    Phase.SPEECH: gettext_lazy("To the action phase"),
+    Phase.ACTION: gettext_lazy("End phase, next turn"),
+}
 # The live state an action or an end phase changes (what a snapshot keeps and undo restores).
 STATE_FIELDS = (
     "sante",

@@ -41,6 +41,14 @@ OPTION_FIELDS = ("attitude", "amount")
 PHASES = (Phase.ATTITUDES, Phase.ACTION)
 FIRST_PHASE = Phase.ATTITUDES
 STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
+# attacking side (KOLAPS's K15).
+COMBATANT_TEMPLATE = "rules/table/systems/modern_combatant.html"
+HAS_ATTACKER = False
+ADVANCE_LABELS = {
+    Phase.ATTITUDES: gettext_lazy("To the actions, in initiative order"),
+    Phase.ACTION: gettext_lazy("Next round: attitudes"),
+}
 # A pick-up fighter's numbers: the characteristic and skill dice of its attack, its weapon,
 # its vest and hit points (the text's example character has 10).
 DEFAULT_STATE: dict[str, Any] = {
@@ -230,6 +238,17 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     encounter.turn += 1
     encounter.phase = Phase.ATTITUDES
     return EntryKind.END_PHASE, {"turn": ended, "characters": []}
+
+
+def order(combatants: list[Combatant], phase: str) -> list[dict[str, Any]]:
+    """Who acts in the action phase, in the round's initiative order (the seam's hook)."""
+    if phase != Phase.ACTION:
+        return []
+    placed = [c for c in combatants if c.state.get("initiative") and not c.dead]
+    return [
+        {"id": c.pk, "name": c.name, "initiative": c.state["initiative"], "tied": False}
+        for c in sorted(placed, key=lambda c: c.state["initiative"])
+    ]
 
 
 def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:

@@ -19,16 +19,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.chapters.services import chapter_table_record
-from campaigns.models import Chapter, ChapterStatus
+from campaigns.models import Chapter, ChapterStatus, ZombieType
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
+from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role
+from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
-from rules.table import kolaps
+from rules.table import kolaps, of_the_dead
 from rules.table.live import encounter_changed
 from rules.table.models import (
     Combatant,
@@ -171,7 +173,8 @@ def _clean_title(title: str, default: str) -> str:
 
 
 def _created(actor, encounter: Encounter, sides: list[str]) -> Encounter:
-    encounter.attacker_side = sides[0]
+    if getattr(adapter_for(encounter.system), "HAS_ATTACKER", True):
+        encounter.attacker_side = sides[0]
     _log(encounter, actor, EntryKind.CREATED, data={"sides": sides})
     return encounter
 
@@ -232,6 +235,122 @@ def encounter_create_pickup(
         )
         _add(encounter, combatants)
         return _created(actor, encounter, sides)
+
+
+def encounter_create_quick_party(*, actor, title: str = "") -> Encounter:
+    """A pick-up Of the Dead game: your living character, if you have one; you organise it
+    and add the zombies and the other characters (`encounter_add_combatants`)."""
+    if not actor.is_authenticated:
+        raise Refusal(_("Log in to open an encounter."), status=401)
+    profile = (
+        Profile.objects.filter(player=actor, status=ProfileStatus.ALIVE)
+        .select_related("player")
+        .first()
+    )
+    combatants = [of_the_dead.profile_combatant(profile)] if profile else []
+    return encounter_create_pickup(
+        actor=actor,
+        system=of_the_dead.SYSTEM,
+        sides=[of_the_dead.SURVIVORS, of_the_dead.ZOMBIES],
+        combatants=combatants,
+        title=_clean_title(title, _("A quick party")),
+    )
+
+
+@dataclass(frozen=True)
+class NewCombatants:
+    """Combatants an organiser adds to an Of the Dead encounter: `count` zombies of a type
+    (named after it, numbered) or one non-player character, with their attributes."""
+
+    kind: str
+    zombie_type: str = ""
+    name: str = ""
+    side: str = ""
+    count: int = 1
+    reflexes: int = 1
+    combat: int = 1
+    physique: int = 1
+    life: int = 2
+    moral: int = 0
+
+
+ATTRIBUTE_MAX, LIFE_MAX, MORAL_MAX, ADD_MAX = 12, 40, 40, 20
+
+
+def _new_combatants(spec: NewCombatants, taken: set[str]) -> list[Combatant]:
+    if spec.kind not in (of_the_dead.ZOMBIE, of_the_dead.NPC):
+        raise Refusal(_("Choose a zombie or a non-player character."), field="kind")
+    if spec.kind == of_the_dead.ZOMBIE and spec.zombie_type not in ZombieType.values:
+        raise Refusal(_("Choose a zombie type."), field="zombie_type")
+    if not 1 <= spec.count <= ADD_MAX:
+        raise Refusal(_("From 1 to 20 at once."), field="count")
+    for field_name in ("reflexes", "combat", "physique"):
+        if not 0 <= getattr(spec, field_name) <= ATTRIBUTE_MAX:
+            raise Refusal(_("An attribute from 0 to 12."), field=field_name)
+    if not 1 <= spec.life <= LIFE_MAX:
+        raise Refusal(_("Life markers from 1 to 40."), field="life")
+    if not 0 <= spec.moral <= MORAL_MAX:
+        raise Refusal(_("A Moral from 0 to 40."), field="moral")
+    side = spec.side or (
+        of_the_dead.ZOMBIES if spec.kind == of_the_dead.ZOMBIE else of_the_dead.OTHERS
+    )
+    if side not in of_the_dead.SIDE_LABELS:
+        raise Refusal(_("Choose a side."), field="side")
+    base = " ".join(str(spec.name or "").split())
+    if spec.kind == of_the_dead.ZOMBIE and not base:
+        base = ZombieType(spec.zombie_type).label
+    if not base:
+        raise Refusal(_("Give the character a name."), field="name")
+    if len(base) > 70:
+        raise Refusal(_("A name has at most 70 characters."), field="name")
+    made = []
+    number = 1
+    for _i in range(spec.count):
+        name = base
+        if spec.count > 1 or name in taken:
+            while f"{base} {number}" in taken:
+                number += 1
+            name = f"{base} {number}"
+        taken.add(name)
+        made.append(
+            Combatant(
+                side=side,
+                name=name,
+                state=of_the_dead.new_state(
+                    kind=spec.kind,
+                    zombie_type=spec.zombie_type if spec.kind == of_the_dead.ZOMBIE else "",
+                    reflexes=spec.reflexes,
+                    combat=spec.combat,
+                    physique=spec.physique,
+                    life=spec.life,
+                    moral=spec.moral,
+                ),
+            )
+        )
+    return made
+
+
+def encounter_add_combatants(
+    *, actor, encounter: Encounter, version: int | None, spec: NewCombatants
+) -> EncounterEntry:
+    """The organiser adds zombies by type, or a non-player character, to an Of the Dead
+    encounter; the initiative order takes them in at once."""
+    _require(actor, encounter, CAN_MANAGE)
+    if encounter.system != of_the_dead.SYSTEM:
+        raise Refusal(_("Zombies and non-player characters join Of the Dead encounters."))
+    with transaction.atomic():
+        locked = _lock(encounter, version)
+        everyone = _combatants(locked)
+        made = _new_combatants(spec, {c.name for c in everyone})
+        start = max((c.position for c in everyone), default=-1) + 1
+        for position, combatant in enumerate(made, start=start):
+            combatant.encounter = locked
+            combatant.position = position
+            combatant.save()
+        return _log(
+            locked, actor, EntryKind.CREATED,
+            data={"added": [c.name for c in made], "side": made[0].side},
+        )  # fmt: skip
 
 
 def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
@@ -342,7 +461,10 @@ def encounter_odds(*, encounter: Encounter, action: ActionInput) -> dict[str, An
     name, data = adapter.resolver_input(encounter, actor, target, action)
     if name is None:
         return {"resolver": None, "certain": True}
-    return {"resolver": name, **_odds_of(encounter.system, name, data)}
+    odds = _odds_of(encounter.system, name, data)
+    if hasattr(adapter, "refuse_blocked"):
+        adapter.refuse_blocked(odds)
+    return {"resolver": name, **odds}
 
 
 def _resolve(

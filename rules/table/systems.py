@@ -24,6 +24,9 @@ What a system decides is its adapter's, a module registered here by its system s
   answers the log line's kind and data.
 - `summary(encounter, combatants)`: what happened, for the chapter's close.
 - `action_text(data, actor, target)`: an action's line in the log.
+- optional: `COMBATANT_TEMPLATE` (how the page draws a combatant; KOLAPS's by default),
+  `side_label(side)` (a side's name as the page shows it), `order(combatants, phase)` (who
+  plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`).
 
 An adapter changes the encounter and combatants it is given and never saves them: the
 service does, under its lock. A new system at the table is one module and one line below.
@@ -34,10 +37,11 @@ from types import ModuleType
 from django.utils.translation import gettext as _
 
 from characters.permissions import Refusal
-from rules.table import corporates, kolaps, modern
+from rules.table import corporates, kolaps, modern, of_the_dead
 
 ADAPTERS: dict[str, ModuleType] = {
     kolaps.SYSTEM: kolaps,
+    of_the_dead.SYSTEM: of_the_dead,
     corporates.SYSTEM: corporates,
     modern.SYSTEM: modern,
 }

@@ -19,7 +19,9 @@ from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
     TableActionForm,
+    TableAddForm,
     TableQuickForm,
+    TableQuickPartyForm,
     TableStandaloneForm,
 )
 from rules.table.selectors import (
@@ -29,9 +31,11 @@ from rules.table.selectors import (
 )
 from rules.table.services import (
     encounter_act,
+    encounter_add_combatants,
     encounter_advance,
     encounter_create_for_chapter,
     encounter_create_quick,
+    encounter_create_quick_party,
     encounter_create_standalone,
     encounter_end,
     encounter_odds,
@@ -39,6 +43,7 @@ from rules.table.services import (
     encounter_set_directive,
     encounter_undo,
 )
+from rules.table.systems import adapter_for
 from rules.templatetags.outcomes import row_label
 
 
@@ -79,14 +84,30 @@ def _weapons(card) -> list[tuple[str, str]]:
     return [(slug, slug) for slug in slugs]
 
 
-def _table_context(request, encounter, *, form=None, message: str = "", spectator=False):
+def _table_context(
+    request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
+):
     card = table_card(request.user, encounter, spectator=spectator)
+    adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
+    if add_form is None and card.can_manage and card.is_live and adds:
+        add_form = TableAddForm(prefix="add", initial={"version": card.version})
+    if add_form is not None and add_form.is_bound:
+        add_form.data = add_form.data.copy()
+        add_form.data["add-version"] = str(card.version)
     if form is None and card.can_act:
         form = TableActionForm(
             card=card,
             wounds=_wounds(),
             weapons=_weapons(card),
-            initial={"version": card.version, "roll": "server", "distance_cm": 20, "cover": 0},
+            initial={
+                "version": card.version,
+                "roll": "server",
+                "distance_cm": 20,
+                "cover": 0,
+                "move": "normal",
+                "range": "useful",
+                "otd_cover": "none",
+            },
         )
     if form is not None:
         form.data = form.data.copy() if form.is_bound else form.data
@@ -97,6 +118,7 @@ def _table_context(request, encounter, *, form=None, message: str = "", spectato
         "form": form,
         "message": message,
         "spectator": spectator,
+        "add_form": add_form,
         "directives": list(DIRECTIVE_LABELS.items()),
         "ws_path": (
             f"/ws/table/watch/{encounter.spectator_token}/"
@@ -224,6 +246,33 @@ def _text(raw: str) -> str:
     return raw
 
 
+@login_required
+@require_POST
+def table_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser adds zombies of a type, or a non-player character (Of the Dead)."""
+    encounter = encounter_get_for_user(request.user, pk, need="manage")
+    form = TableAddForm(request.POST, prefix="add")
+    if not form.is_valid():
+        context = _table_context(request, encounter, add_form=form)
+        return _render_table(request, context, status=400)
+    try:
+        encounter_add_combatants(
+            actor=request.user,
+            encounter=encounter,
+            version=form.cleaned_data.get("version"),
+            spec=form.spec(),
+        )
+    except Refusal as refusal:
+        if isinstance(refusal, Forbidden):
+            raise
+        if refusal.field in form.fields:
+            form.add_error(refusal.field, str(refusal.message))
+        encounter.refresh_from_db()
+        context = _table_context(request, encounter, add_form=form, message=str(refusal.message))
+        return _render_table(request, context, status=refusal.status)
+    return _after_write(request, encounter)
+
+
 table_undo = _simple_write(encounter_undo)
 table_directive = _simple_write(encounter_set_directive, combatant=_id, directive=_text)
 table_reveal = _simple_write(encounter_reveal, combatant=_id)
@@ -274,3 +323,22 @@ def table_new(request: HttpRequest) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     context = {"form": form, "quick": quick, "games": encounters_pickup_of(request.user)}
     return render(request, "rules/table/new.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new_of_the_dead(request: HttpRequest) -> HttpResponse:
+    """A pick-up Of the Dead game: your living character; you add the zombies at the table."""
+    form = TableQuickPartyForm()
+    if request.method == "POST":
+        form = TableQuickPartyForm(request.POST)
+        if form.is_valid():
+            encounter = form.run(
+                encounter_create_quick_party,
+                actor=request.user,
+                title=form.cleaned_data["title"],
+            )
+            if encounter is not None:
+                return redirect("table-encounter", pk=encounter.pk)
+    status = 400 if form.is_bound else 200
+    return render(request, "rules/table/new_of_the_dead.html", {"form": form}, status=status)

@@ -148,3 +148,44 @@ def test_a_phone_says_when_the_connection_is_lost(browser, asgi_server):
     expect(page.locator("#live-status")).to_be_visible(timeout=5000)
     page.context.set_offline(False)
     expect(page.locator("#live-status")).to_be_hidden(timeout=15000)
+
+
+def test_an_of_the_dead_bite_on_one_phone_shows_on_the_other_within_a_second(
+    browser, asgi_server, output_dir
+):
+    """The Of the Dead encounter: the organiser's zombie bites Anna, dice typed by hand;
+    Anna's phone shows her life markers fall without reloading."""
+    from rules.table.services import encounter_advance, encounter_create_for_chapter
+    from tests.rules.table.otd_fixtures import add_zombies, otd_chapter
+
+    chapter, organiser, anna, _boris = otd_chapter()
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    add_zombies(organiser, encounter, "zonard", 2)
+    encounter_advance(actor=organiser, encounter=encounter, version=None)
+    zombie = Combatant.objects.get(encounter=encounter, name="Zonard 1")
+    target = Combatant.objects.get(encounter=encounter, name="Anna")
+    url = f"{asgi_server}/table/{encounter.pk}/"
+    organiser_phone = _phone(browser, asgi_server, organiser, "light")
+    player_phone = _phone(browser, asgi_server, anna, "dark")
+    for page in (organiser_phone, player_phone):
+        page.goto(url)
+        expect(page.locator("#table-order")).to_be_visible()
+    gauge = f"#combatant-{target.pk} .gauge-life"
+    assert player_phone.text_content(gauge).strip().startswith("4")
+
+    organiser_phone.select_option("#id_kind", "brawl")
+    organiser_phone.select_option("#id_actor", str(zombie.pk))
+    organiser_phone.select_option("#id_target", str(target.pk))
+    organiser_phone.select_option("#id_roll", "hand")
+    organiser_phone.fill("#id_attacker_dice", "5 4")
+    organiser_phone.fill("#id_defender_dice", "1 2")
+    started = time.monotonic()
+    organiser_phone.click("#act-button")
+    expect(player_phone.locator(gauge)).to_have_text("2/4", timeout=1000)
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.0, elapsed
+    for page in (organiser_phone, player_phone):
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.errors == []
+    organiser_phone.screenshot(path=str(output_dir / "otd-organiser-light.png"), full_page=True)
+    player_phone.screenshot(path=str(output_dir / "otd-player-dark.png"), full_page=True)

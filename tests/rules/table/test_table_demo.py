@@ -31,3 +31,25 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert "Turn 2" in page and "Sabre" in page and "Brigadier Dupont" in page
+
+
+def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_second_turn(client):
+    from config.demo.table_of_the_dead import DEMO_OTD_TABLE_CHAPTER
+
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_load", stdout=StringIO())
+    encounter = Encounter.objects.select_related("chapter").get(system="of-the-dead")
+    assert (encounter.chapter.title, encounter.chapter.status) == (
+        DEMO_OTD_TABLE_CHAPTER,
+        "current",
+    )
+    assert (encounter.turn, encounter.phase) == (2, "movement")
+    kinds = list(encounter.entries.values_list("kind", flat=True))
+    assert kinds.count(EntryKind.ACTION) == 6 and kinds[-1] == EntryKind.END_PHASE
+    sides = set(encounter.combatants.values_list("side", flat=True))
+    assert sides == {"survivors", "zombies"}
+    assert encounter.combatants.get(name="Zonard 1").dead
+    client.force_login(Player.objects.get(username="alice"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert "Turn 2" in page and "Initiative order" in page and "Le chien" in page

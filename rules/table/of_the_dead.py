@@ -1,0 +1,621 @@
+"""Of the Dead at the table: the table's adapter for the system (`rules.table.systems`).
+
+A combatant's live state is the engine's (`rules.engine.systems.of_the_dead.states`): its
+life markers, its Moral and its markers (panic, stun, noise, zeal, caution, stealth, sprint;
+bleeding, burning, on the ground, unconscious), kept in `Combatant.state` with its
+attributes (Réflexes, Combat, Physique), what it is (a player's character, a zombie of a
+type, a non-player character), its kills by zombie type and the damage it dealt and took.
+
+The turn is movement, action, wrap-up, each in initiative order (RULES-NOTES O5), read
+afresh from the live state whenever the page is drawn (`order`). An action builds the
+engine resolver's input from the live state (`resolver_input`: brawl, shot, throw, blast,
+an evasion to flee, a move), and its outcome's `effects` go through the engine's
+`apply_effects` at once (`apply_outcome`); the simple actions (pull together, first aid,
+make noise) are the engine's named effects, without dice. Leaving the wrap-up phase runs
+the engine's `wrap_up` (noise decay, stun countdown, bleeding and burning damage).
+
+It changes the encounter and combatants it is given and never saves them: the service
+does, under its lock.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from campaigns.permissions import members_of
+from characters.models import Profile
+from characters.permissions import Refusal
+from characters.profiles.models import ProfileStatus
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.of_the_dead import states, turn
+from rules.engine.systems.of_the_dead.catalogue import COVERS, MOVES, RANGES, SIZES
+from rules.engine.systems.of_the_dead.explosives import ITEMS
+from rules.rolls.services import _sentence
+from rules.table.models import Combatant, EntryKind, Phase
+
+SYSTEM = "of-the-dead"
+KINDS = (
+    "move",
+    "brawl",
+    "shot",
+    "throw",
+    "blast",
+    "flee",
+    "pull_together",
+    "first_aid",
+    "make_noise",
+)
+KIND_LABELS = {
+    "move": gettext_lazy("Move"),
+    "brawl": gettext_lazy("Brawl"),
+    "shot": gettext_lazy("Shoot"),
+    "throw": gettext_lazy("Throw an explosive or a Molotov"),
+    "blast": gettext_lazy("Caught in a blast (the thrower's, last turn)"),
+    "flee": gettext_lazy("Flee the melee"),
+    "pull_together": gettext_lazy("Pull together"),
+    "first_aid": gettext_lazy("First aid"),
+    "make_noise": gettext_lazy("Make noise"),
+}
+MANAGER_KINDS: tuple[str, ...] = ()
+# The actions of each phase; the others wait for their phase.
+PHASE_KINDS = {
+    Phase.MOVEMENT: ("move",),
+    Phase.ACTION: tuple(k for k in KINDS if k != "move"),
+    Phase.WRAP_UP: ("first_aid",),
+}
+# Actions on oneself: the target is the actor.
+SELF_KINDS = ("move", "pull_together", "make_noise")
+FORM_FIELDS = (
+    "kind",
+    "actor",
+    "target",
+    "move",
+    "distance_cm",
+    "range",
+    "otd_cover",
+    "item",
+    "size",
+    "surrounded_by",
+    "roll",
+)
+OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by")
+HAND_DICE = (
+    "attacker_dice",
+    "attacker_reroll",
+    "defender_dice",
+    "defender_reroll",
+    "thrower_dice",
+    "zone_dice",
+    "scatter_die",
+    "roller_dice",
+    "against_dice",
+)
+PHASES = (Phase.MOVEMENT, Phase.ACTION, Phase.WRAP_UP)
+FIRST_PHASE = Phase.MOVEMENT
+# The organisers add zombies and non-player characters (`encounter_add_combatants`).
+ADDS_COMBATANTS = True
+# No attacker side (K15 is KOLAPS's): each phase goes in initiative order.
+HAS_ATTACKER = False
+ADVANCE_LABELS = {
+    Phase.MOVEMENT: gettext_lazy("To the action phase"),
+    Phase.ACTION: gettext_lazy("To the wrap-up phase"),
+    Phase.WRAP_UP: gettext_lazy("Wrap-up, next turn"),
+}
+STATE_FIELDS = ("state", "dead", "wounds", "kills")
+COMBATANT_TEMPLATE = "rules/table/systems/of_the_dead_combatant.html"
+
+SURVIVORS, ZOMBIES, OTHERS = "survivors", "zombies", "others"
+SIDE_LABELS = {
+    SURVIVORS: gettext_lazy("Survivors"),
+    ZOMBIES: gettext_lazy("Zombies"),
+    OTHERS: gettext_lazy("Others"),
+}
+PC, ZOMBIE, NPC = "pc", "zombie", "npc"
+MARKERS = ("panic", "stun", "noise", "zeal", "caution", "stealth", "sprint")
+FLAGS = ("bleeding", "burning", "on_ground", "unconscious")
+MARKER_LABELS = {
+    "panic": gettext_lazy("panic"),
+    "stun": gettext_lazy("stun"),
+    "noise": gettext_lazy("noise"),
+    "zeal": gettext_lazy("zeal"),
+    "caution": gettext_lazy("caution"),
+    "stealth": gettext_lazy("stealth"),
+    "sprint": gettext_lazy("sprint"),
+    "bleeding": gettext_lazy("bleeding"),
+    "burning": gettext_lazy("burning"),
+    "on_ground": gettext_lazy("on the ground"),
+    "unconscious": gettext_lazy("unconscious"),
+}
+MOVE_LABELS = {
+    "careful": gettext_lazy("Careful walk"),
+    "normal": gettext_lazy("Normal move"),
+    "run": gettext_lazy("Run"),
+    "sprint": gettext_lazy("Sprint"),
+}
+RANGE_LABELS = {
+    "useful": gettext_lazy("Useful range"),
+    "effective": gettext_lazy("Effective range"),
+}
+COVER_LABELS = {
+    "none": gettext_lazy("No cover"),
+    "partial": gettext_lazy("Partial cover"),
+    "cover": gettext_lazy("Cover (more than half hidden)"),
+    "hidden": gettext_lazy("Hidden"),
+}
+ITEM_LABELS = {"explosive": gettext_lazy("Explosive"), "molotov": gettext_lazy("Molotov")}
+SIZE_LABELS = {
+    "slight": gettext_lazy("Slight"),
+    "moderate": gettext_lazy("Moderate"),
+    "substantial": gettext_lazy("Substantial"),
+}
+BLOCKED = {
+    "attacker_panicked": gettext_lazy("A panicked combatant cannot act in the action phase."),
+    "attacker_stunned": gettext_lazy("A stunned combatant cannot attack."),
+    "attacker_burning": gettext_lazy("A burning combatant cannot attack."),
+    "defender_stealthy": gettext_lazy("A stealthy combatant cannot be attacked."),
+    "defender_hidden": gettext_lazy("A hidden combatant cannot be attacked."),
+    "shooter_surrounded": gettext_lazy("A surrounded combatant cannot shoot."),
+    "thrower_surrounded": gettext_lazy("A surrounded combatant cannot throw."),
+    "too_far": gettext_lazy("Too far: a throw reaches as many steps as the Physique."),
+}
+assert set(MOVE_LABELS) == set(MOVES) and set(RANGE_LABELS) == set(RANGES)
+assert set(COVER_LABELS) == set(COVERS) and set(SIZE_LABELS) == set(SIZES)
+assert set(ITEM_LABELS) == set(ITEMS)
+
+
+# --- The live state -------------------------------------------------------------------------
+
+
+def new_state(
+    *,
+    kind: str,
+    reflexes: int,
+    combat: int,
+    physique: int,
+    life: int,
+    moral: int,
+    zombie_type: str = "",
+    profile: int | None = None,
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "zombie_type": zombie_type,
+        "profile": profile,
+        "reflexes": reflexes,
+        "combat": combat,
+        "physique": physique,
+        "life": life,
+        "life_max": life,
+        "moral": moral,
+        **dict.fromkeys(MARKERS, 0),
+        **dict.fromkeys(FLAGS, False),
+        "bleeding_turns": 0,
+        "treated": False,
+        "kills_by_type": {},
+        "damage_dealt": 0,
+        "damage_taken": 0,
+    }
+
+
+def engine(c: Combatant) -> states.Combatant:
+    """The engine's view of a combatant (keyed by its id, teamed by its side)."""
+    s = c.state or {}
+    return states.Combatant(
+        key=str(c.pk),
+        team=c.side,
+        reflexes=int(s.get("reflexes", 0)),
+        life=int(s.get("life", 0)),
+        moral=int(s.get("moral", 0)),
+        **{name: int(s.get(name, 0)) for name in MARKERS},
+        bleeding=bool(s.get("bleeding")),
+        bleeding_turns=int(s.get("bleeding_turns", 0)),
+        burning=bool(s.get("burning")),
+        on_ground=bool(s.get("on_ground")),
+        unconscious=bool(s.get("unconscious")),
+        dead=c.dead,
+    )
+
+
+def _store(c: Combatant, after: states.Combatant) -> None:
+    state = dict(c.state or {})
+    for name, value in states.as_json(after).items():
+        if name not in ("key", "team", "dead"):
+            state[name] = value
+    c.state = state
+    c.dead = after.dead
+
+
+def profile_combatant(profile: Profile, side: str = SURVIVORS) -> Combatant:
+    """A player's character from their Of the Dead profile (its life markers and Moral as
+    the sheet has them, O1)."""
+    return Combatant(
+        side=side,
+        name=profile.player.display_name or profile.player.username,
+        player=profile.player,
+        state=new_state(
+            kind=PC,
+            reflexes=profile.reflexes,
+            combat=profile.combat,
+            physique=profile.physique,
+            life=profile.life_markers,
+            moral=profile.moral,
+            profile=profile.pk,
+        ),
+    )
+
+
+def badges(c: Combatant) -> list[str]:
+    """What the page shows of a combatant besides its numbers: what it is, its markers
+    (with their count) and states, translated."""
+    s = c.state or {}
+    if s.get("kind") == ZOMBIE:
+        what = _("zombie")
+    elif s.get("kind") == PC:
+        what = _("player's character")
+    else:
+        what = _("non-player character")
+    shown = [str(what)]
+    for name in MARKERS:
+        count = int(s.get(name) or 0)
+        if count:
+            label = str(MARKER_LABELS[name])
+            shown.append(f"{label} \u00d7{count}" if count > 1 else label)
+    shown += [str(MARKER_LABELS[name]) for name in FLAGS if s.get(name)]
+    if s.get("treated"):
+        shown.append(_("treated this turn"))
+    return shown
+
+
+def side_label(side: str) -> str:
+    return str(SIDE_LABELS.get(side, side))
+
+
+# --- The adapter's verbs (rules.table.systems) ---------------------------------------------
+
+
+def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
+    """An Of the Dead chapter's encounter: the campaign's players whose character is
+    alive, each playing it; the organisers add the zombies and the non-player characters."""
+    players = [m.id for m in members_of(chapter.campaign).players]
+    by_player = {
+        p.player_id: p
+        for p in Profile.objects.filter(
+            player_id__in=players, status=ProfileStatus.ALIVE
+        ).select_related("player")
+    }
+    profiles = [by_player[pk] for pk in players if pk in by_player]
+    if not profiles:
+        raise Refusal(_("An encounter needs characters: no player has a living character."))
+    return [SURVIVORS, ZOMBIES], [profile_combatant(p) for p in profiles], ""
+
+
+def _in_game(c: Combatant | None, field: str) -> None:
+    if c is None:
+        raise Refusal(_("Choose a combatant of this encounter."), field=field)
+    if c.dead:
+        raise Refusal(_("This combatant is dead."), field=field)
+
+
+def check_action(encounter, actor, target, action) -> None:
+    if action.kind not in KINDS:
+        raise Refusal(_("Choose what the combatant does."), field="kind")
+    if action.kind not in PHASE_KINDS.get(encounter.phase, ()):
+        if encounter.phase == Phase.MOVEMENT:
+            raise Refusal(_("The movement phase is for moving."), field="kind")
+        if encounter.phase == Phase.WRAP_UP:
+            raise Refusal(_("The wrap-up phase allows only first aid."), field="kind")
+        raise Refusal(_("Moves are made in the movement phase."), field="kind")
+    _in_game(actor, "actor")
+    if (actor.state or {}).get("unconscious"):
+        raise Refusal(_("This combatant cannot act now."), field="actor")
+    if action.kind in SELF_KINDS:
+        return
+    _in_game(target, "target")
+    if action.kind in ("brawl", "shot", "flee", "blast") and actor.pk == target.pk:
+        raise Refusal(_("A combatant does not attack itself."), field="target")
+    if action.kind == "flee" and actor.side == target.side:
+        raise Refusal(_("One flees an adversary."), field="target")
+
+
+def _option(action, name: str, choices, default: str) -> str:
+    value = str((action.options or {}).get(name) or default)
+    if value not in choices:
+        raise Refusal(_("Choose one of the options."), field=name)
+    return value
+
+
+def _surrounded(action) -> int:
+    raw = (action.options or {}).get("surrounded_by") or 0
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= 20:
+        raise Refusal(_("From 0 to 20 adversaries."), field="surrounded_by")
+    return raw
+
+
+def _fighter(c: Combatant, attribute: str) -> dict[str, Any]:
+    """A side of an opposed roll from the live state: its pool, the caution marker it
+    discards and the zeal marker it spends when it has them (O3), its states."""
+    s = c.state or {}
+    return {
+        attribute: int(s.get(attribute, 0)),
+        "caution": int(s.get("caution", 0)) > 0,
+        "zeal": int(s.get("zeal", 0)) > 0,
+        "life": max(1, int(s.get("life", 0))),
+        "stealth": int(s.get("stealth", 0)) > 0,
+        "panic": int(s.get("panic", 0)),
+        "stunned": int(s.get("stun", 0)) > 0,
+        "burning": bool(s.get("burning")),
+    }
+
+
+def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
+    """The resolver an action calls and its input (None: an action without dice, whose
+    input is its outcome)."""
+    kind = action.kind
+    if kind == "move":
+        declared = _option(action, "move", MOVES, "normal")
+        if not 0 <= action.distance_cm <= 200:
+            raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
+        combatant = {**states.as_json(engine(actor))}
+        return "movement", {
+            "combatant": combatant,
+            "move": declared,
+            "distance_cm": action.distance_cm,
+        }
+    if kind == "brawl":
+        defender = _fighter(target, "combat")
+        defender["surrounded_by"] = _surrounded(action)
+        return "brawl", {"attacker": _fighter(actor, "combat"), "defender": defender}
+    if kind == "shot":
+        attacker = _fighter(actor, "combat")
+        attacker.pop("zeal")  # O3: only the target rerolls when shot
+        attacker["surrounded_by"] = _surrounded(action)
+        defender = _fighter(target, "reflexes")
+        defender["cover"] = _option(action, "otd_cover", COVERS, "none")
+        return "shot", {
+            "attacker": attacker,
+            "defender": defender,
+            "range": _option(action, "range", RANGES, "useful"),
+        }
+    if kind == "throw":
+        s = actor.state or {}
+        if not 0 <= action.distance_cm <= 300:
+            raise Refusal(_("A distance from 0 to 300 cm."), field="distance_cm")
+        item = _option(action, "item", ITEMS, "explosive")
+        data: dict[str, Any] = {
+            "thrower": {
+                "combat": int(s.get("combat", 0)),
+                "physique": int(s.get("physique", 0)),
+                "caution": int(s.get("caution", 0)) > 0,
+                "surrounded_by": _surrounded(action),
+                "panic": int(s.get("panic", 0)),
+                "stunned": int(s.get("stun", 0)) > 0,
+            },
+            "item": item,
+            "distance_cm": action.distance_cm,
+        }
+        if item == "explosive":
+            data["size"] = _option(action, "size", SIZES, "slight")
+        return "throw", data
+    if kind == "blast":
+        s = target.state or {}
+        item = _option(action, "item", ITEMS, "explosive")
+        data = {
+            "item": item,
+            "fighter": {
+                "reflexes": int(s.get("reflexes", 0)),
+                "caution": int(s.get("caution", 0)) > 0,
+                "life": max(1, int(s.get("life", 0))),
+            },
+        }
+        if item == "explosive":
+            data["size"] = _option(action, "size", SIZES, "slight")
+        return "blast", data
+    if kind == "flee":
+        # Fuir: an evasion roll, Réflexes against the blocker's Combat.
+        s = actor.state or {}
+        return "check", {
+            "kind": "evasion",
+            "attribute": int(s.get("reflexes", 0)),
+            "caution": int(s.get("caution", 0)) > 0,
+            "difficulty": int((target.state or {}).get("combat", 0)),
+        }
+    key = str(actor.pk) if kind != "first_aid" else str(target.pk)
+    named = {
+        "pull_together": states.pull_together,
+        "first_aid": lambda who: states.first_aid(who),
+        "make_noise": lambda who: states.make_noise(who),
+    }[kind]
+    return None, {"effects": named(key), "certain": True}
+
+
+def refuse_blocked(outcome: dict[str, Any]) -> None:
+    """An action the rules forbid now (a panicked attacker, a hidden target, a throw too
+    far...): its sentence, before any dice (the odds) and after (the outcome)."""
+    if outcome.get("possible") is False:
+        reasons = outcome.get("blocked") or [outcome.get("reason")]
+        sentence = BLOCKED.get(str(reasons[0])) if reasons else None
+        if outcome.get("reason") in ("stunned", "stealth"):
+            sentence = _("This move is too far for the combatant now.")
+        elif outcome.get("reason") == "getting_up":
+            sentence = _("A combatant on the ground spends its move getting up (0 cm).")
+        elif outcome.get("reason") == "out_of_action":
+            sentence = _("This combatant cannot act now.")
+        raise Refusal(str(sentence or _("This action is not possible now.")), field="kind")
+
+
+def _effects_of(action, outcome: dict[str, Any], actor, target) -> tuple[list, dict]:
+    kind = action.kind
+    effects = list(outcome.get("effects") or [])
+    roles: dict[str, str] = {}
+    if actor is not None:
+        roles.update(attacker=str(actor.pk), thrower=str(actor.pk), roller=str(actor.pk))
+    if target is not None:
+        roles.update(defender=str(target.pk), fighter=str(target.pk), ally=str(target.pk))
+    if kind == "flee" and outcome.get("escapes"):
+        effects += states.flee(str(actor.pk))
+    if kind == "throw" and outcome.get("item") == "molotov" and outcome.get("on_target"):
+        # Feu: a Molotov does not explode, the figure aimed at catches fire at once.
+        effects += states.ignite(str(target.pk))
+    return effects, roles
+
+
+def apply_outcome(
+    encounter, action, outcome: dict[str, Any], actor, target, everyone=()
+) -> list[str]:
+    """The outcome's effects through the engine's `apply_effects`, on everyone (a lucky
+    break or a backfire moves a whole team's Moral, O4); a first aid marks its patient
+    treated for the wrap-up; the damage, deaths and kills by zombie type are counted."""
+    refuse_blocked(outcome)
+    if outcome.get("pending"):
+        return []
+    combatants = list(everyone)
+    effects, roles = _effects_of(action, outcome, actor, target)
+    try:
+        applied = states.apply_effects([engine(c) for c in combatants], effects, roles)
+    except RuleInputError as error:
+        raise Refusal(_sentence(error), field="kind") from error
+    by_key = applied.by_key()
+    dead_before = {c.pk for c in combatants if c.dead}
+    for c in combatants:
+        _store(c, by_key[str(c.pk)])
+    names: list[str] = []
+    for event in applied.events:
+        who = next((c for c in combatants if str(c.pk) == event["key"]), None)
+        if who is None:
+            continue
+        if event["event"] == "life" and event["change"] < 0:
+            who.state["damage_taken"] = who.state.get("damage_taken", 0) - event["change"]
+            who.wounds += 1
+            if actor is not None and who.pk != actor.pk and who.side != actor.side:
+                actor.state["damage_dealt"] = actor.state.get("damage_dealt", 0) - event["change"]
+        names.append(str(event["event"]))
+    for c in combatants:
+        if c.dead and c.pk not in dead_before and actor is not None and c.pk != actor.pk:
+            actor.kills += 1
+            kind = (c.state or {}).get("zombie_type") or ""
+            if kind:
+                kills = dict(actor.state.get("kills_by_type") or {})
+                kills[kind] = kills.get(kind, 0) + 1
+                actor.state["kills_by_type"] = kills
+    if action.kind == "first_aid" and target is not None:
+        target.state["treated"] = True
+    return list(dict.fromkeys(names))
+
+
+def order(combatants, phase: str) -> list[dict[str, Any]]:
+    """O5: who plays in the phase, in order, with their initiative (the living and
+    conscious; ties keep the table's order)."""
+    if phase not in PHASES:
+        return []
+    by_key = {str(c.pk): c for c in combatants}
+    return [
+        {**row, "name": by_key[row["key"]].name, "id": by_key[row["key"]].pk}
+        for row in turn.phase_order([engine(c) for c in combatants], str(phase))
+    ]
+
+
+def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+    """Movement -> action -> wrap-up; leaving the wrap-up runs it (noise decay, stun
+    countdown, bleeding and burning damage, in ascending initiative) and opens the next
+    turn's movement phase."""
+    if encounter.phase == Phase.MOVEMENT:
+        encounter.phase = Phase.ACTION
+        return EntryKind.PHASE, {"phase": Phase.ACTION}
+    if encounter.phase == Phase.ACTION:
+        encounter.phase = Phase.WRAP_UP
+        return EntryKind.PHASE, {"phase": Phase.WRAP_UP}
+    ordered = {row["key"]: i for i, row in enumerate(order(combatants, Phase.WRAP_UP))}
+    ranked = sorted(combatants, key=lambda c: ordered.get(str(c.pk), len(ordered)))
+    treated = [str(c.pk) for c in combatants if (c.state or {}).get("treated")]
+    applied = states.wrap_up([engine(c) for c in ranked], treated)
+    by_key = applied.by_key()
+    names = {str(c.pk): c.name for c in combatants}
+    for c in combatants:
+        before_life = int((c.state or {}).get("life", 0))
+        _store(c, by_key[str(c.pk)])
+        lost = before_life - int(c.state.get("life", 0))
+        if lost > 0:
+            c.state["damage_taken"] = c.state.get("damage_taken", 0) + lost
+        c.state["treated"] = False
+    ended_turn = encounter.turn
+    encounter.turn += 1
+    encounter.phase = Phase.MOVEMENT
+    events = [{**event, "name": names.get(event["key"], "?")} for event in applied.events]
+    return EntryKind.END_PHASE, {"turn": ended_turn, "events": events}
+
+
+def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
+    """What happened, for the chapter's close: per side, who died, who was hurt and their
+    Moral; per player, their character's death, kills by zombie type and damage dealt and
+    taken; the zombies killed by type."""
+    sides: dict[str, dict[str, Any]] = {}
+    players: dict[str, dict[str, Any]] = {}
+    zombies: dict[str, int] = {}
+    for c in combatants:
+        s = c.state or {}
+        row = sides.setdefault(
+            side_label(c.side), {"lost": [], "wounded": [], "moral": {}, "kills": 0}
+        )
+        if c.dead:
+            row["lost"].append(c.name)
+        elif s.get("damage_taken"):
+            row["wounded"].append(c.name)
+        row["moral"][c.name] = s.get("moral", 0)
+        row["kills"] += c.kills
+        if c.dead and s.get("zombie_type"):
+            zombies[s["zombie_type"]] = zombies.get(s["zombie_type"], 0) + 1
+        if s.get("kind") == PC and c.player_id is not None:
+            players[str(c.player_id)] = {
+                "name": c.name,
+                "side": side_label(c.side),
+                "died": c.dead,
+                "kills": {k: v for k, v in (s.get("kills_by_type") or {}).items() if v},
+                "damage_dealt": s.get("damage_dealt", 0),
+                "damage_taken": s.get("damage_taken", 0),
+            }
+    return {
+        "encounter": encounter.pk,
+        "ended": True,
+        "system": SYSTEM,
+        "turns": encounter.turn,
+        "sides": sides,
+        "players": players,
+        "zombies_killed": zombies,
+    }
+
+
+def _effects_text(data: dict) -> str:
+    outcome = data.get("outcome") or {}
+    parts = []
+    if outcome.get("damage"):
+        parts.append(_("%(damage)s damage") % {"damage": outcome["damage"]})
+    if outcome.get("target_killed") or outcome.get("fighter_killed"):
+        parts.append(_("killed"))
+    if data.get("kind") == "throw":
+        parts.append(_("on target") if outcome.get("on_target") else _("missed, it scatters"))
+    if data.get("kind") == "flee":
+        parts.append(_("escapes") if outcome.get("escapes") else _("held back"))
+    if data.get("kind") in ("brawl", "shot") and not outcome.get("damage"):
+        parts.append(_("no damage"))
+    return ", ".join(str(p) for p in parts)
+
+
+def action_text(data: dict, actor: str, target: str) -> str:
+    """An action's line in the log."""
+    kind = data.get("kind", "")
+    label = str(KIND_LABELS.get(kind, kind))
+    if kind in SELF_KINDS:
+        text = _("%(actor)s: %(action)s") % {"actor": actor, "action": label}
+    else:
+        text = _("%(actor)s: %(action)s → %(target)s") % {
+            "actor": actor,
+            "action": label,
+            "target": target,
+        }
+    detail = _effects_text(data)
+    if detail:
+        text += f" ({detail})"
+    if data.get("by_hand"):
+        text += " · " + _("dice rolled by hand")
+    return text

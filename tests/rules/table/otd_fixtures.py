@@ -1,0 +1,32 @@
+"""An Of the Dead chapter being played, for the live table's tests: two players' characters
+(anna: Réflexes 3, Combat 2, Physique 2, Psychique 2; boris: Réflexes 1, Combat 3, Physique
+3, Psychique 2) and the organiser."""
+
+from campaigns.chapters.services import chapter_plan, chapter_start
+from campaigns.services import campaign_add_participant, campaign_create
+from characters.profiles.services import profile_create
+from rules.table.services import NewCombatants, encounter_add_combatants
+from tests.factories import PlayerFactory
+
+
+def otd_chapter():
+    organiser = PlayerFactory(username="orga")
+    anna, boris = PlayerFactory(username="anna"), PlayerFactory(username="boris")
+    campaign = campaign_create(organiser=organiser, name="La Chute", system="of-the-dead")
+    for player in (anna, boris):
+        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    profile_create(actor=anna, player=anna, physique=2, psychique=2, reflexes=3, combat=2)
+    profile_create(actor=boris, player=boris, physique=3, psychique=2, reflexes=1, combat=3)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le pont")
+    chapter = chapter_start(actor=organiser, chapter=chapter)
+    return chapter, organiser, anna, boris
+
+
+def add_zombies(organiser, encounter, zombie_type="zonard", count=2, **stats):
+    values = {"reflexes": 1, "combat": 2, "physique": 1, "life": 2, "moral": 0, **stats}
+    return encounter_add_combatants(
+        actor=organiser,
+        encounter=encounter,
+        version=None,
+        spec=NewCombatants(kind="zombie", zombie_type=zombie_type, count=count, **values),
+    )
