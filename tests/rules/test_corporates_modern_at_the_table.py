@@ -234,3 +234,49 @@ def test_the_table_page_costs_a_fixed_number_of_queries(
     with django_assert_num_queries(5):
         response = client.get(reverse("table-encounter", args=[encounter.pk]))
     assert response.status_code == 200
+
+
+# --- A chapter being played -------------------------------------------------------------------
+
+
+def _chapter(system, organiser, player):
+    from campaigns.chapters.services import chapter_plan, chapter_start
+    from campaigns.services import campaign_add_participant, campaign_create
+
+    campaign = campaign_create(organiser=organiser, name="Campagne", system=system)
+    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Premier sang")
+    return chapter_start(actor=organiser, chapter=chapter)
+
+
+def test_a_modern_chapter_opens_its_encounter_with_the_players_characters(client, organiser):
+    from characters.modern.services import modern_character_create
+    from rules.table.services import encounter_create_for_chapter
+
+    player = PlayerFactory()
+    chapter = _chapter("modern-rpg", organiser, player)
+    with pytest.raises(Refusal):
+        encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    modern_character_create(
+        owner=player,
+        name="Lina",
+        characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+    )
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    lina = fighters(encounter)["Lina"]
+    assert lina.player == player and lina.state["characteristic"] == 10
+    assert encounter.phase == Phase.ATTITUDES
+    # The chapter page links to it, and the player acts for Lina only.
+    client.force_login(player)
+    page = client.get(reverse("chapter-detail", args=[chapter.pk]))
+    assert reverse("table-encounter", args=[encounter.pk]) in text(page)
+
+
+def test_a_corporates_chapter_opens_its_encounter_with_one_fighter_per_player(organiser):
+    from rules.table.services import encounter_create_for_chapter
+
+    player = PlayerFactory(display_name="Vex")
+    chapter = _chapter("corporates", organiser, player)
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    assert fighters(encounter)["Vex"].player == player
+    assert encounter.phase == Phase.DECLARE
