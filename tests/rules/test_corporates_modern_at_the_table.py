@@ -280,3 +280,43 @@ def test_a_corporates_chapter_opens_its_encounter_with_one_fighter_per_player(or
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
     assert fighters(encounter)["Vex"].player == player
     assert encounter.phase == Phase.DECLARE
+
+
+def test_the_api_twin_plays_a_modern_round(client, organiser, modern):
+    client.force_login(organiser)
+    by_name = fighters(modern)
+    lina, kader = by_name["Lina"].pk, by_name["Kader"].pk
+    modern.refresh_from_db()
+    took = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"version": modern.version, "kind": "attitude", "actor": lina, "target": lina,
+         "options": {"attitude": "ultra_violent"}},
+        content_type="application/json",
+    )  # fmt: skip
+    assert took.status_code == 200
+    refused = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"kind": "attitude", "actor": lina, "target": lina, "options": {"attitude": "calm"}},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    modern.refresh_from_db()
+    client.post(
+        reverse("api-table-advance", args=[modern.pk]),
+        {"version": modern.version},
+        content_type="application/json",
+    )
+    odds = client.post(
+        reverse("api-table-odds", args=[modern.pk]),
+        {"kind": "attack", "actor": lina, "target": kader},
+        content_type="application/json",
+    )
+    assert odds.status_code == 200 and odds.json()["resolver"] == "combat"
+    # Dice by hand up to 12 (a d12 skill would show it); 3 dice: d8, d6, and the d8 of
+    # ammunition (+1 when ultra-violent: two).
+    hand = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"kind": "attack", "actor": lina, "target": kader, "dice": {"dice": [1, 2, 3, 4]}},
+        content_type="application/json",
+    )
+    assert hand.status_code == 200
