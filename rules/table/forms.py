@@ -8,8 +8,10 @@ from campaigns.chapters.services import encounter_event_record
 from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
+from rules.dice_calculators.cards import label
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
+from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
 from rules.table.services import ActionInput, NewCombatants
@@ -105,6 +107,11 @@ class TableActionForm(ServiceForm):
         label=_("Damage, attack margin or wound levels"),
         min_value=0,
         max_value=200,
+        required=False,
+    )
+    shot_range = forms.ChoiceField(
+        label=_("Range band"),
+        choices=[(band, label(band)) for band in CORPORATES_RANGES],
         required=False,
     )
     protection_dice = forms.CharField(label=_("Target's protection die"), required=False)

@@ -320,3 +320,27 @@ def test_the_api_twin_plays_a_modern_round(client, organiser, modern):
         content_type="application/json",
     )
     assert hand.status_code == 200
+
+
+def test_a_corporates_shot_then_its_exploding_damage(organiser, corporates):
+    # "Les tirs": short range, base difficulty 5; "Les jets de dégâts des armes à feu ... on
+    # rejette et ajoute chaque dé dont le résultat est un 6".
+    by_name = fighters(corporates)
+    for _ in range(3):
+        advance(organiser, corporates)  # segment 3: both act
+    shot = {"kind": "shot", "actor": by_name["Garde"].pk, "target": by_name["Vex"].pk}
+    corporates.refresh_from_db()
+    odds = encounter_odds(
+        encounter=corporates, action=ActionInput(**shot, options={"shot_range": "long"})
+    )
+    assert odds["resolver"] == "shot" and odds["difficulty"] == 20
+    entry = act(organiser, corporates, **shot, options={"shot_range": "short"},
+                dice={"dice": [1, 1, 1, 1, 1]})  # fmt: skip
+    assert entry.data["outcome"]["success"] and entry.data["effects"] == ["hit"]
+    # 3 dice, a 6 then its extra die: 6 + 4, 2, 1 = 13 against 2 + 2 soak (1 1): margin 9,
+    # two wound levels (a bullet).
+    entry = act(organiser, corporates, kind="shot_damage", actor=by_name["Garde"].pk,
+                target=by_name["Vex"].pk, options={"amount": 0},
+                dice={"damage_rolled": [6, 4, 2, 1], "soak_rolled": [1, 1]})  # fmt: skip
+    assert entry.data["outcome"]["wound"] == 2
+    assert fighters(corporates)["Vex"].state["wound_levels"] == 2
