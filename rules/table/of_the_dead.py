@@ -112,6 +112,7 @@ SIDE_LABELS = {
     OTHERS: gettext_lazy("Others"),
 }
 PC, ZOMBIE, NPC = "pc", "zombie", "npc"
+MARKER_READ_MAX = 40
 MARKERS = ("panic", "stun", "noise", "zeal", "caution", "stealth", "sprint")
 FLAGS = ("bleeding", "burning", "on_ground", "unconscious")
 MARKER_LABELS = {
@@ -356,7 +357,11 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
         declared = _option(action, "move", MOVES, "normal")
         if not 0 <= action.distance_cm <= 200:
             raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
-        combatant = {**states.as_json(engine(actor))}
+        # The resolver reads at most 40 of a marker or of Moral (more changes no move).
+        combatant = {
+            name: min(value, MARKER_READ_MAX) if name in (*MARKERS, "moral") else value
+            for name, value in states.as_json(engine(actor)).items()
+        }
         return "movement", {
             "combatant": combatant,
             "move": declared,
@@ -454,6 +459,12 @@ def _effects_of(action, outcome: dict[str, Any], actor, target) -> tuple[list, d
         roles.update(defender=str(target.pk), fighter=str(target.pk), ally=str(target.pk))
     if kind == "flee" and outcome.get("escapes"):
         effects += states.flee(str(actor.pk))
+    surrounded = (action.options or {}).get("surrounded_by") or 0
+    # Bagarre: "cerné par 4 ou plus d'adversaires, celui-ci sera mis au sol et perdra un
+    # point de Moral" — once, when it is put on the ground.
+    down = target is not None and (target.state or {}).get("on_ground")
+    if kind == "brawl" and outcome.get("on_the_ground") and target is not None and not down:
+        effects += states.surrounded(str(target.pk), int(surrounded))
     if kind == "throw" and outcome.get("item") == "molotov" and outcome.get("on_target"):
         # Feu: a Molotov does not explode, the figure aimed at catches fire at once.
         effects += states.ignite(str(target.pk))
@@ -594,6 +605,8 @@ def _effects_text(data: dict) -> str:
         parts.append(_("killed"))
     if data.get("kind") == "throw":
         parts.append(_("on target") if outcome.get("on_target") else _("missed, it scatters"))
+        if outcome.get("item") == "explosive":
+            parts.append(_("it goes off at the next action phase"))
     if data.get("kind") == "flee":
         parts.append(_("escapes") if outcome.get("escapes") else _("held back"))
     if data.get("kind") in ("brawl", "shot") and not outcome.get("damage"):

@@ -187,5 +187,7 @@ def test_an_of_the_dead_bite_on_one_phone_shows_on_the_other_within_a_second(
     for page in (organiser_phone, player_phone):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert page.errors == []
-    organiser_phone.screenshot(path=str(output_dir / "otd-organiser-light.png"), full_page=True)
-    player_phone.screenshot(path=str(output_dir / "otd-player-dark.png"), full_page=True)
+    organiser_phone.screenshot(
+        path=str(output_dir / "of-the-dead-organiser-light.png"), full_page=True
+    )
+    player_phone.screenshot(path=str(output_dir / "of-the-dead-player-dark.png"), full_page=True)

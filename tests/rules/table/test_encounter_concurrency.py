@@ -112,3 +112,38 @@ def test_an_action_and_an_undo_racing_leave_a_consistent_log():
     by_pk = {e.pk: e for e in entries}
     assert all(by_pk[u].version > by_pk[a].version for a, u in undone.items())
     assert target.wounds == len(actions) - len(undos) == 15 - len(undos)
+
+
+def test_two_devices_fifty_noises_each_on_one_of_the_dead_figure_lose_none():
+    """Faire du bruit: "le joueur empile alors 2 marqueurs de bruit" — 100 actions from two
+    devices at once, each applied once on the state the other left."""
+    from rules.table.services import encounter_create_for_chapter
+    from tests.rules.table.otd_fixtures import otd_chapter
+
+    chapter, organiser, _anna, _boris = otd_chapter()
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    figure = Combatant.objects.get(encounter=encounter, name="Anna")
+
+    def noise():
+        encounter_act(
+            actor=organiser,
+            encounter=encounter,
+            version=_version(encounter.pk),
+            action=ActionInput(kind="make_noise", actor=figure.pk, target=figure.pk),
+        )
+
+    # Make noise is an action-phase action.
+    from rules.table.services import encounter_advance
+
+    encounter_advance(actor=organiser, encounter=encounter, version=None)
+    errors: list = []
+    devices = [_device(noise, 50, errors) for _ in range(2)]
+    for device in devices:
+        device.start()
+    for device in devices:
+        device.join(120)
+    assert not errors
+    figure.refresh_from_db()
+    assert figure.state["noise"] == 200
+    entries = EncounterEntry.objects.filter(encounter=encounter, kind=EntryKind.ACTION)
+    assert entries.count() == 100

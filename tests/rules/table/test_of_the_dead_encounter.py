@@ -455,3 +455,25 @@ def test_the_close_form_starts_from_the_encounter(client, table):
     kills = f'name="p{anna.pk}_kills_zonard"'
     assert 'value="1"' in html[html.index(kills) - 120 : html.index(kills) + 120]
     del boris
+
+
+def test_a_fighter_surrounded_by_four_is_put_on_the_ground_and_loses_moral_once(table):
+    """Bagarre: "Si un personnage est cerné par 4 ou plus d'adversaires, celui-ci sera mis
+    au sol et perdra un point de Moral"; "Le personnage cerné perd un dé à chaque duel"."""
+    encounter, organiser, _anna, boris = table
+    to_action_phase(organiser, encounter)
+    zombie, target = named(encounter, "Zonard 1"), named(encounter, "Boris")
+    odds = encounter_odds(
+        encounter=encounter,
+        action=ActionInput(
+            kind="brawl", actor=zombie.pk, target=target.pk, options={"surrounded_by": 4}
+        ),
+    )
+    assert odds["on_the_ground"] and odds["defence_dice"] < 3
+    hand = {"attacker_dice": [2, 3], "defender_dice": [2] * odds["defence_dice"]}
+    for _turn in range(2):
+        act(organiser, encounter, "brawl", zombie, target, dice=hand,
+            options={"surrounded_by": 4})  # fmt: skip
+    target.refresh_from_db()
+    assert target.state["on_ground"] and target.state["moral"] == 3
+    del boris

@@ -176,3 +176,24 @@ def test_the_page_costs_the_same_queries_whatever_the_number_of_fighters(
     # session, user, encounter, the campaign's members, combatants, log
     with django_assert_num_queries(6):
         assert client.get(url).status_code == 200
+
+
+def test_the_organiser_opens_it_from_the_chapter_page(client, table):
+    encounter, organiser, _anna, _boris = table
+    from campaigns.chapters.services import chapter_plan, chapter_start
+
+    page = _text(
+        _client(client, organiser).get(reverse("chapter-detail", args=[encounter.chapter_id]))
+    )
+    assert 'id="table-link"' in page and "Open the table" in page
+    # Another chapter of the campaign, whose players have no living character any more.
+    other = chapter_plan(actor=organiser, campaign=encounter.chapter.campaign, title="Le tunnel")
+    other = chapter_start(actor=organiser, chapter=other)
+    page = _text(client.get(reverse("chapter-detail", args=[other.pk])))
+    assert 'id="table-open"' in page
+    from characters.models import Profile
+
+    Profile.objects.filter(player__username__in=["anna", "boris"]).update(status="dead")
+    refused = client.post(reverse("chapter-table", args=[other.pk]))
+    assert refused.status_code == 400
+    assert "no player has a living character" in _text(refused)
