@@ -344,3 +344,18 @@ def test_a_corporates_shot_then_its_exploding_damage(organiser, corporates):
                 dice={"damage_rolled": [6, 4, 2, 1], "soak_rolled": [1, 1]})  # fmt: skip
     assert entry.data["outcome"]["wound"] == 2
     assert fighters(corporates)["Vex"].state["wound_levels"] == 2
+
+
+def test_care_restores_hit_points_and_a_critical_failure_costs_one(organiser, modern):
+    # Soins: "Pour chaque blessure/coup reçu, la cible peut bénéficier d'un unique test de
+    # soin. Si le test est un échec critique, il fait perdre 1 PV." A success restores a hit
+    # point (setting `hp_per_healing_success`, default 1).
+    by_name = fighters(modern)
+    kader = by_name["Kader"].pk
+    act(organiser, modern, kind="damage", target=kader, options={"amount": 6})
+    advance(organiser, modern)
+    care = {"kind": "care", "actor": by_name["Momo"].pk, "target": kader}
+    entry = act(organiser, modern, **care, dice={"dice": [6]})
+    assert entry.data["outcome"]["hp"] == 5 and fighters(modern)["Kader"].state["hp"] == 5
+    entry = act(organiser, modern, **care, dice={"dice": [1]})
+    assert entry.data["outcome"]["hp"] == 4
