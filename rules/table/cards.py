@@ -282,7 +282,13 @@ def _line_text(
             return _("Wrap-up phase.")
         return _("Action phase.")
     if kind == EntryKind.END_PHASE and "events" in data:
-        return _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
+        text = _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
+        lost = [
+            _("%(name)s loses %(count)s life") % {"name": e.get("name"), "count": -e["change"]}
+            for e in data["events"]
+            if e.get("event") == "life" and e.get("change", 0) < 0
+        ]
+        return " ".join([text, *[f"{line}." for line in lost]])
     if kind == EntryKind.END_PHASE:
         attacker = (data.get("next_attacker") or {}).get("attacker")
         if attacker:

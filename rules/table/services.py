@@ -471,6 +471,12 @@ def _resolve(
     actor_user, system: str, name: str, data: dict, dice
 ) -> tuple[dict, RollRecord | None]:
     resolver = resolver_get(system, name)
+    if not resolver.dice_fields:
+        # A resolver without dice (an Of the Dead move): its answer is certain, no roll.
+        try:
+            return resolver.evaluate(data), None
+        except RuleInputError as error:
+            raise Refusal(_sentence(error), field=error.field) from error
     if dice is None:
         seed = secrets.randbits(63)
         try:

@@ -477,3 +477,9 @@ def test_a_fighter_surrounded_by_four_is_put_on_the_ground_and_loses_moral_once(
     target.refresh_from_db()
     assert target.state["on_ground"] and target.state["moral"] == 3
     del boris
+
+
+def test_a_move_rolls_no_dice_and_records_no_roll(table):
+    encounter, _organiser, anna, _boris = table
+    entry = act(anna, encounter, "move", named(encounter, "Anna"), distance_cm=12)
+    assert entry.roll_id is None and not RollRecord.objects.exists()

@@ -197,3 +197,14 @@ def test_the_organiser_opens_it_from_the_chapter_page(client, table):
     refused = client.post(reverse("chapter-table", args=[other.pk]))
     assert refused.status_code == 400
     assert "no player has a living character" in _text(refused)
+
+
+def test_the_log_tells_the_wrap_up_s_bleeding(client, table):
+    encounter, organiser, _anna, _boris = table
+    him = Combatant.objects.get(encounter=encounter, name="Boris")
+    him.state = {**him.state, "bleeding": True}
+    him.save(update_fields=["state"])
+    for _phase in range(3):
+        encounter_advance(actor=organiser, encounter=encounter, version=None)
+    html = _text(_client(client, organiser).get(reverse("table-encounter", args=[encounter.pk])))
+    assert "Wrap-up of turn 1. Boris loses 1 life." in html
