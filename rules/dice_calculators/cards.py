@@ -406,6 +406,9 @@ LABELS = {
     "answer_fallen_malus": _("Malus until back on his feet"),
     "answer_levels_dealt": _("Damage levels dealt (one less)"),
     "answer_levels_passed": _("Levels passed"),
+    "answer_fatigue_roll_difficulty": _("Fatigue roll after the forceful blow, difficulty"),
+    "answer_acrobatics_roll_difficulty": _("Acrobatics roll first, difficulty"),
+    "answer_acrobatics_failure_malus_dice": _("Malus dice until the end of the turn if it fails"),
 }
 
 SYSTEM_NAMES = {"corporates": "Corporates", "modern-rpg": _("Modern RPG")}
@@ -462,6 +465,9 @@ FACTS = (
     "levels",
     "levels_dealt",
     "levels_passed",
+    "fatigue_roll_difficulty",
+    "acrobatics_roll_difficulty",
+    "acrobatics_failure_malus_dice",
     "hindrance_dice",
     "fall_soak_difficulty",
     "fallen_malus",

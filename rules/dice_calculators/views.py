@@ -189,12 +189,15 @@ def modern_chase(request: HttpRequest) -> HttpResponse:
     """The organiser's chase tracker (Courses poursuites): each round adds the pursued's
     successes to the objective points, moves the lead by the successes' difference and draws
     an event on the server (recorded); the chase ends when the lead falls to 0 or the
-    objective is reached. The state travels in the form: nothing is stored but the rolls."""
+    objective is reached. The state travels in the form: nothing is stored but the rolls.
+    `?campaign=<id>`: the campaign's rules settings (the 1D of the events)."""
     form = ChaseRoundForm(request.POST or None)
-    context: dict = {"form": form}
+    in_force, shown = _in_force(request, "modern-rpg")
+    context: dict = {"form": form, **shown}
     if request.method == "POST" and form.is_valid():
         state = form.cleaned_data
         inputs = {
+            "settings": in_force.settings,
             "terrain": state["terrain"],
             "lead": state["lead"],
             "risk": state["risk"],

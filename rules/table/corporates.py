@@ -24,18 +24,21 @@ from rules.engine.systems.corporates.schedule import turn_plan
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "corporates"
-COMBATANT_TEMPLATE = "rules/table/systems/state_lines_combatant.html"
-KINDS = ("declare", "attack", "damage", "wound")
+KINDS = ("declare", "attack", "damage", "shot", "shot_damage", "wound")
 KIND_LABELS = {
     "declare": gettext_lazy("Declare the turn's actions"),
     "attack": gettext_lazy("Melee blow"),
     "damage": gettext_lazy("Damage of a blow that landed"),
+    "shot": gettext_lazy("Shoot"),
+    "shot_damage": gettext_lazy("Damage of a shot that hit (firearm dice explode)"),
     "wound": gettext_lazy("Apply wound levels (organisers)"),
 }
+# The range bands of a shot (Les tirs: base difficulty 5 / 15 / 20 / 25).
+RANGE_BANDS = tuple(load_catalogue().shot["range_base"])
 MANAGER_KINDS = ("wound",)
-FORM_FIELDS = ("kind", "actor", "target", "declared", "amount", "roll")
+FORM_FIELDS = ("kind", "actor", "target", "declared", "shot_range", "amount", "roll")
 HAND_DICE = ("dice", "damage_rolled", "soak_rolled")
-OPTION_FIELDS = ("declared", "amount")
+OPTION_FIELDS = ("declared", "shot_range", "amount")
 SEGMENT_PHASES = (
     Phase.SEGMENT_1,
     Phase.SEGMENT_2,
@@ -46,6 +49,18 @@ SEGMENT_PHASES = (
 PHASES = (Phase.DECLARE, *SEGMENT_PHASES)
 FIRST_PHASE = Phase.DECLARE
 STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
+# attacking side (KOLAPS's K15).
+COMBATANT_TEMPLATE = "rules/table/systems/corporates_combatant.html"
+HAS_ATTACKER = False
+ADVANCE_LABELS = {
+    Phase.DECLARE: gettext_lazy("To segment 1"),
+    Phase.SEGMENT_1: gettext_lazy("To segment 2"),
+    Phase.SEGMENT_2: gettext_lazy("To segment 3"),
+    Phase.SEGMENT_3: gettext_lazy("To segment 4"),
+    Phase.SEGMENT_4: gettext_lazy("To segment 5"),
+    Phase.SEGMENT_5: gettext_lazy("Next turn: declare the actions"),
+}
 # A pick-up fighter's numbers: its combat pool, defence, weapon and soak.
 DEFAULT_STATE: dict[str, Any] = {
     "pool": 5,
@@ -56,6 +71,10 @@ DEFAULT_STATE: dict[str, Any] = {
     "weapon": "cutting",
     "damage_dice": 2,
     "damage_bonus": 2,
+    "shot_pool": 5,
+    "shot_bonus": 5,
+    "gun_damage_dice": 3,
+    "gun_damage_bonus": 0,
     "soak_dice": 2,
     "soak_bonus": 2,
     "declared": 1,
@@ -146,13 +165,38 @@ def melee_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def damage_input(actor, target, margin: int, settings: dict[str, Any]) -> dict[str, Any]:
-    mine, theirs = actor.state, target.state
+def shot_input(actor, target, band: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The shot resolver's input: the shooter's pool and its declared actions' malus, the
+    range band; the target standing still unless it is down."""
+    mine = actor.state
     return {
-        "weapon": mine["weapon"],
-        "firearm": mine["weapon"] == "bullet",
-        "damage_dice": mine["damage_dice"],
-        "damage_bonus": mine["damage_bonus"],
+        "pool": mine.get("shot_pool", DEFAULT_STATE["shot_pool"]),
+        "bonus": mine.get("shot_bonus", DEFAULT_STATE["shot_bonus"]),
+        "declared": mine["declared"],
+        "range": band,
+        "size": "standing",
+        "movement": "still",
+        "settings": settings,
+    }
+
+
+def damage_input(
+    actor, target, margin: int, settings: dict[str, Any], *, gun: bool = False
+) -> dict[str, Any]:
+    mine, theirs = actor.state, target.state
+    if gun:
+        weapon, dice, bonus = (
+            "bullet",
+            mine.get("gun_damage_dice", DEFAULT_STATE["gun_damage_dice"]),
+            mine.get("gun_damage_bonus", DEFAULT_STATE["gun_damage_bonus"]),
+        )
+    else:
+        weapon, dice, bonus = mine["weapon"], mine["damage_dice"], mine["damage_bonus"]
+    return {
+        "weapon": weapon,
+        "firearm": weapon == "bullet",
+        "damage_dice": dice,
+        "damage_bonus": bonus,
         "attack_margin": margin,
         "soak_dice": theirs["soak_dice"],
         "soak_bonus": theirs["soak_bonus"],
@@ -175,8 +219,14 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
         return None, {"declared": action.options.get("declared")}
     if action.kind == "wound":
         return None, {"fatigue": 0, "wound": _amount(action, 0, 20)}
-    if action.kind == "damage":
-        return "damage", damage_input(actor, target, _amount(action, 0, 200), settings)
+    if action.kind in ("damage", "shot_damage"):
+        gun = action.kind == "shot_damage"
+        return "damage", damage_input(actor, target, _amount(action, 0, 200), settings, gun=gun)
+    if action.kind == "shot":
+        band = action.options.get("shot_range") or "short"
+        if band not in RANGE_BANDS:
+            raise Refusal(_("Choose a range band."), field="shot_range")
+        return "shot", shot_input(actor, target, band, settings)
     return "melee", melee_input(actor, target, settings)
 
 
@@ -184,8 +234,9 @@ def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, eve
     if action.kind == "declare":
         actor.state = {**actor.state, "declared": outcome["declared"]}
         return ["declared"]
-    if action.kind == "attack":
-        return ["hit"] if outcome.get("hit") else ["miss"]
+    if action.kind in ("attack", "shot"):
+        hit = outcome.get("hit", outcome.get("success"))
+        return ["hit"] if hit else ["miss"]
     fatigue, wound = int(outcome.get("fatigue") or 0), int(outcome.get("wound") or 0)
     if not fatigue and not wound:
         return []
@@ -276,6 +327,14 @@ def action_text(data: dict, actor: str, target: str) -> str:
         text = ngettext(
             "%(actor)s declares %(n)s action", "%(actor)s declares %(n)s actions", declared
         ) % {"actor": actor, "n": declared}
+    elif kind == "shot":
+        verdict = _("hit") if outcome.get("success") else _("miss")
+        text = _("%(actor)s shoots at %(target)s: %(verdict)s (margin %(margin)s)") % {
+            "actor": actor,
+            "target": target,
+            "verdict": verdict,
+            "margin": outcome.get("margin"),
+        }
     elif kind == "attack":
         verdict = _("hit") if outcome.get("hit") else _("miss")
         text = _("%(actor)s strikes at %(target)s: %(verdict)s (margin %(margin)s)") % {
@@ -290,7 +349,7 @@ def action_text(data: dict, actor: str, target: str) -> str:
             "fatigue": outcome.get("fatigue", 0),
             "wound": outcome.get("wound", 0),
         }
-        if kind == "damage":
+        if kind in ("damage", "shot_damage"):
             text = f"{actor} → {text}"
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")

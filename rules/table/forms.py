@@ -8,8 +8,10 @@ from campaigns.chapters.services import encounter_event_record
 from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
+from rules.dice_calculators.cards import label
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
+from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
 from rules.table.services import ActionInput, NewCombatants
@@ -101,6 +103,30 @@ class TableActionForm(ServiceForm):
     b_dice = forms.CharField(label=_("Melee score die of the target"), required=False)
     power_dice = forms.CharField(label=_("Weapon power dice"), required=False)
     death_die = forms.CharField(label=_("Death roll"), required=False)
+    # Corporates and the modern RPG (their adapters' FORM_FIELDS, OPTION_FIELDS, HAND_DICE).
+    attitude = forms.ChoiceField(
+        label=_("Attitude"), choices=list(ATTITUDE_LABELS.items()), required=False
+    )
+    declared = forms.IntegerField(
+        label=_("Declared actions this turn"), min_value=1, max_value=5, required=False
+    )
+    amount = forms.IntegerField(
+        label=_("Damage, attack margin or wound levels"),
+        min_value=0,
+        max_value=200,
+        required=False,
+    )
+    shot_range = forms.ChoiceField(
+        label=_("Range band"),
+        choices=[(band, label(band)) for band in CORPORATES_RANGES],
+        required=False,
+    )
+    protection_dice = forms.CharField(label=_("Target's protection die"), required=False)
+    vest_dice = forms.CharField(label=_("Vest dice"), required=False)
+    damage_rolled = forms.CharField(
+        label=_("Damage dice rolled (each 6 then its extra die)"), required=False
+    )
+    soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
     # Of the Dead (rules.table.of_the_dead): the move declared, range and cover of a shot,
     # what is thrown, the adversaries around, and its dice by hand.
     move = forms.ChoiceField(
@@ -133,25 +159,6 @@ class TableActionForm(ServiceForm):
     scatter_die = forms.CharField(label=_("Scatter die"), required=False)
     roller_dice = forms.CharField(label=_("Roller's dice"), required=False)
     against_dice = forms.CharField(label=_("Dice against"), required=False)
-    # Corporates and the modern RPG (their adapters' FORM_FIELDS, OPTION_FIELDS, HAND_DICE).
-    attitude = forms.ChoiceField(
-        label=_("Attitude"), choices=list(ATTITUDE_LABELS.items()), required=False
-    )
-    declared = forms.IntegerField(
-        label=_("Declared actions this turn"), min_value=1, max_value=5, required=False
-    )
-    amount = forms.IntegerField(
-        label=_("Damage, attack margin or wound levels"),
-        min_value=0,
-        max_value=200,
-        required=False,
-    )
-    protection_dice = forms.CharField(label=_("Target's protection die"), required=False)
-    vest_dice = forms.CharField(label=_("Vest dice"), required=False)
-    damage_rolled = forms.CharField(
-        label=_("Damage dice rolled (each 6 then its extra die)"), required=False
-    )
-    soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         super().__init__(*args, **kwargs)
@@ -231,6 +238,38 @@ class TableStandaloneForm(ServiceForm):
         self.fields["second"].choices = choices
 
 
+class TableQuickForm(ServiceForm):
+    """A pick-up game of Corporates or the modern RPG: two sides and their fighters' names
+    (one per line or separated by commas), at the system's default numbers."""
+
+    system = forms.ChoiceField(
+        label=_("Game system"),
+        choices=[("corporates", "Corporates"), ("modern-rpg", _("Modern RPG"))],
+    )
+    quick_title = forms.CharField(label=_("Title"), max_length=160, required=False)
+    first_side = forms.CharField(label=_("First side"), max_length=80)
+    first_fighters = forms.CharField(
+        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+    second_side = forms.CharField(label=_("Second side"), max_length=80)
+    second_fighters = forms.CharField(
+        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    @staticmethod
+    def names(text: str) -> list[str]:
+        return [part.strip() for part in text.replace(",", "\n").splitlines() if part.strip()]
+
+    def arguments(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "system": data["system"],
+            "sides": [data["first_side"], data["second_side"]],
+            "fighters": [self.names(data["first_fighters"]), self.names(data["second_fighters"])],
+            "title": data["quick_title"],
+        }
+
+
 class TableAddForm(ServiceForm):
     """The organiser adds zombies of a type, or a non-player character, to an Of the Dead
     encounter, with their attributes (those of the zombie's card or the scenario)."""
@@ -281,35 +320,3 @@ class TableQuickPartyForm(ServiceForm):
     """A pick-up Of the Dead game: a title; your character joins if it is alive."""
 
     title = forms.CharField(label=_("Title"), max_length=160, required=False)
-
-
-class TableQuickForm(ServiceForm):
-    """A pick-up game of Corporates or the modern RPG: two sides and their fighters' names
-    (one per line or separated by commas), at the system's default numbers."""
-
-    system = forms.ChoiceField(
-        label=_("Game system"),
-        choices=[("corporates", "Corporates"), ("modern-rpg", _("Modern RPG"))],
-    )
-    quick_title = forms.CharField(label=_("Title"), max_length=160, required=False)
-    first_side = forms.CharField(label=_("First side"), max_length=80)
-    first_fighters = forms.CharField(
-        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
-    )
-    second_side = forms.CharField(label=_("Second side"), max_length=80)
-    second_fighters = forms.CharField(
-        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
-    )
-
-    @staticmethod
-    def names(text: str) -> list[str]:
-        return [part.strip() for part in text.replace(",", "\n").splitlines() if part.strip()]
-
-    def arguments(self) -> dict:
-        data = self.cleaned_data
-        return {
-            "system": data["system"],
-            "sides": [data["first_side"], data["second_side"]],
-            "fighters": [self.names(data["first_fighters"]), self.names(data["second_fighters"])],
-            "title": data["quick_title"],
-        }

@@ -26,11 +26,11 @@ from rules.engine.systems.modern.catalogue import load_catalogue
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "modern-rpg"
-COMBATANT_TEMPLATE = "rules/table/systems/state_lines_combatant.html"
-KINDS = ("attitude", "attack", "damage")
+KINDS = ("attitude", "attack", "care", "damage")
 KIND_LABELS = {
     "attitude": gettext_lazy("Take an attitude for the round"),
     "attack": gettext_lazy("Attack (shot or blow)"),
+    "care": gettext_lazy("Give care (a care test)"),
     "damage": gettext_lazy("Apply damage (organisers)"),
 }
 MANAGER_KINDS = ("damage",)
@@ -42,6 +42,14 @@ OPTION_FIELDS = ("attitude", "amount")
 PHASES = (Phase.ATTITUDES, Phase.ACTION)
 FIRST_PHASE = Phase.ATTITUDES
 STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
+# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
+# attacking side (KOLAPS's K15).
+COMBATANT_TEMPLATE = "rules/table/systems/modern_combatant.html"
+HAS_ATTACKER = False
+ADVANCE_LABELS = {
+    Phase.ATTITUDES: gettext_lazy("To the actions, in initiative order"),
+    Phase.ACTION: gettext_lazy("Next round: attitudes"),
+}
 # A pick-up fighter's numbers: the characteristic and skill dice of its attack, its weapon,
 # its vest and hit points (the text's example character has 10).
 DEFAULT_STATE: dict[str, Any] = {
@@ -55,6 +63,8 @@ DEFAULT_STATE: dict[str, Any] = {
     "hp_max": 10,
     "attitude": "normal",
     "initiative": None,
+    "care_characteristic": 8,
+    "care_skill": 0,
 }
 ATTITUDE_LABELS = {
     "surprised": gettext_lazy("surprised"),
@@ -135,6 +145,10 @@ def check_action(encounter, actor, target, action) -> None:
         return
     if encounter.phase != Phase.ACTION:
         raise Refusal(_("Attacks are made in the action phase."), field="kind")
+    if action.kind == "care":
+        if target.dead:
+            raise Refusal(_("This combatant is dead."), field="target")
+        return
     if actor.pk == target.pk:
         raise Refusal(_("A combatant does not attack itself."), field="target")
     if target.dead:
@@ -174,6 +188,16 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
             "dead": amount > 0 and target.state["hp"] < 0,
             "out_of_action": hp <= 0,
         }
+    if action.kind == "care":
+        # Soins: "Pour chaque blessure/coup reçu, la cible peut bénéficier d'un unique test
+        # de soin" (the healer's own numbers; the table trusts the organiser on the once).
+        return "healing", {
+            "characteristic": actor.state.get("care_characteristic", 8),
+            "skill": actor.state.get("care_skill", 0),
+            "hp": max(-100, min(100, target.state["hp"])),
+            "hp_max": target.state["hp_max"],
+            "settings": _settings(encounter),
+        }
     return "combat", combat_input(actor, target, _settings(encounter))
 
 
@@ -196,6 +220,11 @@ def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, eve
     if action.kind == "attitude":
         actor.state = {**actor.state, "attitude": outcome["attitude"]}
         return ["attitude"]
+    if action.kind == "care":
+        target.state = {**target.state, "hp": outcome["hp"]}
+        if outcome["hp"] > 0 and target.unconscious:
+            target.unconscious = False
+        return ["cared"] if outcome.get("hp_change", 0) >= 0 else ["care_failed"]
     effects = _hurt(target, outcome)
     if "killed" in effects and actor is not None:
         actor.kills += 1
@@ -233,6 +262,17 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     return EntryKind.END_PHASE, {"turn": ended, "characters": []}
 
 
+def order(combatants: list[Combatant], phase: str) -> list[dict[str, Any]]:
+    """Who acts in the action phase, in the round's initiative order (the seam's hook)."""
+    if phase != Phase.ACTION:
+        return []
+    placed = [c for c in combatants if c.state.get("initiative") and not c.dead]
+    return [
+        {"id": c.pk, "name": c.name, "initiative": c.state["initiative"], "tied": False}
+        for c in sorted(placed, key=lambda c: c.state["initiative"])
+    ]
+
+
 def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
     sides: dict[str, dict[str, Any]] = {}
     for c in combatants:
@@ -264,6 +304,13 @@ def action_text(data: dict, actor: str, target: str) -> str:
         text = _("%(actor)s takes the attitude: %(attitude)s") % {
             "actor": actor,
             "attitude": ATTITUDE_LABELS.get(outcome.get("attitude", ""), ""),
+        }
+    elif kind == "care":
+        text = _("%(actor)s gives care to %(target)s: %(change)+d hit points (%(hp)s)") % {
+            "actor": actor,
+            "target": target,
+            "change": outcome.get("hp_change", 0),
+            "hp": outcome.get("hp"),
         }
     elif kind == "damage":
         text = _("%(target)s takes %(damage)s damage (%(hp)s hit points)") % {

@@ -2,6 +2,8 @@
 run with the campaign's stored rules settings, not the catalogue's defaults, and say which
 settings are in force. A campaign the user cannot see is a 404; another system's, a refusal."""
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -23,7 +25,8 @@ def api(system, resolver, verb="odds"):
 
 
 def text(response):
-    return response.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
+    body = html.unescape(response.content.decode())
+    return body.replace("\u00a0", " ").replace("\u202f", " ")
 
 
 @pytest.fixture
@@ -134,3 +137,33 @@ def test_a_calculator_for_a_campaign_costs_a_fixed_number_of_queries(
             page("modern-rpg", "combat"), {**SHOT, "campaign": table["modern"].pk}
         )
     assert response.status_code == 200
+
+
+def test_the_chase_tracker_plays_with_the_campaigns_settings_and_names_the_risk(client, table):
+    # The campaign's "1D" of chase events (`chase_loss_die`) is a d8; flat out from round
+    # 2: "le pieton est en désavantage sur son test d'endurance".
+    campaign_rules_settings_set(
+        actor=table["organiser"], campaign=table["modern"], settings={"chase_loss_die": "8"}
+    )
+    client.force_login(table["participant"])
+    url = reverse("modern-chase") + f"?campaign={table['modern'].pk}"
+    assert "Poursuite" in text(client.get(url))
+    response = client.post(
+        url,
+        {
+            "terrain": "foot",
+            "objective": "40",
+            "points": "0",
+            "lead": "6",
+            "round": "2",
+            "risk": "flat_out",
+            "pursued_successes": "1",
+            "pursuer_successes": "1",
+        },
+    )
+    assert response.status_code == 200
+    from rules.rolls.models import RollRecord
+
+    record = RollRecord.objects.get(resolver="chase")
+    assert record.inputs["settings"]["chase_loss_die"] == 8
+    assert "À fond : le piéton est en désavantage sur son test d'Endurance" in text(response)

@@ -234,3 +234,128 @@ def test_the_table_page_costs_a_fixed_number_of_queries(
     with django_assert_num_queries(5):
         response = client.get(reverse("table-encounter", args=[encounter.pk]))
     assert response.status_code == 200
+
+
+# --- A chapter being played -------------------------------------------------------------------
+
+
+def _chapter(system, organiser, player):
+    from campaigns.chapters.services import chapter_plan, chapter_start
+    from campaigns.services import campaign_add_participant, campaign_create
+
+    campaign = campaign_create(organiser=organiser, name="Campagne", system=system)
+    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Premier sang")
+    return chapter_start(actor=organiser, chapter=chapter)
+
+
+def test_a_modern_chapter_opens_its_encounter_with_the_players_characters(client, organiser):
+    from characters.modern.services import modern_character_create
+    from rules.table.services import encounter_create_for_chapter
+
+    player = PlayerFactory()
+    chapter = _chapter("modern-rpg", organiser, player)
+    with pytest.raises(Refusal):
+        encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    modern_character_create(
+        owner=player,
+        name="Lina",
+        characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+    )
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    lina = fighters(encounter)["Lina"]
+    assert lina.player == player and lina.state["characteristic"] == 10
+    assert encounter.phase == Phase.ATTITUDES
+    # The chapter page links to it, and the player acts for Lina only.
+    client.force_login(player)
+    page = client.get(reverse("chapter-detail", args=[chapter.pk]))
+    assert reverse("table-encounter", args=[encounter.pk]) in text(page)
+
+
+def test_a_corporates_chapter_opens_its_encounter_with_one_fighter_per_player(organiser):
+    from rules.table.services import encounter_create_for_chapter
+
+    player = PlayerFactory(display_name="Vex")
+    chapter = _chapter("corporates", organiser, player)
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    assert fighters(encounter)["Vex"].player == player
+    assert encounter.phase == Phase.DECLARE
+
+
+def test_the_api_twin_plays_a_modern_round(client, organiser, modern):
+    client.force_login(organiser)
+    by_name = fighters(modern)
+    lina, kader = by_name["Lina"].pk, by_name["Kader"].pk
+    modern.refresh_from_db()
+    took = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"version": modern.version, "kind": "attitude", "actor": lina, "target": lina,
+         "options": {"attitude": "ultra_violent"}},
+        content_type="application/json",
+    )  # fmt: skip
+    assert took.status_code == 200
+    refused = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"kind": "attitude", "actor": lina, "target": lina, "options": {"attitude": "calm"}},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    modern.refresh_from_db()
+    client.post(
+        reverse("api-table-advance", args=[modern.pk]),
+        {"version": modern.version},
+        content_type="application/json",
+    )
+    odds = client.post(
+        reverse("api-table-odds", args=[modern.pk]),
+        {"kind": "attack", "actor": lina, "target": kader},
+        content_type="application/json",
+    )
+    assert odds.status_code == 200 and odds.json()["resolver"] == "combat"
+    # Dice by hand up to 12 (a d12 skill would show it); 3 dice: d8, d6, and the d8 of
+    # ammunition (+1 when ultra-violent: two).
+    hand = client.post(
+        reverse("api-table-act", args=[modern.pk]),
+        {"kind": "attack", "actor": lina, "target": kader, "dice": {"dice": [1, 2, 3, 4]}},
+        content_type="application/json",
+    )
+    assert hand.status_code == 200
+
+
+def test_a_corporates_shot_then_its_exploding_damage(organiser, corporates):
+    # "Les tirs": short range, base difficulty 5; "Les jets de dégâts des armes à feu ... on
+    # rejette et ajoute chaque dé dont le résultat est un 6".
+    by_name = fighters(corporates)
+    for _ in range(3):
+        advance(organiser, corporates)  # segment 3: both act
+    shot = {"kind": "shot", "actor": by_name["Garde"].pk, "target": by_name["Vex"].pk}
+    corporates.refresh_from_db()
+    odds = encounter_odds(
+        encounter=corporates, action=ActionInput(**shot, options={"shot_range": "long"})
+    )
+    assert odds["resolver"] == "shot" and odds["difficulty"] == 20
+    entry = act(organiser, corporates, **shot, options={"shot_range": "short"},
+                dice={"dice": [1, 1, 1, 1, 1]})  # fmt: skip
+    assert entry.data["outcome"]["success"] and entry.data["effects"] == ["hit"]
+    # 3 dice, a 6 then its extra die: 6 + 4, 2, 1 = 13 against 2 + 2 soak (1 1): margin 9,
+    # two wound levels (a bullet).
+    entry = act(organiser, corporates, kind="shot_damage", actor=by_name["Garde"].pk,
+                target=by_name["Vex"].pk, options={"amount": 0},
+                dice={"damage_rolled": [6, 4, 2, 1], "soak_rolled": [1, 1]})  # fmt: skip
+    assert entry.data["outcome"]["wound"] == 2
+    assert fighters(corporates)["Vex"].state["wound_levels"] == 2
+
+
+def test_care_restores_hit_points_and_a_critical_failure_costs_one(organiser, modern):
+    # Soins: "Pour chaque blessure/coup reçu, la cible peut bénéficier d'un unique test de
+    # soin. Si le test est un échec critique, il fait perdre 1 PV." A success restores a hit
+    # point (setting `hp_per_healing_success`, default 1).
+    by_name = fighters(modern)
+    kader = by_name["Kader"].pk
+    act(organiser, modern, kind="damage", target=kader, options={"amount": 6})
+    advance(organiser, modern)
+    care = {"kind": "care", "actor": by_name["Momo"].pk, "target": kader}
+    entry = act(organiser, modern, **care, dice={"dice": [6]})
+    assert entry.data["outcome"]["hp"] == 5 and fighters(modern)["Kader"].state["hp"] == 5
+    entry = act(organiser, modern, **care, dice={"dice": [1]})
+    assert entry.data["outcome"]["hp"] == 4

@@ -168,3 +168,18 @@ def test_a_rammed_roll_on_the_server_reads_as_evaluate():
             }
         )
         assert again["key"] == rolled["key"]
+
+
+def test_forceful_and_acrobatic_blows_name_their_own_rolls():
+    # Coup en force: "le personnage doit réussir un jet de fatigue difficulté 15 ou perdre 1
+    # niveau de fatigue"; attaque acrobatique: "Le personnage doit réussir un jet
+    # d'acrobatie difficulté 15 ... S'il rate, il est déséquilibré et aura -1d
+    # supplémentaire jusqu'à la fin du tour."
+    from rules.engine.systems.corporates import melee
+
+    forceful = melee.odds({"pool": 4, "special": "forceful", "skill_level": 3})
+    assert forceful["fatigue_roll_difficulty"] == 15 and forceful["malus_dice"] == 1
+    acrobatic = melee.evaluate({"pool": 3, "special": "acrobatic", "dice": [6, 6, 6]})
+    assert acrobatic["acrobatics_roll_difficulty"] == 15
+    assert acrobatic["acrobatics_failure_malus_dice"] == 1
+    assert "fatigue_roll_difficulty" not in melee.odds({"pool": 4})

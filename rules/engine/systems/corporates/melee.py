@@ -41,6 +41,7 @@ class Blow:
     dodge_bonus: int
     damage_bonus: int
     defender_damage_bonus: int
+    special: str = "none"
 
 
 def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Blow:
@@ -88,6 +89,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Blow:
         dodge_bonus=dodge_bonus,
         damage_bonus=damage_bonus,
         defender_damage_bonus=charge["defender"],
+        special=special,
     )
 
 
@@ -105,7 +107,25 @@ def outcome(attack: int, dodge: int | None, blow: Blow, catalogue: Catalogue) ->
         "extra_damage_dice": margin // catalogue.damage["margin_per_extra_die"] if hit else 0,
         "damage_bonus": blow.damage_bonus,
         "defender_damage_bonus": blow.defender_damage_bonus,
+        **special_rolls(blow, catalogue),
     }
+
+
+def special_rolls(blow: Blow, catalogue: Catalogue) -> dict[str, Any]:
+    """What a special blow asks besides its attack: the forceful blow's fatigue roll ("le
+    personnage doit réussir un jet de fatigue difficulté 15 ou perdre 1 niveau de fatigue"),
+    the acrobatic attack's acrobatics roll first ("Le personnage doit réussir un jet
+    d'acrobatie difficulté 15 ... S'il rate, il est déséquilibré et aura -1d supplémentaire
+    jusqu'à la fin du tour"). Each is an action roll (`action`) against its difficulty."""
+    melee = catalogue.melee
+    if blow.special == "forceful":
+        return {"fatigue_roll_difficulty": melee["forceful_fatigue_difficulty"]}
+    if blow.special == "acrobatic":
+        return {
+            "acrobatics_roll_difficulty": melee["acrobatic_difficulty"],
+            "acrobatics_failure_malus_dice": melee["acrobatic_failure_malus_dice"],
+        }
+    return {}
 
 
 def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[str, Any]:
@@ -127,6 +147,7 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
         "attack_bonus": blow.attack.bonus + blow.situation,
         "defence": blow.defence,
         "damage_bonus": blow.damage_bonus,
+        **special_rolls(blow, catalogue),
     }
 
 
