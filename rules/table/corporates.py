@@ -21,6 +21,7 @@ from campaigns.rules_settings.services import campaign_rules_settings
 from characters.permissions import Refusal
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.schedule import turn_plan
+from rules.table.checks import require_kind_and_actor
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "corporates"
@@ -123,16 +124,8 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
 
 
 def check_action(encounter, actor, target, action) -> None:
-    if action.kind not in KINDS:
-        raise Refusal(_("Choose what the combatant does."), field="kind")
-    if action.kind == "wound":
-        if target.dead:
-            raise Refusal(_("This combatant is dead."), field="target")
+    if require_kind_and_actor(action, actor, target, kinds=KINDS, applied="wound"):
         return
-    if actor is None:
-        raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    if actor.dead or actor.unconscious:
-        raise Refusal(_("This combatant cannot act now."), field="actor")
     if action.kind == "declare":
         if encounter.phase != Phase.DECLARE:
             raise Refusal(_("Actions are declared at the start of the turn."), field="kind")

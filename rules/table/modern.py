@@ -23,6 +23,7 @@ from characters.modern.models import ModernCharacter
 from characters.permissions import Refusal
 from rules.engine.systems.modern.attitudes import Fighter, initiative_order
 from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.table.checks import require_kind_and_actor
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "modern-rpg"
@@ -127,16 +128,8 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
 
 
 def check_action(encounter, actor, target, action) -> None:
-    if action.kind not in KINDS:
-        raise Refusal(_("Choose what the combatant does."), field="kind")
-    if action.kind == "damage":
-        if target.dead:
-            raise Refusal(_("This combatant is dead."), field="target")
+    if require_kind_and_actor(action, actor, target, kinds=KINDS, applied="damage"):
         return
-    if actor is None:
-        raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    if actor.dead or actor.unconscious:
-        raise Refusal(_("This combatant cannot act now."), field="actor")
     if action.kind == "attitude":
         if encounter.phase != Phase.ATTITUDES:
             raise Refusal(_("Attitudes are taken at the start of the round."), field="kind")
