@@ -231,3 +231,22 @@ def test_a_shot_into_a_melee_at_an_alone_target_hits_the_shooters_named_ally():
     assert ranged.odds(shot)["follow_up"]["stray:ally_dies"] == pytest.approx(
         float(dies), abs=1e-12
     )
+
+
+def test_a_seeded_shot_whose_stray_hits_the_ally_replays_with_its_death_die():
+    ranged = resolver_get("kolaps", "ranged")
+    shot = {
+        "attacker": {"rank": "novice", "talents": {"pistolet": 0}},
+        "weapon": "pa-police-50",
+        "distance_cm": 20,
+        "melee_figures": 3,
+        "target_alone": True,
+        "stray_ally": {"sante": 5},
+    }
+    seed = next(
+        s for s in range(5000) if "ally" in (ranged.roll(shot, random.Random(s)).get("stray") or {})
+    )
+    rolled = ranged.roll(shot, random.Random(seed))
+    assert "stray_death_die" in rolled["follow_up"]
+    typed = {"dice": rolled["dice"], **rolled["follow_up"]}
+    assert ranged.evaluate({**shot, **typed}) == rolled

@@ -17,6 +17,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from rest_framework.test import APIClient
 
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
@@ -210,3 +211,52 @@ def test_the_odds_of_the_ally_dying_equal_walking_every_die(table):
                 dies += Fraction(1, 6 ** (count + 2))
     assert odds["follow_up"]["stray:ally_dies"] == pytest.approx(float(dies), abs=1e-12)
     assert dies > 0
+
+
+def test_the_odds_page_shows_the_chance_the_stray_ally_dies_and_refuses_a_wrong_ally(client, table):
+    orga, encounter = table
+    _alone(encounter)
+    c = _by_name(encounter)
+    client.force_login(orga)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    query = {
+        "kind": "ranged",
+        "actor": c["Blanc"].pk,
+        "target": c["Croc"].pk,
+        "distance_cm": 20,
+        "melee_figures": 2,
+        "stray_ally": c["Roux"].pk,
+    }
+    url = reverse("table-odds", args=[encounter.pk])
+    html = client.get(url, query, headers={"HX-Request": "true"}).content.decode()
+    odds = encounter_odds(encounter=encounter, action=_shot(c, stray_ally=c["Roux"].pk))
+    assert "L\u2019allié du tireur touché par une balle perdue meurt" in html
+    assert f'id="odds-stray-ally-dies">{odds["stray_ally_dies_exact"]}<' in html
+    wrong = client.get(url, {**query, "stray_ally": c["Croc"].pk}, headers={"HX-Request": "true"})
+    text = wrong.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Une balle perdue dans le camp du tireur touche l\u2019un de ses alliés vivants" in text
+
+
+def test_the_api_takes_armed_fists_and_the_stray_ally_in_options_with_sentences(table):
+    orga, encounter = table
+    c = _by_name(encounter)
+    api = APIClient()
+    api.force_authenticate(orga)
+    api.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    url = reverse("api-table-act", args=[encounter.pk])
+    fists = {"kind": "melee", "target": c["Griffe"].pk, "options": {"armed_fist": True}}
+    refused = api.post(url, {**fists, "actor": c["Blanc"].pk}, format="json")
+    assert refused.status_code == 400
+    assert "Armed fists need the Poing armé talent and a pistol." in str(refused.json())
+    assert api.post(url, {**fists, "actor": c["Roux"].pk}, format="json").status_code == 200
+    shot = {
+        "kind": "ranged",
+        "actor": c["Blanc"].pk,
+        "target": c["Dent"].pk,
+        "options": {"melee_figures": 2, "stray_ally": c["Croc"].pk},
+    }
+    wrong = api.post(url, shot, format="json")
+    assert wrong.status_code == 400
+    assert "hits one of its living allies: choose one." in str(wrong.json())
+    named = {**shot, "options": {"melee_figures": 2, "stray_ally": c["Martel"].pk}}
+    assert api.post(url, named, format="json").status_code == 200

@@ -330,4 +330,9 @@ def odds_json(result: AttackOdds) -> dict[str, Any]:
         "attacker_dies": float(result.attacker_dies),
         "six_six_six": float(result.six_six_six),
         "follow_up": {k: float(v) for k, v in result.follow_up.items()},
+        **(
+            {"stray_ally_dies_exact": c.exact(result.follow_up["stray:ally_dies"])}
+            if "stray:ally_dies" in result.follow_up
+            else {}
+        ),
     }
