@@ -63,6 +63,7 @@ FOLLOW_UP_LABELS = {
     "incident_die": _("Major incident die"),
     "attacker_death_die": _("Attacker's death roll"),
     "stray_die": _("Stray shot die"),
+    "stray_death_die": _("Death roll of the ally hit by the stray shot"),
     "temper_die": _("Temper die (1 Moral lost below 3)"),
     "a_dice": _("Exploding die of fighter A"),
     "b_dice": _("Exploding die of fighter B"),

@@ -23,7 +23,9 @@ def _valid_unit(alice) -> KolapsUnit:
         owner=alice, name="Capitaine Vasseur", archetype="sous-officier", rank="expert",
         unit=unit,
     )  # fmt: skip
-    for talent, times in (("discipline", 2), ("ralliement", 1), ("pistolet", 2)):
+    # Pistolet 2, then Poing armé (K18 armed fists: the live table offers a pistol in melee).
+    raises = (("discipline", 2), ("ralliement", 1), ("pistolet", 2), ("poing-arme", 1))
+    for talent, times in raises:
         for _ in range(times):
             chief.refresh_from_db()
             kolaps.character_raise(

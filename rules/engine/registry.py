@@ -154,6 +154,7 @@ FOLLOW_UPS = (
     "incident_die",
     "attacker_death_die",
     "stray_die",
+    "stray_death_die",
     "temper_die",
 )
 
@@ -170,6 +171,7 @@ _FOLLOW_UP_SCHEMA = {
     "incident_die": _faces("the major incident's fresh D6 (K9)"),
     "attacker_death_die": _faces("the attacker's death roll after a major incident 1"),
     "stray_die": _faces("the stray shot's D6 after a miss into a melee"),
+    "stray_death_die": _faces("the death roll of the shooter's ally a stray shot wounds"),
     "temper_die": _faces("the miss's D6 at threshold 3 (1 Moral lost below)"),
 }
 
@@ -196,6 +198,16 @@ _RANGED_SCHEMA: dict[str, Any] = _object(
         "equipment_db": {"type": "integer", "minimum": -10, "maximum": 10, "default": 0},
         "distance_cm": {"type": "number", "minimum": 0, "maximum": 1000},
         "melee_figures": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0},
+        "target_alone": {
+            "type": "boolean",
+            "default": False,
+            "description": "K18: the target is the only figure of its unit (stray shot 2-3)",
+        },
+        "stray_ally": {
+            "type": "object",
+            "description": "the shooter's ally a stray shot on the shooter's side hits",
+            "properties": {"sante": _SANTE, "talents": _TALENTS},
+        },
         "target": {
             "type": "object",
             "properties": {
@@ -227,6 +239,12 @@ _FIGHTER = _object(
         "weapon": {
             "type": "string",
             "enum": sorted(w.slug for w in _CATALOGUE.weapons.values() if w.kind == "melee"),
+            "description": "a melee weapon; with armed_fist, a pistol",
+        },
+        "armed_fist": {
+            "type": "boolean",
+            "default": False,
+            "description": "K18 armed fists: a pistol in melee (Poing armé)",
         },
         "armour": _ARMOUR,
         "use": {"type": "array", "items": {"type": "string"}},

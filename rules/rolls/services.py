@@ -52,6 +52,8 @@ def _sentence(error: RuleInputError) -> str:
         return _("A list is expected here.")
     if kind == "flag":
         return _("Yes or no (true or false).")
+    if kind == "armed_fist":
+        return _("Armed fists need the Poing armé talent and a pistol.")
     if kind == "exploding":
         return _("An exploding die: every 6 adds a die, and the last die is not a 6.")
     if kind == "range":

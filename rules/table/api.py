@@ -156,7 +156,10 @@ class TableActionSerializer(serializers.Serializer):
         default=dict,
         help_text=(
             "What a system's action needs besides (its adapter reads them). KOLAPS: "
-            '"allies_near", the ids of the target\'s allies within 25 cm (none if absent).'
+            '"allies_near", the ids of the target\'s allies within 25 cm (none if absent); '
+            '"armed_fist" (true: a melee with a pistol, K18 Poing armé); "melee_figures", the '
+            'figures in the melee a shot goes into; "stray_ally", the id of the shooter\'s ally '
+            "a stray shot on the shooter's side hits (needed when it has one)."
         ),
     )
 

@@ -191,6 +191,8 @@ class CombatantCard:
     notes: list[str] = field(default_factory=list)
     # (label, value) of that state, in the viewer's language (Corporates, the modern RPG).
     state_lines: tuple[tuple[str, str], ...] = ()
+    # KOLAPS K18: it may fight in melee with armed fists (the action form offers them).
+    armed_fist: bool = False
 
 
 @dataclass(frozen=True)
@@ -368,6 +370,7 @@ def table_card(
     names = {c.pk: c.name for c in combatants}
     sides: dict[str, list[CombatantCard]] = {}
     notes_of = getattr(adapter, "combatant_notes", None)
+    fists_of = getattr(adapter, "armed_fist_of", None)
     for c in combatants:
         sees = c.revealed or can_manage or c.side in my_sides
         sides.setdefault(c.side, []).append(
@@ -392,6 +395,7 @@ def table_card(
                 state=dict(c.state or {}),
                 badges=list(badges(c)) if badges else [],
                 notes=notes_of(c) if notes_of is not None else [],
+                armed_fist=bool(fists_of(c)) if fists_of is not None and not c.dead else False,
                 state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )

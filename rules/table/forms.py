@@ -62,7 +62,16 @@ class EncounterRollForm(ServiceForm):
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
 # The dice a page asks for when they were rolled by hand, by the resolvers' field names
 # (each system's adapter says which of them it asks: `HAND_DICE`).
-HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die", *of_the_dead.HAND_DICE)
+HAND_DICE = (
+    "dice",
+    "a_dice",
+    "b_dice",
+    "power_dice",
+    "death_die",
+    "stray_die",
+    "stray_death_die",
+    *of_the_dead.HAND_DICE,
+)
 
 
 def parse_dice(text: str, top: int = 6) -> list[int] | None:
@@ -95,6 +104,25 @@ class TableActionForm(ServiceForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    # KOLAPS K18: armed fists (a pistol in melee), a shot into a melee and its stray shot.
+    armed_fist = forms.BooleanField(
+        label=_("With armed fists (a pistol in melee)"),
+        help_text=_("Poing armé: the Pistolet expertise and the pistol's point-blank power."),
+        required=False,
+    )
+    melee_figures = forms.IntegerField(
+        label=_("Figures in the melee shot into"),
+        help_text=_("0 when the target is not in a melee."),
+        min_value=0,
+        max_value=20,
+        required=False,
+    )
+    stray_ally = forms.TypedChoiceField(
+        label=_("The shooter's ally a stray shot would hit"),
+        help_text=_("Between the shooter and the target, or else the nearest to the shooter."),
+        coerce=int,
+        required=False,
+    )
     roll = forms.ChoiceField(
         label=_("Dice"), choices=ROLL_CHOICES, initial="server", required=False
     )
@@ -103,6 +131,10 @@ class TableActionForm(ServiceForm):
     b_dice = forms.CharField(label=_("Melee score die of the target"), required=False)
     power_dice = forms.CharField(label=_("Weapon power dice"), required=False)
     death_die = forms.CharField(label=_("Death roll"), required=False)
+    stray_die = forms.CharField(label=_("Stray shot die"), required=False)
+    stray_death_die = forms.CharField(
+        label=_("Death roll of the ally hit by the stray shot"), required=False
+    )
     # Corporates and the modern RPG (their adapters' FORM_FIELDS, OPTION_FIELDS, HAND_DICE).
     attitude = forms.ChoiceField(
         label=_("Attitude"), choices=list(ATTITUDE_LABELS.items()), required=False
@@ -180,6 +212,12 @@ class TableActionForm(ServiceForm):
             self.fields["allies_near"].choices = [
                 (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
             ]
+        if "stray_ally" in self.fields:
+            self.fields["stray_ally"].choices = [("", "—")] + [
+                (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
+            ]
+        if "armed_fist" in self.fields and not any(c.armed_fist for c in card.mine):
+            del self.fields["armed_fist"]  # offered only to who has armed fists
         if "wound" in self.fields:
             self.fields["wound"].choices = [("", "—"), *wounds]
         for name in self.hand_dice:

@@ -19,6 +19,7 @@ from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps import at_the_table as k18
+from rules.engine.systems.kolaps.attack import OWN_SIDE_STRAYS
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.table.models import Combatant, EntryKind, Phase
@@ -58,9 +59,12 @@ FORM_FIELDS = (
     "cover",
     "wound",
     "allies_near",
+    "armed_fist",
+    "melee_figures",
+    "stray_ally",
     "roll",
 )
-HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die")
+HAND_DICE = ("dice", "a_dice", "b_dice", "power_dice", "death_die", "stray_die", "stray_death_die")
 PHASES = (Phase.SPEECH, Phase.ACTION)
 FIRST_PHASE = Phase.SPEECH
 ADVANCE_LABELS = {
@@ -87,7 +91,9 @@ STATE_FIELDS = (
 )
 # The action's own fields handed to the adapter: the target's allies the acting player says
 # were within 25 cm of it (K8's lethal wound; the server knows no distances).
-OPTION_FIELDS = ("allies_near",)
+# K18's armed fists (`armed_fist`: a pistol in melee), and a shot into a melee: the figures in
+# it (`melee_figures`) and the shooter's ally a stray shot on its own side hits (`stray_ally`).
+OPTION_FIELDS = ("allies_near", "armed_fist", "melee_figures", "stray_ally")
 DEFAULT_ORDER = "movement"
 # K11's order directives, as the table names them.
 DIRECTIVE_LABELS = {
@@ -164,11 +170,38 @@ def ranged_input(actor, target, *, weapon: str, distance_cm: float, cover: int, 
     }
 
 
-def melee_input(actor, target, *, weapon: str, catalogue):
-    """The melee resolver's input (RULES-NOTES K10, K16): a is the actor, b its target."""
+def pistols_for(combatant, catalogue: Catalogue) -> list[str]:
+    """The combatant's pistols, if it has armed fists (K18; Poing armé: "peuvent utiliser une
+    arme de type pistolet au corps à corps"), else none."""
+    if k18.ARMED_FIST not in _talents(combatant, catalogue):
+        return []
+    return [
+        w
+        for w in combatant.weapons
+        if w in catalogue.weapons and catalogue.weapons[w].talent == k18.PISTOL_TALENT
+    ]
+
+
+def armed_fist_of(combatant, catalogue: Catalogue | None = None) -> bool:
+    """Whether the combatant may fight in melee with armed fists (the card offers it)."""
+    return bool(pistols_for(combatant, catalogue or load_catalogue()))
+
+
+def melee_input(actor, target, *, weapon: str, catalogue, armed_fist: bool = False):
+    """The melee resolver's input (RULES-NOTES K10, K16): a is the actor, b its target.
+    With armed fists (K18), the actor's weapon is a pistol and its Pistolet expertise stands
+    for its melee expertise."""
     theirs = weapons_for(target, "melee", catalogue)
     a = {**_fighter(actor, catalogue), "weapon": weapon}
     b = {**_fighter(target, catalogue), "weapon": theirs[0] if theirs else weapon}
+    if armed_fist:
+        a["armed_fist"] = True
+    their_pistols = pistols_for(target, catalogue)
+    if not theirs and (armed_fist or their_pistols):
+        # A target without a melee weapon fights back with its own armed fists if it has them.
+        if not their_pistols:
+            raise Refusal(_("The target has no weapon to fight back in melee."), field="target")
+        b.update(weapon=their_pistols[0], armed_fist=True)
     return {"a": a, "b": b}
 
 
@@ -506,6 +539,13 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
         return roll_input(actor, target, action.kind, catalogue)
     kind = "ranged" if action.kind == "ranged" else "melee"
     weapons = weapons_for(actor, kind, catalogue)
+    fists = kind == "melee" and bool((action.options or {}).get("armed_fist"))
+    if fists:
+        weapons = pistols_for(actor, catalogue)
+        if not weapons:
+            raise Refusal(
+                _("Armed fists need the Poing armé talent and a pistol."), field="armed_fist"
+            )
     if not weapons:
         raise Refusal(_("This combatant has no weapon for that."), field="weapon")
     weapon = action.weapon or weapons[0]
@@ -520,8 +560,66 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
             cover=action.cover,
             catalogue=catalogue,
         )
+        data.update(into_melee_input(encounter, actor, target, action))
         return "ranged", data
-    return "melee", melee_input(actor, target, weapon=weapon, catalogue=catalogue)
+    if (action.options or {}).get("stray_ally") not in (None, ""):
+        raise Refusal(_("A stray shot follows a shot into a melee."), field="stray_ally")
+    data = melee_input(actor, target, weapon=weapon, catalogue=catalogue, armed_fist=fists)
+    return "melee", data
+
+
+def _living(encounter) -> list:
+    """The encounter's combatants (those the service holds under its lock, when it does)."""
+    held = getattr(encounter, "live_combatants", None)
+    return list(held) if held is not None else list(encounter.combatants.all())
+
+
+def stray_ally_of(action, actor, everyone) -> Any:
+    """The shooter's ally the acting player names for a stray shot on the shooter's own
+    side, or None when none is named."""
+    raw = (action.options or {}).get("stray_ally")
+    if raw in (None, ""):
+        return None
+    try:
+        wanted = int(raw)
+    except (TypeError, ValueError):
+        wanted = None
+    ally = next((c for c in everyone if c.pk == wanted), None)
+    if ally is None or ally.side != actor.side or ally.pk == actor.pk or ally.dead:
+        raise Refusal(
+            _("A stray shot on the shooter's side hits one of its living allies: choose one."),
+            field="stray_ally",
+        )
+    return ally
+
+
+def into_melee_input(encounter, actor, target, action) -> dict[str, Any]:
+    """A shot into a melee ("Tir dans une mêlée"): the figures in it, whether the target is
+    alone on its side (K18: "the stray shot that hits the shooter's own figure (-1 Moral)
+    when the target is alone") and the shooter's ally a stray shot on its side would hit,
+    whom the acting player names before the dice (the server knows no distances)."""
+    raw = (action.options or {}).get("melee_figures")
+    try:
+        figures = int(raw or 0)
+    except (TypeError, ValueError):
+        figures = -1
+    if not 0 <= figures <= 20:
+        raise Refusal(_("From 0 to 20 figures in the melee."), field="melee_figures")
+    if figures < 2:
+        if (action.options or {}).get("stray_ally") not in (None, ""):
+            raise Refusal(_("A stray shot follows a shot into a melee."), field="stray_ally")
+        return {}
+    everyone = _living(encounter)
+    catalogue = catalogue_of(encounter.catalogue_version)
+    alone = not any(c.side == target.side and c.pk != target.pk and not c.dead for c in everyone)
+    data: dict[str, Any] = {"melee_figures": figures, "target_alone": alone}
+    ally = stray_ally_of(action, actor, everyone)
+    if ally is None:
+        if any(c.side == actor.side and c.pk != actor.pk and not c.dead for c in everyone):
+            raise Refusal(_("Name the shooter's ally a stray shot would hit."), field="stray_ally")
+        return data
+    data["stray_ally"] = {"sante": ally.sante, "talents": _talents(ally, catalogue)}
+    return data
 
 
 def roll_input(actor, target, kind: str, catalogue: Catalogue) -> tuple[str, dict]:
@@ -566,6 +664,25 @@ def _apply_roll(kind: str, outcome: dict[str, Any], actor, target, catalogue) ->
     return []
 
 
+def _apply_stray(outcome: dict[str, Any], action, actor, everyone, catalogue) -> list[str]:
+    """A stray shot on the shooter's own side (Tir dans une mêlée 1, and 2-3 when the target
+    is alone, K18): the shooter loses its Moral, the ally named takes the wound at once with
+    its death roll."""
+    stray = outcome.get("stray") or {}
+    if stray.get("effect") not in OWN_SIDE_STRAYS:
+        return []
+    effects = []
+    if stray.get("attacker_moral"):
+        _moral(actor, int(stray["attacker_moral"]), catalogue)
+        effects.append("stray_moral")
+    hit = stray.get("ally")
+    ally = stray_ally_of(action, actor, everyone)
+    if hit and ally is not None:
+        _struck(ally, hit)
+        effects.append("stray_ally_killed" if hit.get("killed") else "stray_ally_wounded")
+    return effects
+
+
 def apply_outcome(
     encounter, action, outcome: dict[str, Any], actor, target, everyone=()
 ) -> list[str]:
@@ -583,6 +700,7 @@ def apply_outcome(
         actor.revealed = True
     else:
         effects = apply_attack(outcome, actor, target, catalogue)
+        effects += _apply_stray(outcome, action, actor, everyone, catalogue)
         row = outcome.get("row")
     for struck in [c for c in everyone if c.dead and c.pk not in dead_before]:
         if struck.pk == target.pk:

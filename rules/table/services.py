@@ -530,6 +530,8 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
         adapter.check_action(locked, fighter, target, action)
         if fighter is not None:
             _require_for(actor, roles, fighter)
+        # The combatants already read, for an adapter that needs the others (no new query).
+        locked.live_combatants = everyone
         name, data = adapter.resolver_input(locked, fighter, target, action)
         snapshots = {str(c.pk): _snapshot(c) for c in everyone}
         if name is None:

@@ -11,6 +11,7 @@ from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps import at_the_table as a
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.ranged import _walk as ranged_walk
 from tests.rules.kolaps_brute import every_roll
 
 CATALOGUE = load_catalogue()
@@ -165,3 +166,87 @@ def test_a_seeded_roll_is_what_evaluate_makes_of_its_dice(name):
         if name == "stray_shot":
             given = {**body, "stray_die": rolled["dice"]}
         assert resolver.evaluate(given) == rolled
+
+
+# --- K18 "armed fists (a pistol in melee), the stray shot that hits the shooter's own figure
+# (-1 Moral) when the target is alone", inside the melee and ranged resolvers.
+
+_FISTS = {"rank": "aguerri", "talents": {"pistolet": 3, "poing-arme": 1}, "weapon": "pa-police-50"}
+_BATON = {"rank": "aguerri", "talents": {"corps-a-corps": 1}, "weapon": "matraque-composite"}
+
+
+def test_the_melee_resolver_fights_with_armed_fists_at_the_pistolet_expertise():
+    # Poing armé: "Ils utilisent la valeur du talent pistolet au C à C et appliquent la
+    # puissance de l'arme a bout portant."
+    melee = resolver_get("kolaps", "melee")
+    odds = melee.odds({"a": {**_FISTS, "armed_fist": True}, "b": _BATON})
+    assert {"source": "expertise", "value": 3} in odds["score_modifiers"]["a"]
+    pistol = load_catalogue().weapon("pa-police-50")
+    blow = melee.evaluate(
+        {"a": {**_FISTS, "armed_fist": True}, "b": _BATON, "a_dice": [6, 5], "b_dice": [1]}
+    )
+    assert blow["attacker"] == "a" and blow["power"] == str(pistol.power_at("point_blank"))
+
+
+def test_armed_fists_without_poing_arme_or_without_a_pistol_are_refused():
+    melee = resolver_get("kolaps", "melee")
+    no_talent = {**_FISTS, "talents": {"pistolet": 3}, "armed_fist": True}
+    with pytest.raises(RuleInputError):
+        melee.odds({"a": no_talent, "b": _BATON})
+    with pytest.raises(RuleInputError):
+        melee.odds(
+            {"a": {**_FISTS, "weapon": "matraque-composite", "armed_fist": True}, "b": _BATON}
+        )
+    with pytest.raises(RuleInputError):  # a pistol is no melee weapon without armed fists
+        melee.odds({"a": _FISTS, "b": _BATON})
+
+
+def test_a_shot_into_a_melee_at_an_alone_target_hits_the_shooters_named_ally():
+    ranged = resolver_get("kolaps", "ranged")
+    shot = {
+        "attacker": {"rank": "aguerri", "talents": {"pistolet": 1}},
+        "weapon": "pa-police-50",
+        "distance_cm": 20,
+        "melee_figures": 2,
+        "target_alone": True,
+        "stray_ally": {"sante": 6},
+    }
+    # Three dice at this DB, (1, 1, 4) a failure: the stray D6 follows; 3 with the target
+    # alone: "le tireur choisi une figurine de son unité et lui applique la blessure légère".
+    out = ranged.evaluate({**shot, "dice": [1, 1, 4], "stray_die": [3], "stray_death_die": [3]})
+    assert out["stray"]["effect"] == "shooter_own_figure_hit"
+    assert out["stray"]["attacker_moral"] == -1
+    # Light wound: -2 Santé and a death roll at Santé 4 (threshold 3): a 3 survives.
+    assert out["stray"]["ally"]["sante_after"] == 4 and not out["stray"]["ally"]["killed"]
+    not_alone = ranged.evaluate({**shot, "target_alone": False, "dice": [1, 1, 4],
+                                 "stray_die": [3]})  # fmt: skip
+    assert not_alone["stray"]["effect"] == "target_ally_hit" and "ally" not in not_alone["stray"]
+    # The odds of the ally dying equal every branch walked (attack, stray, death dice...).
+    dies = sum(
+        (p for p, walked in every_roll(lambda source: ranged_walk(shot, source, None))
+         if ((walked.get("stray") or {}).get("ally") or {}).get("killed")),
+        Fraction(0),
+    )  # fmt: skip
+    assert dies > 0
+    assert ranged.odds(shot)["follow_up"]["stray:ally_dies"] == pytest.approx(
+        float(dies), abs=1e-12
+    )
+
+
+def test_a_seeded_shot_whose_stray_hits_the_ally_replays_with_its_death_die():
+    ranged = resolver_get("kolaps", "ranged")
+    shot = {
+        "attacker": {"rank": "novice", "talents": {"pistolet": 0}},
+        "weapon": "pa-police-50",
+        "distance_cm": 20,
+        "melee_figures": 3,
+        "target_alone": True,
+        "stray_ally": {"sante": 5},
+    }
+    seed = next(
+        s for s in range(5000) if "ally" in (ranged.roll(shot, random.Random(s)).get("stray") or {})
+    )
+    rolled = ranged.roll(shot, random.Random(seed))
+    assert "stray_death_die" in rolled["follow_up"]
+    typed = {"dice": rolled["dice"], **rolled["follow_up"]}
+    assert ranged.evaluate({**shot, **typed}) == rolled

@@ -31,6 +31,12 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert "Turn 2" in page and "Sabre" in page and "Brigadier Dupont" in page
+    # K18 armed fists: alice's Capitaine Vasseur has Poing armé and a pistol, so her action
+    # form offers them; bruno's hunters have none.
+    assert 'name="armed_fist"' not in page
+    client.force_login(Player.objects.get(username="alice"))
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert 'name="armed_fist"' in page and "With armed fists (a pistol in melee)" in page
 
 
 def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_second_turn(client):

@@ -41,7 +41,6 @@ from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps import talent_test as t
 from rules.engine.systems.kolaps.catalogue import Catalogue, CatalogueError, load_catalogue
-from rules.engine.systems.kolaps.ranged import METABOLISM
 from rules.engine.systems.kolaps.steps import DiceSource, GivenDice, Pending, RolledDice
 from rules.engine.systems.kolaps.vigilance import db_of
 
@@ -233,9 +232,9 @@ def regeneration(talents: Mapping[str, int], catalogue: Catalogue | None = None)
     """K18: "level 0 of inhuman metabolism regenerating 1 Santé in the end phase" (every
     level carries its `sante_regenerated` in the catalogue); feeds K14's `healing`."""
     catalogue = catalogue or load_catalogue()
-    if METABOLISM not in talents:
+    if c.METABOLISM not in talents:
         return 0
-    return catalogue.talent(METABOLISM).level(talents[METABOLISM]).sante_regenerated or 0
+    return catalogue.talent(c.METABOLISM).level(talents[c.METABOLISM]).sante_regenerated or 0
 
 
 def armed_fist(
@@ -274,6 +273,21 @@ def stray_shot(
             "attacker_moral": rules.stray_shooter_moral,
         }
     return out
+
+
+def stray_rows(
+    target_alone: bool, catalogue: Catalogue | None = None, rules: TableRules | None = None
+) -> tuple[tuple[int, int, str, tuple[tuple[str, Any], ...]], ...]:
+    """The stray-shot D6 face by face as K18 reads it for one shot (`stray_shot`): the
+    ranged resolver's rows when the shot goes into a melee."""
+    catalogue = catalogue or load_catalogue()
+    rules = rules or load_table_rules()
+    rows = []
+    for face in range(1, SIDES + 1):
+        read = stray_shot(face, target_alone, catalogue, rules)
+        effect = str(read.pop("effect"))
+        rows.append((face, face, effect, tuple(sorted(read.items()))))
+    return tuple(rows)
 
 
 # --- Rolls ---------------------------------------------------------------------------------

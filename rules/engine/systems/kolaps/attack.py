@@ -21,6 +21,9 @@ from rules.engine.systems.kolaps.catalogue import Catalogue, DamageTable, load_c
 from rules.engine.systems.kolaps.steps import DiceSource, Pending, total
 
 D6 = parse("D6")
+# The stray shots that hit one of the shooter's own figures (its Moral pays for them).
+OWN_SIDE_STRAYS = ("shooter_ally_hit", "shooter_own_figure_hit")
+StrayRows = tuple[tuple[int, int, str, tuple[tuple[str, Any], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,12 @@ class Attack:
     into_melee: bool = False
     attacker_death_modifier: int = 0  # the attacker's own inhuman metabolism (K8)
     ablaze: bool = False  # a Shéol whose 666 set it ablaze: melee wounds one level worse
+    # "Tir dans une mêlée" as K18 reads it for this shot (`at_the_table.stray_rows`; the
+    # catalogue's rows when empty), and the shooter's ally a stray shot on its own side hits
+    # (its Santé and death-roll modifier; None: nobody named, the wound is not applied).
+    stray_rows: StrayRows = ()
+    stray_ally_sante: int | None = None
+    stray_ally_death_modifier: int = 0
 
     @property
     def db(self) -> int:
@@ -163,14 +172,46 @@ def _incident(
         incident["attacker_killed"] = c.dies(threshold, death)
 
 
+def stray_rows_of(attack: Attack, catalogue: Catalogue) -> StrayRows:
+    if attack.stray_rows:
+        return attack.stray_rows
+    rows = catalogue.tables.follow_ups.stray_shot
+    return tuple((lo, hi, effect, tuple(sorted(extra.items()))) for lo, hi, effect, extra in rows)
+
+
+def _stray_ally(
+    attack: Attack, effect: str, extra: dict[str, Any], catalogue: Catalogue
+) -> c.WoundResult | None:
+    """The wound a stray shot on the shooter's own side gives the ally named, if any."""
+    wound_row = extra.get("ally_wound")
+    if effect not in OWN_SIDE_STRAYS or attack.stray_ally_sante is None or not wound_row:
+        return None
+    return c.apply_wound(
+        catalogue, wound_row, attack.stray_ally_sante, attack.stray_ally_death_modifier
+    )
+
+
 def _miss(attack: Attack, source: DiceSource, catalogue: Catalogue, out: dict[str, Any]) -> None:
     follow = catalogue.tables.follow_ups
     if attack.into_melee:
         # Reading: the stray-shot D6 follows the "failure" row (miss); on 4-5, "un échec
         # standard", the miss's temper roll follows as for any miss.
         die = source.take("stray_die", D6)[0]
-        _, _, effect, extra = c.face_row(follow.stray_shot, die)
-        out["stray"] = {"effect": effect, **extra}
+        rows = stray_rows_of(attack, catalogue)
+        _, _, effect, extra = next(r for r in rows if r[0] <= die <= r[1])
+        stray: dict[str, Any] = {"effect": effect, **dict(extra)}
+        out["stray"] = stray
+        wound = _stray_ally(attack, effect, stray, catalogue)
+        if wound is not None:
+            # The shooter's ally takes the wound at once, with its death roll (K8).
+            ally: dict[str, Any] = {"killed": False, **c.wound_json(wound)}
+            stray["ally"] = ally
+            if wound.killed:
+                ally.update(killed=True, by="lethal")
+            elif wound.death_threshold is not None:
+                death = source.take("stray_death_die", D6)[0]
+                if c.dies(wound.death_threshold, death):
+                    ally.update(killed=True, by="death_roll")
         if effect != "plain_miss":
             return
     die = source.take("temper_die", D6)[0]
@@ -264,8 +305,13 @@ def _attack_odds(attack: Attack, catalogue: Catalogue) -> AttackOdds:
             attacker_dies += p * c.death_chance(threshold)
     miss = rows.get("miss", Fraction(0))
     if attack.into_melee:
-        for low, high, effect, _extra in follow.stray_shot:
-            _add(follow_odds, f"stray:{effect}", miss * Fraction(high - low + 1, 6))
+        for low, high, effect, extra in stray_rows_of(attack, catalogue):
+            share = miss * Fraction(high - low + 1, 6)
+            _add(follow_odds, f"stray:{effect}", share)
+            hit = _stray_ally(attack, effect, dict(extra), catalogue)
+            if hit is not None:
+                dies_share = 1 if hit.killed else c.death_chance(hit.death_threshold)
+                _add(follow_odds, "stray:ally_dies", share * dies_share)
         temper_share = follow_odds.get("stray:plain_miss", Fraction(0))
     else:
         temper_share = miss
@@ -284,4 +330,9 @@ def odds_json(result: AttackOdds) -> dict[str, Any]:
         "attacker_dies": float(result.attacker_dies),
         "six_six_six": float(result.six_six_six),
         "follow_up": {k: float(v) for k, v in result.follow_up.items()},
+        **(
+            {"stray_ally_dies_exact": c.exact(result.follow_up["stray:ally_dies"])}
+            if "stray:ally_dies" in result.follow_up
+            else {}
+        ),
     }

@@ -13,6 +13,9 @@ from typing import Any
 
 from rules.engine.systems.kolaps.catalogue import Catalogue, DamageTable, Wound
 
+# The talent whose levels change power, death rolls and regeneration (K7, K8, K18).
+METABOLISM = "metabolisme-inhumain-vampire"
+
 # K7: the rows of both damage tables, in order of gravity, as the calculator shows them.
 ROWS = (
     "major_incident",

@@ -18,6 +18,11 @@ Then the attack is `attack.Attack` with the melee damage table (K7), wounds and 
            "supports": [{"charged": false, "talents": {"immobiliser": 1}}]},
      "b": {...}}
 
+`armed_fist: true` (K18 "armed fists (a pistol in melee)"; Poing armé: "peuvent utiliser une
+arme de type pistolet au corps à corps. Ils utilisent la valeur du talent pistolet au C à C
+et appliquent la puissance de l'arme a bout portant"): the weapon is a pistol, the fighter
+must have Poing armé, and its Pistolet expertise stands for its melee expertise.
+
 `use` lists the talents the fighter uses in this melee (Esquive when defending,
 Ambidextre and Frénésie when attacking). For `evaluate`: `a_dice` and `b_dice` (the
 exploding dice as rolled, e.g. [6, 3]), then `dice` and the follow-ups as for a shot.
@@ -35,6 +40,7 @@ from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps import talent_test as t
+from rules.engine.systems.kolaps.at_the_table import armed_fist
 from rules.engine.systems.kolaps.attack import (
     Attack,
     Modifier,
@@ -76,6 +82,8 @@ class Fighter:
     traits: tuple[str, ...]
     ablaze: bool
     supports: tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]
+    # K18 armed fists: the Pistolet expertise that stands for the melee expertise, or None.
+    armed_fist_expertise: int | None = None
 
     def level(self, catalogue: Catalogue, slug: str, field: str) -> Any:
         """The value of `field` at this fighter's level of the talent, or None."""
@@ -104,7 +112,10 @@ def _fighter(data: Mapping[str, Any], side: str, catalogue: Catalogue) -> Fighte
     levels = {slug: talent.level_numbers for slug, talent in catalogue.talents.items()}
     fighter = inputs.section(data, side)
     talents = inputs.talents(fighter, "talents", levels, path=path)
+    fist = inputs.flag(fighter, "armed_fist", path=path)
     melee_weapons = [w.slug for w in catalogue.weapons.values() if w.kind == "melee"]
+    if fist:
+        melee_weapons = [w.slug for w in catalogue.weapons.values() if w.talent == "pistolet"]
     raw_supports = fighter.get("supports", [])
     if not isinstance(raw_supports, list) or len(raw_supports) > 10:
         raise RuleInputError(f"{path}supports", "supports is a list", kind="list")
@@ -119,6 +130,15 @@ def _fighter(data: Mapping[str, Any], side: str, catalogue: Catalogue) -> Fighte
                 tuple(sorted(inputs.talents(raw, "talents", levels, path=where).items())),
             )
         )
+    weapon = inputs.choice(fighter, "weapon", melee_weapons, path=path)
+    expertise = None
+    if fist:
+        fists = armed_fist(weapon, talents, catalogue)
+        if not fists["possible"]:
+            raise RuleInputError(
+                f"{path}armed_fist", "armed fists need the Poing armé talent", kind="armed_fist"
+            )
+        expertise = int(fists["melee_expertise"])
     return Fighter(
         rank=inputs.choice(fighter, "rank", t.rank_slugs(catalogue), path=path),
         sante=inputs.integer(fighter, "sante", 1, 6, 6, path=path),
@@ -127,12 +147,13 @@ def _fighter(data: Mapping[str, Any], side: str, catalogue: Catalogue) -> Fighte
         ),
         talents=talents,
         charged=inputs.flag(fighter, "charged", path=path),
-        weapon=inputs.choice(fighter, "weapon", melee_weapons, path=path),
+        weapon=weapon,
         armour=inputs.optional_choice(fighter, "armour", catalogue.armours, path),
         use=inputs.slugs(fighter, "use", talents, path=path),
         traits=inputs.slugs(fighter, "traits", catalogue.veteran_traits, path=path),
         ablaze=inputs.flag(fighter, "ablaze", path=path),
         supports=tuple(supports),
+        armed_fist_expertise=expertise,
     )
 
 
@@ -147,6 +168,9 @@ def score_modifiers(fighter: Fighter, catalogue: Catalogue) -> tuple[Modifier, .
     """
     opposition = catalogue.tables.melee_opposition
     expertise = fighter.talents.get(MELEE_TALENT, 0)
+    if fighter.armed_fist_expertise is not None:
+        # K18 armed fists: "la valeur du talent pistolet au C à C".
+        expertise = fighter.armed_fist_expertise
     if FRENZY in fighter.use:
         frenzy = fighter.level(catalogue, FRENZY, "melee_expertise")
         expertise = expertise if frenzy is None else frenzy

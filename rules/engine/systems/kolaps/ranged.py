@@ -17,11 +17,20 @@ Input body (every slug is the catalogue's):
      "target": {"sante": 6, "order": "movement", "cover": 3, "against_cover": false,
                 "unconscious": false, "moved_cm": 0, "closing_in": false,
                 "armour": null, "extra_protection": 3, "talents": {}, "traits": []},
-     "melee_figures": 0}
+     "melee_figures": 0, "target_alone": false,
+     "stray_ally": {"sante": 6, "talents": {}}}
+
+`target_alone` and `stray_ally` (K18, "the stray shot that hits the shooter's own figure (-1
+Moral) when the target is alone"): whether the target is the only figure of its unit, and
+the shooter's ally a stray shot on the shooter's own side hits (Tir dans une mêlée: "1: La
+figurine alliée du tireur ... reçoit une blessure sérieuse"; "2-3: ... Si la cible est la
+seule de son unité, alors le tireur choisi une figurine de son unité et lui applique la
+blessure légère"); that ally takes the wound at once, with its death roll
+(`stray_death_die`).
 
 plus, for `evaluate`, the dice as they are rolled: `dice`, then when asked `power_dice`,
 `power_bonus_dice`, `death_die`, `incident_die`, `attacker_death_die`, `stray_die`,
-`temper_die`.
+`stray_death_die`, `temper_die`.
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ from typing import Any
 
 from rules.engine.dice import BANDS, Dice, parse
 from rules.engine.errors import RuleInputError
+from rules.engine.systems.kolaps import at_the_table as k18
+from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps import talent_test as t
 from rules.engine.systems.kolaps.attack import (
@@ -47,7 +58,7 @@ from rules.engine.systems.kolaps.catalogue import UNTOUCHABLE, Catalogue, Weapon
 from rules.engine.systems.kolaps.steps import DiceSource, verbs
 
 ORDERS = ("support", "defensive", "offensive", "movement")
-METABOLISM = "metabolisme-inhumain-vampire"
+METABOLISM = c.METABOLISM
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,15 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
     equipment_db = inputs.integer(data, "equipment_db", -10, 10, 0)
     distance = inputs.number(data, "distance_cm", 0, 1000)
     melee_figures = inputs.integer(data, "melee_figures", 0, 20, 0)
+    target_alone = inputs.flag(data, "target_alone")
+    stray_ally = data.get("stray_ally")
+    ally_sante: int | None = None
+    ally_death_modifier = 0
+    if stray_ally is not None:
+        ally = inputs.section(data, "stray_ally")
+        ally_sante = inputs.integer(ally, "sante", 1, 6, 6, path="stray_ally.")
+        ally_talents = inputs.talents(ally, "talents", levels, path="stray_ally.")
+        ally_death_modifier = metabolism(catalogue, ally_talents)[1]
 
     target_sante = inputs.integer(target, "sante", 1, 6, 6, path="target.")
     order = inputs.choice(target, "order", ORDERS, "movement", path="target.")
@@ -240,6 +260,9 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
         target_death_modifier=death_modifier,
         attacker_death_modifier=own_death_modifier,
         into_melee=melee_figures >= 2,
+        stray_rows=k18.stray_rows(target_alone, catalogue) if melee_figures >= 2 else (),
+        stray_ally_sante=ally_sante,
+        stray_ally_death_modifier=ally_death_modifier,
     )
     return Shot(
         weapon=weapon.slug,
