@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
-from django.db import models
+from django.db import models, transaction
 from django.db.models.signals import post_delete, post_save
 
 
@@ -31,8 +31,12 @@ def player_cache_key(player_id) -> str:
 
 def forget_player(sender, instance, **kwargs) -> None:
     """Every save or delete of a player forgets its cached row at once, whoever made it
-    (a page, the API, a task, the admin)."""
-    cache.delete(player_cache_key(instance.pk))
+    (a page, the API, a task, the admin), and again once the change is committed: a request
+    read between the save and the commit would otherwise cache the old row (a password
+    change or a deactivation would not end a session for `AUTH_USER_CACHE_SECONDS`)."""
+    key = player_cache_key(instance.pk)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 post_save.connect(forget_player, sender=settings.AUTH_USER_MODEL, dispatch_uid="forget-player")

@@ -396,7 +396,15 @@ def vote_set_closing(*, actor, vote: Vote, closes_at: datetime | None) -> Vote:
         if locked.closes_at == closes_at:
             return locked
         locked.closes_at = closes_at
-        locked.save(update_fields=["closes_at"])
+        fields = ["closes_at"]
+        if locked.reminded_at is not None and (
+            closes_at is None or closes_at > timezone.now() + settings.VOTE_REMINDER_BEFORE
+        ):
+            # Moved beyond the reminder's window: its players are reminded again before
+            # the new date.
+            locked.reminded_at = None
+            fields.append("reminded_at")
+        locked.save(update_fields=fields)
         _record(
             campaign=locked.campaign,
             actor=actor,

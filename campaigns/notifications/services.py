@@ -185,7 +185,13 @@ def votes_remind_due(*, now: datetime | None = None) -> list[int]:
         with transaction.atomic():
             locked = (
                 Vote.objects.select_for_update(skip_locked=True)
-                .filter(pk=pk, status=VoteStatus.OPEN, reminded_at__isnull=True)
+                .filter(
+                    pk=pk,
+                    status=VoteStatus.OPEN,
+                    reminded_at__isnull=True,
+                    closes_at__gt=now,
+                    closes_at__lte=soon,  # read again under the lock: it may have moved
+                )
                 .first()
             )
             if locked is None or locked.closes_at is None:

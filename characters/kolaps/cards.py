@@ -6,12 +6,13 @@ print views share. Nothing here writes.
 """
 
 import hashlib
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 
+from django.conf import settings
 from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -465,8 +466,26 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
     )
 
 
+def _release() -> str:
+    """What the kept sheets and unit bodies were rendered by: the KOLAPS templates, the
+    translations and this module, by content. Every server process of one release computes
+    the same value (they share the cache's entries); an edit to any of them is a new one."""
+    root = settings.BASE_DIR
+    files = sorted(
+        [
+            *(root / "templates" / "characters" / "kolaps").rglob("*.html"),
+            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
+            Path(__file__),
+        ]
+    )
+    digest = hashlib.blake2b(digest_size=8)
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 # Sheets rendered by an earlier release never serve this one (templates, translations).
-_RELEASE = f"{time.time_ns():x}"
+_RELEASE = _release()
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 specialities one per line, equipment and gauges. Lines are read here; the creation rules
 are the service's (and the engine's) to check."""
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -63,7 +65,7 @@ class SheetForm(forms.Form):
     def clean_skills(self):
         skills = {}
         for parts in _lines(self.cleaned_data["skills"]):
-            if len(parts) < 2 or not parts[-1].isdigit():
+            if len(parts) < 2 or not re.fullmatch(r"[0-9]{1,3}", parts[-1]):
                 raise forms.ValidationError(
                     _("Write each skill as its name then its level, for example: tir 4.")
                 )

@@ -1,5 +1,6 @@
 """The stateless rules API: the systems, their resolvers, and each resolver run."""
 
+import re
 import threading
 from collections import OrderedDict
 
@@ -89,7 +90,7 @@ class RenderedOdds:
         length = django_request.META.get("CONTENT_LENGTH") or "0"
         if (
             django_request.content_type != "application/json"
-            or not length.isdigit()
+            or not re.fullmatch(r"[0-9]{1,12}", length)
             or int(length) > self.MAX_BODY
             or not isinstance(request.accepted_renderer, JSONRenderer)
             or request.accepted_media_type != "application/json"

@@ -1,6 +1,7 @@
 """API twins of the table's pages: the encounter log, and the live encounter (its state,
 the spectator's, the odds, each write). The same cards, services and permission checks."""
 
+import re
 from dataclasses import asdict, fields, is_dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -191,14 +192,18 @@ class TableDirectiveSerializer(TableCombatantSerializer):
 
 
 class TableStandaloneSerializer(serializers.Serializer):
-    """KOLAPS: `units`, two of yours or shared with you. Corporates or the modern RPG:
-    `system`, two `sides` and each side's `fighters` (names)."""
+    """KOLAPS: two units, `units` (ids of your own) and `shared_units` (the share tokens of
+    units shared with you by link: another player's unit is never taken by its number).
+    Corporates or the modern RPG: `system`, two `sides` and each side's `fighters` (names)."""
 
     system = serializers.ChoiceField(
         choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
     )
     units = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, required=False
+        child=serializers.IntegerField(), min_length=0, max_length=2, required=False
+    )
+    shared_units = serializers.ListField(
+        child=serializers.CharField(max_length=64), max_length=2, required=False, default=list
     )
     sides = serializers.ListField(
         child=serializers.CharField(max_length=80), min_length=2, max_length=2, required=False
@@ -212,7 +217,10 @@ class TableStandaloneSerializer(serializers.Serializer):
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
 
     def validate(self, attrs):
-        if attrs["system"] == "kolaps" and "units" not in attrs:
+        if (
+            attrs["system"] == "kolaps"
+            and len(attrs.get("units", [])) + len(attrs["shared_units"]) != 2
+        ):
             raise serializers.ValidationError({"units": _("Choose two units.")})
         if attrs["system"] != "kolaps":
             for name in ("sides", "fighters"):
@@ -307,12 +315,11 @@ class TableAPI(APIView):
     @extend_schema(parameters=[_SINCE], responses={200: TableCardSerializer, 304: None})
     def get(self, request, pk: int):
         encounter = encounter_get_for_user(request.user, pk)
-        since = request.query_params.get("since", "")
-        if since.isdigit() and int(since) == encounter.version:
+        raw = request.query_params.get("since", "")
+        since = int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+        if since is not None and since == encounter.version:
             return Response(status=status.HTTP_304_NOT_MODIFIED)
-        return Response(
-            _state(request, encounter, log_since=int(since) if since.isdigit() else None)
-        )
+        return Response(_state(request, encounter, log_since=since))
 
 
 class TableWatchAPI(APIView):
@@ -409,13 +416,13 @@ class TableNewAPI(APIView):
             )
             encounter = encounter_get_for_user(request.user, encounter.pk)
             return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
-        found = {
-            u.pk: u for u in KolapsUnit.objects.filter(pk__in=serializer.validated_data["units"])
-        }
+        ids, tokens = data.get("units", []), [t for t in data["shared_units"] if t]
+        own = {u.pk: u for u in KolapsUnit.objects.filter(pk__in=ids, owner=request.user)}
+        shared = {u.share_token: u for u in KolapsUnit.objects.filter(share_token__in=tokens)}
         encounter = encounter_create_standalone(
             actor=request.user,
-            units=[found.get(pk) for pk in serializer.validated_data["units"]],
-            title=serializer.validated_data["title"],
+            units=[*(own.get(pk) for pk in ids), *(shared.get(t) for t in data["shared_units"])],
+            title=data["title"],
         )
         encounter = encounter_get_for_user(request.user, encounter.pk)
         return Response(_state(request, encounter), status=status.HTTP_201_CREATED)

@@ -1,6 +1,8 @@
 """The forms of the table: a roll of the encounter log, and the live encounter's action,
 order directive and pick-up game."""
 
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -77,7 +79,7 @@ HAND_DICE = (
 def parse_dice(text: str, top: int = 6) -> list[int] | None:
     """ "3 4 5" or "3,4,5" -> [3, 4, 5]; None when it is not a list of faces 1 to `top`."""
     parts = str(text or "").replace(",", " ").split()
-    if not all(part.isdigit() and 1 <= int(part) <= top for part in parts):
+    if not all(re.fullmatch(r"[0-9]{1,2}", part) and 1 <= int(part) <= top for part in parts):
         return None
     return [int(part) for part in parts]
 

@@ -133,7 +133,8 @@ def check_action(encounter, actor, target, action) -> None:
     if action.kind == "attitude":
         if encounter.phase != Phase.ATTITUDES:
             raise Refusal(_("Attitudes are taken at the start of the round."), field="kind")
-        if action.options.get("attitude") not in ATTITUDE_LABELS:
+        attitude = action.options.get("attitude")
+        if not isinstance(attitude, str) or attitude not in ATTITUDE_LABELS:
             raise Refusal(_("Choose an attitude."), field="attitude")
         return
     if encounter.phase != Phase.ACTION:

@@ -354,7 +354,8 @@ def encounter_add_combatants(
 
 
 def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
-    """A pick-up game between two KOLAPS units: your own, or units shared with you by link.
+    """A pick-up game between two KOLAPS units: your own, or units shared with you by link
+    (the callers find another player's unit by its share token only, never by its number).
     You organise it; each unit's owner plays its characters."""
     if not actor.is_authenticated:
         raise Refusal(_("Log in to open an encounter."), status=401)

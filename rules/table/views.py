@@ -4,6 +4,8 @@ one view per write: act, undo, directive, reveal, next phase, end; a pick-up gam
 chapter's encounter to open). htmx swaps the parts; every page works without JavaScript, and
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -154,7 +156,7 @@ def _refused(request, encounter, refusal: Refusal, form=None) -> HttpResponse:
 
 def _version(request) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
 @login_required
@@ -239,7 +241,7 @@ def _simple_write(service, **extra):
 
 
 def _id(raw: str) -> int | None:
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
 def _text(raw: str) -> str:

@@ -206,13 +206,21 @@ def test_the_closing_api_twin_moves_the_date_and_refuses_a_closed_vote(client, t
     assert refused.json()["closes_at"] == ["Ce vote est clos."]
 
 
-def test_a_reminded_vote_moved_later_does_not_remind_again(table):
+def test_a_reminded_vote_moved_later_reminds_again_before_its_new_date_only(table):
+    """Moved within the day before: its players were reminded, once is enough. Moved beyond
+    it: they are reminded again the day before the new date, once."""
     organiser, *_ = table
     vote = _vocation_vote(table, NOW + timedelta(hours=20))
     assert votes_remind_due(now=NOW) == [vote.pk]
+    chapter_services.vote_set_closing(
+        actor=organiser, vote=vote, closes_at=NOW + timedelta(hours=22)
+    )
+    assert votes_remind_due(now=NOW + timedelta(hours=1)) == []
     chapter_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(days=3))
-    assert votes_remind_due(now=NOW + timedelta(days=2, hours=1)) == []
-    assert CampaignEvent.objects.filter(verb="vote_closing").count() == 1
+    assert votes_remind_due(now=NOW + timedelta(days=1)) == []  # two days before: not yet
+    assert votes_remind_due(now=NOW + timedelta(days=2, hours=1)) == [vote.pk]
+    assert votes_remind_due(now=NOW + timedelta(days=2, hours=2)) == []
+    assert CampaignEvent.objects.filter(verb="vote_closing", actor=None).count() == 2
 
 
 def test_beat_schedules_both_tasks_and_the_worker_knows_them():
