@@ -21,6 +21,7 @@ PRODUCTION_ENV = {
     "SECURE_HSTS_SECONDS": "31536000",
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
     "SECURE_HSTS_PRELOAD": "true",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
@@ -203,3 +204,13 @@ def test_it_sets_hsts_and_secure_cookies_from_the_environment():
     )
     result = _python_with_django(code, PRODUCTION_ENV)
     assert result.stdout.split() == ["31536000", "True", "True", "True", "False", "DENY"]
+
+
+def test_the_deploy_check_asks_for_a_shared_cache_behind_cached_sessions():
+    """Sessions and the signed-in player are read from the cache: a per-process cache would
+    keep a logout made through one server process from reaching the others."""
+    env = {**PRODUCTION_ENV, "CACHE_URL": "locmemcache://"}
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0
+    assert "chronique.W001" in result.stdout + result.stderr
+    assert "CACHE_URL" in result.stdout + result.stderr
