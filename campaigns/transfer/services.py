@@ -87,6 +87,9 @@ def campaign_export(*, actor, campaign: Campaign) -> dict:
                 row[document.key_of(f)] = document.value_out(f, value)
             for name in table.m2m:
                 row[name] = sorted(o.pk for o in getattr(obj, name).all())
+            for (name, column, key), target in document.JSON_IDS.items():
+                if name == table.name:  # an id of a row not exported (another campaign's)
+                    row[column] = _known_ids(row[column], key, ids.get(TABLE_BY_NAME[target]))
             out.append(row)
         ids[table.model] = {row["id"] for row in out}
         rows[table.name] = out
@@ -100,6 +103,21 @@ def campaign_export(*, actor, campaign: Campaign) -> dict:
         ],
         "tables": rows,
     }
+
+
+TABLE_BY_NAME = {table.name: table.model for table in TABLES}
+
+
+def _known_ids(value: Any, key: str, known: set[int] | None) -> Any:
+    """`value` with every id at `key` that is not in `known` made null."""
+    if isinstance(value, dict):
+        return {
+            k: (v if v in (known or ()) else None) if k == key else _known_ids(v, key, known)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_known_ids(v, key, known) for v in value]
+    return value
 
 
 def campaign_export_text(*, actor, campaign: Campaign) -> str:

@@ -304,6 +304,18 @@ def test_the_export_keeps_the_players_private_sheet_at_home(db):
     )
     assert not {"notes"} & set(data["tables"]["traumas"][0])
     assert not {"description", "portrait_url"} & set(data["tables"]["profiles"][0])
+    # A ledger effect naming a trauma of another campaign names none in the file.
+    other = Trauma.objects.get(chapter__campaign=elsewhere)
+    settlement_apply(chapter_id=campaign.chapters.get().pk)
+    entry = campaign.ledger.order_by("pk").first()
+    assert entry is not None
+    entry.effects = [{"op": "trauma_healed", "trauma": other.pk}]
+    entry.save(update_fields=["effects"])
+    data = campaign_export(actor=organiser, campaign=campaign)
+    assert {"op": "trauma_healed", "trauma": None} in [
+        e for row in data["tables"]["ledger"] for e in row["effects"]
+    ]
+    assert campaign_import(actor=organiser, text=json.dumps(data)).ledger.exists()
 
 
 def test_it_refuses_json_values_of_the_wrong_shape(db):
