@@ -202,13 +202,13 @@ def _check_references(data: dict) -> None:
         raise _refuse(_("This export lists a player twice."))
     if not all(re.fullmatch(r"[\w.@+-]+", name) for name in usernames):
         raise _refuse(_("This export holds a username in the wrong format."))
-    if len(usernames) > MAX_NEW_PLAYERS + 1:
+    if len(tables["campaign"]) != 1:
+        raise _refuse(_("This export must hold exactly one campaign."))
+    if len(usernames - {tables["campaign"][0]["organiser"]}) > MAX_NEW_PLAYERS:
         raise _refuse(
             _("This export holds more than %(count)s players: it cannot be imported.")
             % {"count": MAX_NEW_PLAYERS}
         )
-    if len(tables["campaign"]) != 1:
-        raise _refuse(_("This export must hold exactly one campaign."))
     ids = {}
     for table in TABLES:
         seen = [row["id"] for row in tables[table.name]]

@@ -263,6 +263,24 @@ def test_an_import_never_touches_another_accounts_sheet_or_traumas(db):
     assert Profile.objects.count() == 6 and Trauma.objects.count() == 6
 
 
+def test_the_importers_own_username_is_the_importer_who_keeps_their_sheet(db):
+    organiser, campaign, players = of_the_dead_table(players=2)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
+    importer = players[0]
+    sheet = importer.otd_profile.pk
+    imported = campaign_import(actor=importer, text=data)
+    assert imported.organiser == importer
+    members = sorted(m.player.username for m in imported.memberships.select_related("player"))
+    assert members == sorted([importer.username, players[1].username + "-2"])
+    mine = imported.ledger.get(player=importer)
+    assert mine.profile_id == sheet  # the importer's own sheet, the file's not written
+    assert [e.get("trauma") for e in mine.effects] == [None]  # its traumas neither
+    assert Profile.objects.filter(player=importer).count() == 1
+    assert not imported.ledger.filter(player=players[1]).exists()
+
+
 def test_it_refuses_an_id_inside_json_the_file_does_not_hold(db):
     """A ledger effect naming a trauma of the database, not of the file, is refused."""
     organiser, campaign, players = of_the_dead_table(players=2)
