@@ -51,6 +51,16 @@ VERSION = 1
 SCHEMA_FILE = Path(__file__).with_name("campaign-export.schema.json")
 # Never exported: secrets and what belongs to the instance, not to the campaign.
 LEFT_OUT = {"share_token"}
+# Never exported either: what a player keeps to themselves on their sheet. The campaign's
+# pages (campaign, chapters, settlement, leaderboard, history) show an organiser a sheet's
+# name, attributes, life markers, moral, status, survival points and active traumas, the
+# cards and items a chapter requires against those carried, and the player's history where
+# their visibility choices make it public (so these travel); the portrait, the description
+# and a trauma's notes stay home.
+PRIVATE = {
+    Profile: {"portrait_url", "description"},
+    Trauma: {"notes"},
+}
 
 
 @dataclass(frozen=True)
@@ -90,7 +100,10 @@ def _army_squads(campaign: Campaign) -> models.Q:
 
 
 def _profile_traumas(campaign: Campaign) -> models.Q:
-    return models.Q(profile__in=Profile.objects.filter(_profiles(campaign)))
+    """The traumas of those sheets taken in this campaign's chapters (never another's)."""
+    return models.Q(profile__in=Profile.objects.filter(_profiles(campaign))) & models.Q(
+        chapter__campaign=campaign
+    )
 
 
 _TABLES = (
@@ -121,7 +134,10 @@ def _fields(model: type[models.Model]) -> tuple[models.Field, ...]:
     return tuple(
         f
         for f in model._meta.concrete_fields
-        if not f.primary_key and f.name not in LEFT_OUT and not _is_outside_reference(f)
+        if not f.primary_key
+        and f.name not in LEFT_OUT
+        and f.name not in PRIVATE.get(model, ())
+        and not _is_outside_reference(f)
     )
 
 
@@ -176,17 +192,45 @@ _RANGES = {
 ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
 # RFC 3339 with its offset, as `datetime.isoformat()` writes it (years 1000-9999).
 DATE_TIME = r"^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$"
-USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": r"^[\w.@+-]+$"}
+# `(?!\n)`: Python's `$` also matches before a final newline ("alice\n"); ECMA's does not.
+USERNAME_PATTERN = r"^[\w.@+-]+$(?!\n)"
+USERNAME = {"type": "string", "minLength": 1, "maxLength": 150, "pattern": USERNAME_PATTERN}
+# The deepest nesting a JSON value of a row may have (services._check_json counts it).
+JSON_DEPTH = 16
+# JSON values whose shape the pages rely on beyond their default's type.
+JSON_SHAPES: dict[tuple[str, str], dict] = {
+    ("ledger", "effects"): {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"op": {"type": "string", "minLength": 1, "maxLength": 40}},
+            "required": ["op"],
+        },
+    },
+}
 
 
-def json_type(f: models.Field) -> dict:
+def json_field_type(table: str, f: models.JSONField) -> dict:
+    """A JSON column: the shape its pages read, else the type of its default (an object or
+    an array), else (no default) any JSON value or null."""
+    if (table, f.name) in JSON_SHAPES:
+        return dict(JSON_SHAPES[table, f.name])
+    default = f.default if f.has_default() else None
+    if default is dict:
+        return {"type": "object"}
+    if default is list:
+        return {"type": "array"}
+    return {}
+
+
+def json_type(f: models.Field, table: str = "") -> dict:
     """The JSON Schema of one field."""
     if f.is_relation:
         schema: dict = (
             {"type": "string", "maxLength": 150} if f.related_model is Player else dict(ID)
         )
     elif isinstance(f, models.JSONField):
-        schema = {}
+        schema = json_field_type(table, f)
     elif isinstance(f, models.BooleanField):
         schema = {"type": "boolean"}
     elif isinstance(f, models.IntegerField):
@@ -234,7 +278,7 @@ def json_schema() -> dict:
     for table in TABLES:
         properties: dict = {"id": dict(ID)}
         for f in table.fields:
-            properties[key_of(f)] = json_type(f)
+            properties[key_of(f)] = json_type(f, table.name)
         for name in table.m2m:
             properties[name] = {"type": "array", "items": dict(ID)}
         tables[table.name] = {

@@ -6,9 +6,11 @@ the whole file first (size, JSON, the JSON Schema of its version, every referenc
 it), then writes every row in ONE transaction with new ids, and appends the history line
 "imported by". A file refused is a sentence, and nothing is written.
 
-Players are matched by username; a username this instance does not know becomes an
-inactive account without a password (it can be claimed by an administrator later). The
-export's organiser becomes whoever imports the file.
+Only the importer is an existing account: the export's organiser, and the player of the
+importer's own username, become whoever imports the file. Every other player of the file
+becomes a NEW inactive account without a password (its username the file's one, or
+`<username>-2`, `-3`... when that name is taken here, whatever its case; its display name
+the file's), so that no file can reach another account's sheet, ledger or traumas.
 """
 
 import json
@@ -31,6 +33,11 @@ from campaigns.transfer import document
 from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
 from characters.models import Player, Profile, Trauma
 from characters.permissions import Refusal, require
+from rules.engine.errors import RuleInputError
+from rules.engine.systems.open_settings import check_settings
+
+# The most accounts one file may create (its players other than the importer).
+MAX_NEW_PLAYERS = 200
 
 
 def max_bytes() -> int:
@@ -80,6 +87,9 @@ def campaign_export(*, actor, campaign: Campaign) -> dict:
                 row[document.key_of(f)] = document.value_out(f, value)
             for name in table.m2m:
                 row[name] = sorted(o.pk for o in getattr(obj, name).all())
+            for (name, column, key), target in document.JSON_IDS.items():
+                if name == table.name:  # an id of a row not exported (another campaign's)
+                    row[column] = _known_ids(row[column], key, ids.get(TABLE_BY_NAME[target]))
             out.append(row)
         ids[table.model] = {row["id"] for row in out}
         rows[table.name] = out
@@ -93,6 +103,21 @@ def campaign_export(*, actor, campaign: Campaign) -> dict:
         ],
         "tables": rows,
     }
+
+
+TABLE_BY_NAME = {table.name: table.model for table in TABLES}
+
+
+def _known_ids(value: Any, key: str, known: set[int] | None) -> Any:
+    """`value` with every id at `key` that is not in `known` made null."""
+    if isinstance(value, dict):
+        return {
+            k: (v if v in (known or ()) else None) if k == key else _known_ids(v, key, known)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_known_ids(v, key, known) for v in value]
+    return value
 
 
 def campaign_export_text(*, actor, campaign: Campaign) -> str:
@@ -173,10 +198,17 @@ def _check_references(data: dict) -> None:
     """Every reference inside the file points to a row or a player of the file."""
     tables = data["tables"]
     usernames = {p["username"] for p in data["players"]}
-    if len(usernames) != len(data["players"]):
+    if len({name.casefold() for name in usernames}) != len(data["players"]):
         raise _refuse(_("This export lists a player twice."))
+    if not all(re.fullmatch(r"[\w.@+-]+", name) for name in usernames):
+        raise _refuse(_("This export holds a username in the wrong format."))
     if len(tables["campaign"]) != 1:
         raise _refuse(_("This export must hold exactly one campaign."))
+    if len(usernames - {tables["campaign"][0]["organiser"]}) > MAX_NEW_PLAYERS:
+        raise _refuse(
+            _("This export holds more than %(count)s players: it cannot be imported.")
+            % {"count": MAX_NEW_PLAYERS}
+        )
     ids = {}
     for table in TABLES:
         seen = [row["id"] for row in tables[table.name]]
@@ -201,6 +233,48 @@ def _check_references(data: dict) -> None:
                         _("This export refers to a row it does not hold (%(table)s, %(field)s).")
                         % {"table": table.name, "field": name}
                     )
+    held = {table.name: ids[table.model] for table in TABLES}
+    for (name, column, key), target in document.JSON_IDS.items():
+        for row in tables[name]:
+            for value in _values_at(row.get(column), key):
+                if value is not None and (type(value) is not int or value not in held[target]):
+                    raise _refuse(
+                        _("This export refers to a row it does not hold (%(table)s, %(field)s).")
+                        % {"table": name, "field": f"{column}.{key}"}
+                    )
+
+
+def _values_at(value: Any, key: str) -> list:
+    """The values of `key` anywhere inside a JSON value (its depth already checked)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found += [v for k, v in item.items() if k == key]
+            stack += [v for k, v in item.items() if k != key]
+        elif isinstance(item, list):
+            stack += item
+    return found
+
+
+def _check_json(data: dict) -> None:
+    """No JSON value of a row nests deeper than `document.JSON_DEPTH` (the pages and the
+    renumbering walk them)."""
+    for table in TABLES:
+        columns = [document.key_of(f) for f in table.fields if isinstance(f, models.JSONField)]
+        for row in data["tables"][table.name]:
+            for column in columns:
+                stack = [(row.get(column), 1)]
+                while stack:
+                    item, depth = stack.pop()
+                    if isinstance(item, dict | list):
+                        if depth > document.JSON_DEPTH:
+                            raise _refuse(
+                                _("This export nests a value too deeply (%(table)s, %(field)s).")
+                                % {"table": table.name, "field": column}
+                            )
+                        items = item.values() if isinstance(item, dict) else item
+                        stack += [(v, depth + 1) for v in items]
 
 
 def _missing(table: Table, f: models.Field) -> Refusal:
@@ -211,33 +285,48 @@ def _missing(table: Table, f: models.Field) -> Refusal:
 
 
 def _players_for(actor, data: dict) -> dict[str, Player]:
-    """Usernames to accounts: the importer for the export's organiser, the account of the
-    same username, else an inactive account without a password."""
+    """Usernames to accounts: the importer for the export's organiser and for the importer's
+    own username (whatever its case); every other player a NEW inactive account without a
+    password, named as in the file or `<username>-2`, `-3`... when the name is taken here."""
     organiser = data["tables"]["campaign"][0]["organiser"]
-    usernames = [p["username"] for p in data["players"] if p["username"] != organiser]
-    found = {p.username: p for p in Player.objects.filter(username__in=usernames)}
-    missing = [
-        p for p in data["players"] if p["username"] not in found and p["username"] != organiser
-    ]
-    if missing:
-        Player.objects.bulk_create(
-            [
-                Player(
-                    username=p["username"],
-                    display_name=p["display_name"],
-                    email=f"{p['username']}@imported.invalid",
-                    is_active=False,
-                    password=make_password(None),
-                )
-                for p in missing
-            ]
-        )
-        found.update(
-            Player.objects.filter(username__in=[p["username"] for p in missing]).in_bulk(
-                field_name="username"
-            )
-        )
+    mine = {organiser.casefold(), actor.username.casefold()}
+    others = [p for p in data["players"] if p["username"].casefold() not in mine]
+    found = {p["username"]: actor for p in data["players"] if p not in others}
     found[organiser] = actor
+    if not others:
+        return found
+    bases = {p["username"]: p["username"][:140] for p in others}
+    pattern = "^(%s)(-[0-9]+)?$" % "|".join(  # noqa: UP031 - a regular expression
+        sorted({re.escape(base) for base in bases.values()})
+    )
+    taken = {
+        name.casefold()
+        for name in Player.objects.filter(username__iregex=pattern).values_list(
+            "username", flat=True
+        )
+    }
+    chosen = {}
+    for p in others:
+        name, number = p["username"], 1
+        while name.casefold() in taken:
+            number += 1
+            name = f"{bases[p['username']]}-{number}"
+        taken.add(name.casefold())
+        chosen[p["username"]] = name
+    Player.objects.bulk_create(
+        [
+            Player(
+                username=chosen[p["username"]],
+                display_name=p["display_name"],
+                email=f"{chosen[p['username']]}@imported.invalid",
+                is_active=False,
+                password=make_password(None),
+            )
+            for p in others
+        ]
+    )
+    accounts = Player.objects.filter(username__in=chosen.values()).in_bulk(field_name="username")
+    found.update({old: accounts[new] for old, new in chosen.items()})
     return found
 
 
@@ -253,7 +342,7 @@ def _json_ids(table: Table, f: models.Field, value: Any, new_ids: dict[str, dict
     def renumber(item: Any) -> Any:
         if isinstance(item, dict):
             return {
-                k: (new_ids[keys[k]].get(v, v) if k in keys and isinstance(v, int) else renumber(v))
+                k: (new_ids[keys[k]][v] if k in keys and v is not None else renumber(v))
                 for k, v in item.items()
             }
         if isinstance(item, list):
@@ -267,10 +356,13 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
     """Create the campaign of an export file, with everything it holds; a file refused
     writes nothing."""
     data = _parse(text)
+    _check_json(data)
     _check_references(data)
     _check_rules(data)
     try:
         return _write(actor, data)
+    except RecursionError:
+        raise _refuse(_("This export nests a value too deeply: nothing was imported.")) from None
     except (IntegrityError, DataError, ValueError, ValidationError):
         raise _refuse(
             _(
@@ -282,6 +374,11 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
 
 def _check_rules(data: dict) -> None:
     """What the services would have refused and the schema cannot say."""
+    campaign = data["tables"]["campaign"][0]
+    try:
+        check_settings(campaign["system"], campaign.get("rules_settings") or {})
+    except RuleInputError:
+        raise _refuse(_("This export's rules settings are not those of its game system.")) from None
     first, last = settings.CHAPTER_YEARS
     for chapter in data["tables"]["chapters"]:
         when = chapter.get("starts_at")
@@ -297,11 +394,8 @@ def _write(actor, data: dict) -> Campaign:
     tables = data["tables"]
     with transaction.atomic():
         players = _players_for(actor, data)
-        sheets = dict(
-            Profile.objects.filter(
-                player__in=[players[row["player"]] for row in tables["profiles"]]
-            ).values_list("player_id", "pk")
-        )
+        # Only the importer can have a sheet here already (every other player is new).
+        sheets = dict(Profile.objects.filter(player=actor).values_list("player_id", "pk"))
         new_ids: dict[str, dict[int, int]] = {}
         by_model = {}
         kept_sheets: set[int] = set()  # ids in the file of the sheets not written
@@ -322,6 +416,8 @@ def _write(actor, data: dict) -> Campaign:
                     kept_sheets.add(row["id"])
                     continue
                 if table.model is Trauma and row["profile"] in kept_sheets:
+                    # Not written: a ledger effect naming it names no trauma.
+                    new_ids.setdefault(table.name, {})[row["id"]] = None
                     continue
                 values = {}
                 for f in table.fields:

@@ -9,10 +9,13 @@ from io import StringIO
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db.models import Count
 from django.urls import reverse
 from django.utils import translation
 
 from campaigns.models import Campaign, CampaignEvent, Chapter
+from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.settlement.apply import settlement_apply
 from campaigns.transfer import document
 from campaigns.transfer.services import campaign_export, campaign_import
 from characters.models import Player, Profile, Trauma
@@ -42,7 +45,7 @@ def normalised(html: str) -> str:
     return re.sub(r"\s+", " ", text).replace("> <", ">\n<")
 
 
-def pages_of(client, campaign: Campaign) -> dict[str, str]:
+def pages_of(client, campaign: Campaign, skip: set[str] = frozenset()) -> dict[str, str]:
     urls = [reverse(name, args=[campaign.pk]) for name in PAGES]
     urls += [
         reverse("chapter-detail", args=[pk])
@@ -62,6 +65,7 @@ def pages_of(client, campaign: Campaign) -> dict[str, str]:
         urls += [
             reverse("profile-history", args=[m.player.username])
             for m in campaign.memberships.select_related("player")
+            if m.player.username not in skip
         ]
     out = {}
     for number, url in enumerate(urls):
@@ -84,20 +88,34 @@ def test_it_imports_every_demo_campaign_into_an_empty_instance_with_the_same_pag
         "corporates",
         "modern-rpg",
     }
-    before = {c.name: pages_of(client, c) for c in campaigns}
+    # A player's history spans their campaigns: compared for those who play in one only.
+    several = {
+        username
+        for username, count in Player.objects.annotate(n=Count("memberships"))
+        .filter(n__gt=1)
+        .values_list("username", "n")
+    }
+    before = {c.name: pages_of(client, c, skip=several) for c in campaigns}
     assert sum(len(pages) for pages in before.values()) >= 15  # 20 with the demo of today
     files = [json.dumps(campaign_export(actor=organiser, campaign=c)) for c in campaigns]
 
-    call_command("flush", interactive=False, verbosity=0)  # an empty instance
-    organiser = PlayerFactory(username="orga", display_name="Morgane (organisatrice)")
-    client.force_login(organiser)
+    # Each campaign into an empty instance: its players become accounts of that instance
+    # (a player's history spans the campaigns of the instance, so each is compared alone).
+    after = {}
     for text in files:
+        call_command("flush", interactive=False, verbosity=0)
+        organiser = PlayerFactory(username="orga", display_name="Morgane (organisatrice)")
+        client.force_login(organiser)
         imported = campaign_import(actor=organiser, text=text)
         assert CampaignEvent.objects.filter(
             campaign=imported, verb="imported", actor=organiser
         ).exists()
-
-    after = {c.name: pages_of(client, c) for c in Campaign.objects.order_by("pk")}
+        after[imported.name] = pages_of(client, imported, skip=several)
+        # Players the instance did not know: inactive, without a password.
+        assert all(
+            not p.is_active and not p.has_usable_password()
+            for p in Player.objects.exclude(pk=organiser.pk)
+        )
     assert sorted(after) == sorted(before)
     for name, pages in before.items():
         assert list(after[name]) == list(pages), name
@@ -106,9 +124,6 @@ def test_it_imports_every_demo_campaign_into_an_empty_instance_with_the_same_pag
                 difflib.unified_diff(text.splitlines(), after[name][url].splitlines(), lineterm="")
             )
             assert after[name][url] == text, f"{name}: {url} differs after the import\n{diff}"
-    # Players the instance did not know: inactive, without a password.
-    alice = Player.objects.get(username="alice")
-    assert not alice.is_active and not alice.has_usable_password()
 
 
 # --- Refusals ------------------------------------------------------------------------------
@@ -220,18 +235,173 @@ def test_it_refuses_rows_that_contradict_each_other(exported):
     )
 
 
-def test_it_imports_the_same_file_twice_and_players_keep_their_sheets(db):
+def test_an_import_never_touches_another_accounts_sheet_or_traumas(db):
+    """Every player but the importer becomes a new account: the file's sheets, traumas and
+    ledger rows are theirs, never those of the accounts of the same username here."""
     organiser, campaign, players = of_the_dead_table(players=2)
-    closed_chapter(organiser, campaign, players)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
     data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
-    profiles, traumas = Profile.objects.count(), Trauma.objects.count()
+    real = {p.pk: (p.otd_profile.survival_points, p.otd_profile.status) for p in players}
+    real_traumas = set(Trauma.objects.values_list("pk", "active", "permanence"))
     assert json.loads(data)["tables"]["traumas"], "the file carries the sheets' traumas"
     first = campaign_import(actor=organiser, text=data)
     second = campaign_import(actor=organiser, text=data)
-    assert (Profile.objects.count(), Trauma.objects.count()) == (profiles, traumas)
     assert first.pk != second.pk
     assert first.chapters.get().outcomes.count() == second.chapters.get().outcomes.count() == 2
-    assert Player.objects.filter(username__in=[p.username for p in players]).count() == 2
+    for imported, suffix in ((first, "-2"), (second, "-3")):
+        members = [m.player for m in imported.memberships.select_related("player")]
+        assert sorted(m.username for m in members) == [p.username + suffix for p in players]
+        assert all(not m.is_active and not m.has_usable_password() for m in members)
+        assert [m.display_name for m in members] == [p.display_name for p in players]
+        assert not imported.ledger.filter(profile__player__in=players).exists()
+        assert not imported.ledger.filter(player__in=players).exists()
+        assert imported.organiser == organiser
+    assert {p.pk: (p.otd_profile.survival_points, p.otd_profile.status) for p in players} == real
+    assert real_traumas <= set(Trauma.objects.values_list("pk", "active", "permanence"))
+    assert Profile.objects.filter(player__in=players).count() == 2
+    assert Profile.objects.count() == 6 and Trauma.objects.count() == 6
+
+
+def test_the_importers_own_username_is_the_importer_who_keeps_their_sheet(db):
+    organiser, campaign, players = of_the_dead_table(players=2)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
+    importer = players[0]
+    sheet = importer.otd_profile.pk
+    imported = campaign_import(actor=importer, text=data)
+    assert imported.organiser == importer
+    members = sorted(m.player.username for m in imported.memberships.select_related("player"))
+    assert members == sorted([importer.username, players[1].username + "-2"])
+    mine = imported.ledger.get(player=importer)
+    assert mine.profile_id == sheet  # the importer's own sheet, the file's not written
+    assert [e.get("trauma") for e in mine.effects] == [None]  # its traumas neither
+    assert Profile.objects.filter(player=importer).count() == 1
+    assert not imported.ledger.filter(player=players[1]).exists()
+
+
+def test_it_refuses_an_id_inside_json_the_file_does_not_hold(db):
+    """A ledger effect naming a trauma of the database, not of the file, is refused."""
+    organiser, campaign, players = of_the_dead_table(players=2)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    other_orga, other, others = of_the_dead_table(players=1, prefix="x")
+    closed_chapter(other_orga, other, others)
+    victim = Trauma.objects.get(profile__player=others[0])
+    data = campaign_export(actor=organiser, campaign=campaign)
+    assert victim.pk not in {t["id"] for t in data["tables"]["traumas"]}
+    data["tables"]["ledger"][0]["effects"] = [{"op": "trauma_healed", "trauma": victim.pk}]
+    message = refused(organiser, json.dumps(data))
+    assert message == "This export refers to a row it does not hold (ledger, effects.trauma)."
+    with pytest.raises(Refusal) as refusal:
+        campaign_import(actor=organiser, text=json.dumps(data))
+    assert str(refusal.value.message).replace("\u00a0", " ") == (
+        "Cet export renvoie à une ligne qu'il ne contient pas (ledger, effects.trauma)."
+    )
+    data["tables"]["ledger"][0]["effects"] = [{"op": "trauma_healed", "trauma": True}]
+    assert "(ledger, effects.trauma)" in refused(organiser, json.dumps(data))
+
+
+def test_the_export_keeps_the_players_private_sheet_at_home(db):
+    organiser, campaign, players = of_the_dead_table(players=2)
+    closed_chapter(organiser, campaign, players)
+    Trauma.objects.update(notes="secret médical")
+    Profile.objects.update(description="Ma vie", portrait_url="https://example.org/me.png")
+    elsewhere = campaign_create(organiser=organiser, name="Ailleurs", system="of-the-dead")
+    campaign_add_participant(actor=organiser, campaign=elsewhere, player=players[0])
+    closed_chapter(organiser, elsewhere, players[:1], title="Autre part")
+    Trauma.objects.create(profile=players[0].otd_profile, name="Sans chapitre", kind="physical")
+    data = campaign_export(actor=organiser, campaign=campaign)
+    text = json.dumps(data, ensure_ascii=False)
+    assert "secret médical" not in text and "Ma vie" not in text and "me.png" not in text
+    assert "Autre part" not in text and "Sans chapitre" not in text
+    chapters = {c["id"] for c in data["tables"]["chapters"]}
+    assert data["tables"]["traumas"] and all(
+        t["chapter"] in chapters for t in data["tables"]["traumas"]
+    )
+    assert not {"notes"} & set(data["tables"]["traumas"][0])
+    assert not {"description", "portrait_url"} & set(data["tables"]["profiles"][0])
+    # A ledger effect naming a trauma of another campaign names none in the file.
+    other = Trauma.objects.get(chapter__campaign=elsewhere)
+    settlement_apply(chapter_id=campaign.chapters.get().pk)
+    entry = campaign.ledger.order_by("pk").first()
+    assert entry is not None
+    entry.effects = [{"op": "trauma_healed", "trauma": other.pk}]
+    entry.save(update_fields=["effects"])
+    data = campaign_export(actor=organiser, campaign=campaign)
+    assert {"op": "trauma_healed", "trauma": None} in [
+        e for row in data["tables"]["ledger"] for e in row["effects"]
+    ]
+    assert campaign_import(actor=organiser, text=json.dumps(data)).ledger.exists()
+
+
+def test_it_refuses_json_values_of_the_wrong_shape(db):
+    organiser, campaign, players = of_the_dead_table(players=2)
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    data = campaign_export(actor=organiser, campaign=campaign)
+    for path, bad in (
+        (("history", 0, "data"), ["a", "list"]),
+        (("ledger", 0, "effects"), ["not an object"]),
+        (("ledger", 0, "effects"), [{"trauma": 1}]),
+        (("chapters", 0, "table_record"), [1, 2]),
+        (("campaign", 0, "rules_settings"), []),
+    ):
+        copy = json.loads(json.dumps(data))
+        copy["tables"][path[0]][path[1]][path[2]] = bad
+        message = refused(organiser, json.dumps(copy))
+        assert "does not follow its schema at tables/" + path[0] in message, message
+    copy = json.loads(json.dumps(data))
+    copy["tables"]["campaign"][0]["rules_settings"] = {"no-such-setting": 1}
+    assert refused(organiser, json.dumps(copy)) == (
+        "This export's rules settings are not those of its game system."
+    )
+    copy = json.loads(json.dumps(data))
+    copy["tables"]["history"][0]["data"] = {"deep": json.loads("[" * 600 + "]" * 600)}
+    assert refused(organiser, json.dumps(copy)) == (
+        "This export nests a value too deeply (history, data)."
+    )
+    with pytest.raises(Refusal) as refusal:
+        campaign_import(actor=organiser, text=json.dumps(copy))
+    assert str(refusal.value.message).replace("\u00a0", " ") == (
+        "Cet export imbrique une valeur trop profondément (history, data)."
+    )
+
+
+def test_usernames_are_matched_whatever_their_case_and_in_their_format(exported):
+    _organiser, data = exported
+    PlayerFactory(username="bruno")
+    importer = PlayerFactory(username="claire")
+    data["players"] += [
+        {"username": "Bruno", "display_name": "Bruno"},
+        {"username": "Claire", "display_name": "Claire"},
+    ]
+    for number, username in enumerate(["Bruno", "Claire"]):
+        data["tables"]["memberships"].append(
+            {"id": number + 1, "campaign": data["tables"]["campaign"][0]["id"], "player": username,
+             "joined_at": "2026-01-01T10:00:00+00:00", "role": "player"}
+        )  # fmt: skip
+    campaign = campaign_import(actor=importer, text=json.dumps(data))
+    members = sorted(m.player.username for m in campaign.memberships.select_related("player"))
+    assert members == ["Bruno-2", "claire"]
+    assert not Player.objects.filter(username="Bruno").exists()
+    twice = json.loads(json.dumps(data))
+    twice["players"].append({"username": "bruno", "display_name": "Bruno"})
+    assert refused(importer, json.dumps(twice)) == "This export lists a player twice."
+    newline = json.loads(json.dumps(data))
+    newline["players"][-1]["username"] = "alice\n"
+    assert "players/" in refused(importer, json.dumps(newline))
+    crowd = json.loads(json.dumps(data))
+    crowd["players"] += [{"username": f"p{n}", "display_name": ""} for n in range(201)]
+    assert refused(importer, json.dumps(crowd)) == (
+        "This export holds more than 200 players: it cannot be imported."
+    )
+    with pytest.raises(Refusal) as refusal:
+        campaign_import(actor=importer, text=json.dumps(crowd))
+    assert str(refusal.value.message).replace("\u00a0", " ") == (
+        "Cet export compte plus de 200 joueurs : il ne peut être importé."
+    )
 
 
 def test_a_player_who_left_keeps_their_settled_chapters_in_the_file(db):
@@ -246,11 +416,12 @@ def test_a_player_who_left_keeps_their_settled_chapters_in_the_file(db):
     assert players[2].username in {p["username"] for p in data["players"]}
     imported = campaign_import(actor=organiser, text=json.dumps(data))
     ledger = imported.ledger.order_by("player__username")
-    assert [e.player.username for e in ledger] == [p.username for p in players]
+    # Imported where it was exported: every player a new account (`<username>-2`).
+    assert [e.player.username for e in ledger] == [p.username + "-2" for p in players]
     assert imported.memberships.count() == 2
 
 
-def test_it_matches_players_by_username_and_makes_the_importer_organiser(exported):
+def test_every_player_but_the_importer_becomes_a_new_account(exported):
     _organiser, data = exported
     bruno = PlayerFactory(username="bruno")
     data["players"].append({"username": "bruno", "display_name": "Bruno"})
@@ -264,9 +435,11 @@ def test_it_matches_players_by_username_and_makes_the_importer_organiser(exporte
     campaign = campaign_import(actor=importer, text=json.dumps(data))
     assert campaign.organiser == importer
     members = {m.player.username: m.player for m in campaign.memberships.select_related("player")}
-    assert members["bruno"] == bruno
+    assert set(members) == {"bruno-2", "nouveau"} and bruno not in members.values()
+    assert members["bruno-2"].display_name == "Bruno" and not members["bruno-2"].is_active
     assert members["nouveau"].display_name == "Nouveau" and not members["nouveau"].is_active
-    assert str(campaign.memberships.get(player=bruno).joined_at) == "2026-01-01 10:00:00+00:00"
+    joined = campaign.memberships.get(player=members["bruno-2"]).joined_at
+    assert str(joined) == "2026-01-01 10:00:00+00:00"
 
 
 def test_only_organisers_export(exported):
@@ -371,4 +544,4 @@ def test_the_import_costs_the_same_queries_whatever_the_campaigns_size(
             campaign_import(actor=importer, text=text)
 
 
-IMPORT_QUERIES = 18
+IMPORT_QUERIES = 24
