@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from characters.kolaps import services
 from tests.benchmarks.test_pages_bench import _rate
+from tests.benchmarks.units import unit_of_30
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -19,22 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_bench_unit_page_with_30_characters(settings):
     settings.CELERY_BROKER_URL = ""
     owner = PlayerFactory()
-    unit = services.unit_create(owner=owner, name="Bench")
-    for n in range(30):
-        character = services.character_create(
-            owner=owner,
-            name=f"Agent {n}",
-            archetype="agent-de-police",
-            rank=("novice", "aguerri", "veteran")[n % 3],
-            unit=unit,
-        )
-        character = services.character_raise(
-            actor=owner, character=character, version=character.version, talent="fusil"
-        )
-        services.character_raise(
-            actor=owner, character=character, version=character.version, talent="tir-instinctif"
-        )
-    unit.refresh_from_db()
+    unit = unit_of_30(owner)
     first = unit.members.order_by("position").first()
     services.unit_set_avatar(actor=owner, unit=unit, version=unit.version, character=first)
     client = Client()

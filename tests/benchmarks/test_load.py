@@ -50,8 +50,8 @@ from rest_framework.authtoken.models import Token
 
 from campaigns.chapters.services import chapter_plan
 from campaigns.services import campaign_add_participant, campaign_create
-from characters.kolaps import services as kolaps
 from rules.table.models import Combatant
+from tests.benchmarks.units import unit_of_30
 from tests.conftest import _database_url_for
 from tests.factories import PlayerFactory
 from tests.table_fixtures import pick_up_encounter
@@ -90,19 +90,6 @@ def _session(player) -> str:
     session[HASH_SESSION_KEY] = player.get_session_auth_hash()
     session.create()
     return session.session_key
-
-
-def _unit_of_30(owner):
-    unit = kolaps.unit_create(owner=owner, name=f"Unité de {owner.username}")
-    for n in range(30):
-        kolaps.character_create(
-            owner=owner,
-            name=f"Agent {n}",
-            archetype="agent-de-police",
-            rank=("novice", "aguerri", "veteran")[n % 3],
-            unit=unit,
-        )
-    return unit
 
 
 def _world() -> dict:
@@ -182,7 +169,7 @@ def _world() -> dict:
                 "chapters": [reverse("chapter-detail", args=[c.pk]) for c in chapters],
             }
             for player in players
-            for unit in [_unit_of_30(player)]
+            for unit in [unit_of_30(player, name=f"Unité de {player.username}", talents=())]
         ],
         "organisers": closing,
         "tables": tables,

@@ -23,7 +23,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from characters.kolaps import services
+from tests.benchmarks.units import unit_of_30
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -65,31 +65,11 @@ def _profile(client: Client, url: str, name: str, rounds: int) -> None:
     (OUTPUT / f"profile-{name}.txt").write_text(out.getvalue())
 
 
-def _unit_of_30(owner):
-    unit = services.unit_create(owner=owner, name="Bench")
-    for n in range(30):
-        character = services.character_create(
-            owner=owner,
-            name=f"Agent {n}",
-            archetype="agent-de-police",
-            rank=("novice", "aguerri", "veteran")[n % 3],
-            unit=unit,
-        )
-        character = services.character_raise(
-            actor=owner, character=character, version=character.version, talent="fusil"
-        )
-        services.character_raise(
-            actor=owner, character=character, version=character.version, talent="tir-instinctif"
-        )
-    unit.refresh_from_db()
-    return unit
-
-
 def test_bench_page_speed_targets(settings):
     settings.CELERY_BROKER_URL = ""
     settings.ROOT_URLCONF = "tests.benchmarks.bare_urls"
     owner = PlayerFactory()
-    unit = _unit_of_30(owner)
+    unit = unit_of_30(owner)
     client = Client()
     client.force_login(owner)
     urls = {
