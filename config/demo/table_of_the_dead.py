@@ -1,8 +1,9 @@
 """The live encounter of the Of the Dead chapter being played ("La gare Part-Dieu"): alice's
 and bruno's characters, a dog who follows them and four zombies, in its second turn. Turn 1
-was played through the services as at the table: the moves (alice runs), a brawl and a
-dog's bite typed in by hand, bruno's shot and a zombie's bite rolled by the server, then
-the wrap-up.
+was played through the services as at the table, each figure in its initiative turn (O5):
+the moves (alice runs), a brawl and a dog's bite typed in by hand, bruno's shot and a
+zombie's bite rolled by the server, the others passing, then the wrap-up; turn 2's
+movement has reached alice's turn.
 
 Made once (`config.demo.keys`): a chapter that has its encounter keeps whatever the demo
 users did since.
@@ -11,6 +12,7 @@ users did since.
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import Campaign, Chapter
 from config.demo.keys import once, recall
+from rules.table import of_the_dead
 from rules.table.models import Combatant, Encounter
 from rules.table.services import (
     ActionInput,
@@ -61,6 +63,29 @@ def _act(player, encounter: Encounter, kind: str, actor: int, target: int, **ext
     encounter_act(actor=player, encounter=encounter, version=None, action=action)
 
 
+def _playing_now(encounter: Encounter) -> list[Combatant]:
+    """The figures whose turn it is (O5), as the table shows them."""
+    encounter.refresh_from_db()
+    everyone = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    by_pk = {c.pk: c for c in everyone}
+    rows = of_the_dead.order(everyone, encounter.phase, encounter.turn)
+    return [by_pk[row["id"]] for row in rows if row["now"]]
+
+
+def _play_phase(players, encounter: Encounter, script, until: str = "") -> None:
+    """Play the phase in initiative order (O5), each figure in its turn: what `script` says
+    it does (by its name), or it passes; stop at `until`'s turn (it is left to play)."""
+    orga = players["orga"]
+    while now := _playing_now(encounter):
+        if until in {c.name for c in now}:
+            return
+        figure = now[0]
+        player = next((p for p in players.values() if p.pk == figure.player_id), orga)
+        kind, target, extra = script.get(figure.name, ("pass", None, {}))
+        ids = dict(Combatant.objects.filter(encounter=encounter).values_list("name", "pk"))
+        _act(player, encounter, kind, figure.pk, ids.get(target, figure.pk), **extra)
+
+
 def _play_first_turn(players, chapter: Chapter) -> None:
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
     encounter = encounter_create_for_chapter(actor=orga, chapter=chapter)
@@ -76,25 +101,41 @@ def _play_first_turn(players, chapter: Chapter) -> None:
     )
     for spec in (zonards, braillard, dog):
         _add(orga, encounter, spec)
-    ids = dict(Combatant.objects.filter(encounter=encounter).values_list("name", "pk"))
-    alice_id, him = ids[_name(alice)], ids[_name(bruno)]
-    # Movement: alice runs to the stairs (2 noise, 1 zeal, O5), bruno walks.
-    _act(alice, encounter, "move", alice_id, alice_id, distance_cm=18, options={"move": "run"})
-    _act(bruno, encounter, "move", him, him, distance_cm=10, options={"move": "normal"})
+    her, him = _name(alice), _name(bruno)
+    walk = {"distance_cm": 12, "options": {"move": "normal"}}
+    # Movement, the lowest initiative first (O5): the zombies shamble on, the dog follows,
+    # bruno walks, alice runs to the stairs (2 noise, 1 zeal).
+    _play_phase(players, encounter, {
+        "Zonard 1": ("move", None, walk),
+        "Zonard 2": ("move", None, walk),
+        "Braillard": ("move", None, walk),
+        "Le chien": ("move", None, walk),
+        him: ("move", None, {"distance_cm": 10, "options": {"move": "normal"}}),
+        her: ("move", None, {"distance_cm": 18, "options": {"move": "run"}}),
+    })  # fmt: skip
     encounter_advance(actor=orga, encounter=encounter, version=None)
-    # Action, in initiative order: alice's brawl with the first zonard, dice typed in by
-    # hand (her 6 against a blank and a fiasco: 1 damage); the dog finishes it (5 against
-    # 3 and 2); bruno shoots the braillard and the second zonard bites bruno, both rolled
-    # by the server (recorded, replayable).
-    _act(alice, encounter, "brawl", alice_id, ids["Zonard 1"],
-         dice={"attacker_dice": [6], "defender_dice": [2, 1]})  # fmt: skip
-    _act(orga, encounter, "brawl", ids["Le chien"], ids["Zonard 1"],
-         dice={"attacker_dice": [5], "defender_dice": [3, 2]})  # fmt: skip
-    _act(bruno, encounter, "shot", him, ids["Braillard"], options={"range": "useful"})
-    _act(orga, encounter, "brawl", ids["Zonard 2"], him)
+    # Action, the highest initiative first: alice's brawl with the first zonard, dice typed
+    # in by hand (her 6 against a blank and a fiasco: 1 damage); bruno shoots the braillard
+    # (rolled by the server, recorded, replayable); the dog finishes the zonard (5 against
+    # 3 and 2); the second zonard bites bruno (rolled by the server); the others pass.
+    _play_phase(players, encounter, {
+        her: ("brawl", "Zonard 1", {"dice": {"attacker_dice": [6], "defender_dice": [2, 1]}}),
+        him: ("shot", "Braillard", {"options": {"range": "useful"}}),
+        "Le chien": ("brawl", "Zonard 1",
+                     {"dice": {"attacker_dice": [5], "defender_dice": [3, 2]}}),
+        "Zonard 2": ("brawl", him, {}),
+    })  # fmt: skip
     encounter_advance(actor=orga, encounter=encounter, version=None)
-    # The wrap-up: alice's noise pile loses a marker; the second turn begins.
+    # The wrap-up: alice's noise pile loses a marker; the second turn begins, and its
+    # movement has reached alice's turn: her phone says "à toi".
     encounter_advance(actor=orga, encounter=encounter, version=None)
+    _play_phase(players, encounter, {
+        "Zonard 2": ("move", None, walk),
+        "Zonard 3": ("move", None, walk),
+        "Braillard": ("move", None, walk),
+        "Le chien": ("move", None, walk),
+        him: ("move", None, {"distance_cm": 6, "options": {"move": "careful"}}),
+    }, until=her)  # fmt: skip
 
 
 def _name(player) -> str:

@@ -257,6 +257,19 @@ class TableCard:
     def mine(self) -> list[CombatantCard]:
         return [c for c in self.combatants if c.mine]
 
+    @property
+    def playing_now(self) -> list[dict]:
+        """The figures whose turn it is (O5's current step), for the page's banner."""
+        return [row for row in self.order if row.get("now")]
+
+    @property
+    def your_turn(self) -> list[dict]:
+        return [row for row in self.order if row.get("yours")]
+
+    @property
+    def phase_done(self) -> bool:
+        return bool(self.order) and all(row.get("played") for row in self.order)
+
 
 def _directive_label(slug: str) -> str:
     return str(DIRECTIVE_LABELS.get(slug, slug))
@@ -474,9 +487,21 @@ def table_card(
         advance_label=str(
             getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, _("Next phase"))
         ),
-        order=(
-            adapter.order(combatants, encounter.phase)
-            if hasattr(adapter, "order") and encounter.status == EncounterStatus.LIVE
-            else []
-        ),
+        order=_order(adapter, encounter, combatants, user_id, can_manage),
     )
+
+
+def _order(adapter, encounter, combatants, user_id, can_manage: bool) -> list[dict]:
+    """Who plays in the phase, in order (systems with an initiative), each row saying
+    whether it is this device's to play now (`yours`: the player's own figure, or a figure
+    no player plays for its organiser: the zombies)."""
+    if not hasattr(adapter, "order") or encounter.status != EncounterStatus.LIVE:
+        return []
+    rows = adapter.order(combatants, encounter.phase, encounter.turn)
+    players = {c.pk: c.player_id for c in combatants}
+    for row in rows:
+        player = players.get(row["id"])
+        row["yours"] = bool(row.get("now")) and (
+            (user_id is not None and player == user_id) or (can_manage and player is None)
+        )
+    return rows

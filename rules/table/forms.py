@@ -184,6 +184,10 @@ class TableActionForm(ServiceForm):
         max_value=20,
         required=False,
     )
+    out_of_turn = forms.BooleanField(
+        label=_("Out of turn (organiser): this combatant acts now, whatever the order"),
+        required=False,
+    )
     attacker_dice = forms.CharField(label=_("Dice of who acts"), required=False)
     attacker_reroll = forms.CharField(label=_("Zeal reroll of who acts"), required=False)
     defender_dice = forms.CharField(label=_("Dice of the target"), required=False)
@@ -207,6 +211,9 @@ class TableActionForm(ServiceForm):
         self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
+        if card.your_turn:
+            # The figure whose turn it is (O5), when it is this device's to play.
+            self.fields["actor"].initial = card.your_turn[0]["id"]
         self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
         if "weapon" in self.fields:
             self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
@@ -218,6 +225,8 @@ class TableActionForm(ServiceForm):
             self.fields["stray_ally"].choices = [("", "—")] + [
                 (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
             ]
+        if "out_of_turn" in self.fields and not card.can_manage:
+            del self.fields["out_of_turn"]  # the organiser's override (docs/table.md)
         if "armed_fist" in self.fields and not any(c.armed_fist for c in card.mine):
             del self.fields["armed_fist"]  # offered only to who has armed fists
         if "wound" in self.fields:

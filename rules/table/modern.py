@@ -256,7 +256,7 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     return EntryKind.END_PHASE, {"turn": ended, "characters": []}
 
 
-def order(combatants: list[Combatant], phase: str) -> list[dict[str, Any]]:
+def order(combatants: list[Combatant], phase: str, turn: int = 0) -> list[dict[str, Any]]:
     """Who acts in the action phase, in the round's initiative order (the seam's hook)."""
     if phase != Phase.ACTION:
         return []

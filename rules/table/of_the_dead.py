@@ -28,7 +28,8 @@ from characters.models import Profile
 from characters.permissions import Refusal
 from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
-from rules.engine.systems.of_the_dead import states, turn
+from rules.engine.systems.of_the_dead import states
+from rules.engine.systems.of_the_dead import turn as turn_module
 from rules.engine.systems.of_the_dead.catalogue import COVERS, MOVES, RANGES, SIZES
 from rules.engine.systems.of_the_dead.explosives import ITEMS
 from rules.rolls.services import _sentence
@@ -45,6 +46,7 @@ KINDS = (
     "pull_together",
     "first_aid",
     "make_noise",
+    "pass",
 )
 KIND_LABELS = {
     "move": gettext_lazy("Move"),
@@ -56,16 +58,23 @@ KIND_LABELS = {
     "pull_together": gettext_lazy("Pull together"),
     "first_aid": gettext_lazy("First aid"),
     "make_noise": gettext_lazy("Make noise"),
+    "pass": gettext_lazy("Pass (done for this phase)"),
 }
 MANAGER_KINDS: tuple[str, ...] = ()
 # The actions of each phase; the others wait for their phase.
 PHASE_KINDS = {
-    Phase.MOVEMENT: ("move",),
+    Phase.MOVEMENT: ("move", "pass"),
     Phase.ACTION: tuple(k for k in KINDS if k != "move"),
-    Phase.WRAP_UP: ("first_aid",),
+    Phase.WRAP_UP: ("first_aid", "pass"),
 }
 # Actions on oneself: the target is the actor.
-SELF_KINDS = ("move", "pull_together", "make_noise")
+SELF_KINDS = ("move", "pull_together", "make_noise", "pass")
+# The turn (O5) goes figure by figure in initiative order: an action is the acting figure's
+# turn in the phase, and it is done. Two kinds are not a turn: making noise is "une action
+# gratuite" (made while acting, so in one's turn, and one still acts), and an explosive
+# thrown last turn goes off "avant les joueurs" (whoever is to play).
+FREE_KINDS = ("make_noise",)
+UNORDERED_KINDS = ("blast",)
 FORM_FIELDS = (
     "kind",
     "actor",
@@ -78,8 +87,9 @@ FORM_FIELDS = (
     "size",
     "surrounded_by",
     "roll",
+    "out_of_turn",
 )
-OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by")
+OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by", "out_of_turn")
 HAND_DICE = (
     "attacker_dice",
     "attacker_reroll",
@@ -425,6 +435,8 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
             "caution": int(s.get("caution", 0)) > 0,
             "difficulty": int((target.state or {}).get("combat", 0)),
         }
+    if kind == "pass":
+        return None, {"effects": [], "certain": True}
     key = str(actor.pk) if kind != "first_aid" else str(target.pk)
     named = {
         "pull_together": states.pull_together,
@@ -478,7 +490,11 @@ def apply_outcome(
     break or a backfire moves a whole team's Moral, O4); a first aid marks its patient
     treated for the wrap-up; the damage, deaths and kills by zombie type are counted."""
     refuse_blocked(outcome)
+    if actor is not None and action.kind not in (*FREE_KINDS, *UNORDERED_KINDS):
+        actor.state = {**(actor.state or {}), "played": _phase_key(encounter)}
     if outcome.get("pending"):
+        return []
+    if action.kind == "pass":
         return []
     combatants = list(everyone)
     effects, roles = _effects_of(action, outcome, actor, target)
@@ -514,16 +530,65 @@ def apply_outcome(
     return list(dict.fromkeys(names))
 
 
-def order(combatants, phase: str) -> list[dict[str, Any]]:
+def _phase_key(encounter) -> str:
+    """What `state["played"]` holds once a figure has had its turn in this phase: the turn
+    and the phase, so that the next phase finds everyone still to play without a write."""
+    return f"{encounter.turn}:{encounter.phase}"
+
+
+def order(combatants, phase: str, turn: int = 0) -> list[dict[str, Any]]:
     """O5: who plays in the phase, in order, with their initiative (the living and
-    conscious; ties keep the table's order)."""
+    conscious; ties keep the table's order), read from the live state: whether each has
+    played in this phase of `turn`, and who plays now (`now`: the figures still to play at
+    the first initiative not yet done; tied figures share their step, "ou groupe de
+    personnages", the table settling who goes first among them)."""
     if phase not in PHASES:
         return []
     by_key = {str(c.pk): c for c in combatants}
-    return [
-        {**row, "name": by_key[row["key"]].name, "id": by_key[row["key"]].pk}
-        for row in turn.phase_order([engine(c) for c in combatants], str(phase))
+    done = f"{turn}:{phase}"
+    rows = [
+        {
+            **row,
+            "name": by_key[row["key"]].name,
+            "id": by_key[row["key"]].pk,
+            "played": (by_key[row["key"]].state or {}).get("played") == done,
+        }
+        for row in turn_module.phase_order([engine(c) for c in combatants], str(phase))
     ]
+    step = next((row["initiative"] for row in rows if not row["played"]), None)
+    for row in rows:
+        row["now"] = not row["played"] and row["initiative"] == step
+    return rows
+
+
+def check_turn(encounter, combatants, actor, action) -> None:
+    """O5: "Les actions se jouent dans l'ordre décroissant de valeur d'initiative" (and the
+    movement and wrap-up in ascending order): a figure acts in its turn, once per phase.
+    The refusal names who plays now; the organiser may let a figure act out of turn (the
+    service's `out_of_turn`, which skips this check)."""
+    if action.kind in UNORDERED_KINDS:
+        return
+    rows = order(combatants, encounter.phase, encounter.turn)
+    row = next((r for r in rows if r["id"] == actor.pk), None)
+    if row is None:
+        return  # the dead and the unconscious: `check_action` has refused them
+    if row["played"]:
+        raise Refusal(
+            _("%(name)s has already played in this phase.") % {"name": actor.name},
+            field="actor",
+        )
+    if row["now"]:
+        return
+    now = [r for r in rows if r["now"]]
+    raise Refusal(
+        _("It is not %(name)s's turn. Playing now: %(now)s (initiative %(initiative)s).")
+        % {
+            "name": actor.name,
+            "now": ", ".join(r["name"] for r in now),
+            "initiative": now[0]["initiative"] if now else "",
+        },
+        field="actor",
+    )
 
 
 def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
@@ -631,4 +696,6 @@ def action_text(data: dict, actor: str, target: str) -> str:
         text += f" ({detail})"
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")
+    if data.get("out_of_turn"):
+        text += " · " + _("out of turn, by the organiser")
     return text

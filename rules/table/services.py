@@ -531,6 +531,14 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
         adapter.check_action(locked, fighter, target, action)
         if fighter is not None:
             _require_for(actor, roles, fighter)
+        # The organiser may let a figure act out of its turn (a forgotten action, a house
+        # rule); the others act in the order the system keeps (Of the Dead: O5).
+        out_of_turn = bool((action.options or {}).get("out_of_turn"))
+        if out_of_turn and not roles & CAN_MANAGE:
+            raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
+        check_turn = getattr(adapter, "check_turn", None)
+        if check_turn is not None and fighter is not None and not out_of_turn:
+            check_turn(locked, everyone, fighter, action)
         # The combatants already read, for an adapter that needs the others (no new query).
         locked.live_combatants = everyone
         name, data = adapter.resolver_input(locked, fighter, target, action)
@@ -564,6 +572,7 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
                 "outcome": outcome,
                 "effects": effects,
                 "by_hand": action.dice is not None,
+                **({"out_of_turn": True} if out_of_turn else {}),
             },
         )
         # The state this write left, for its answer (read again, it would cost two queries).

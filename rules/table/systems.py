@@ -25,8 +25,11 @@ What a system decides is its adapter's, a module registered here by its system s
 - `summary(encounter, combatants)`: what happened, for the chapter's close.
 - `action_text(data, actor, target)`: an action's line in the log.
 - optional: `COMBATANT_TEMPLATE` (how the page draws a combatant; KOLAPS's by default),
-  `side_label(side)` (a side's name as the page shows it), `order(combatants, phase)` (who
-  plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`).
+  `side_label(side)` (a side's name as the page shows it), `order(combatants, phase, turn)`
+  (who plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`, with
+  `played` and `now` when the order is enforced), `check_turn(encounter, combatants,
+  actor, action)` (a `Refusal` for a figure acting out of its turn; the service skips it
+  when an organiser sets the action's `out_of_turn` option).
 
 An adapter changes the encounter and combatants it is given and never saves them: the
 service does, under its lock. A new system at the table is one module and one line below.

@@ -156,12 +156,14 @@ def test_an_of_the_dead_bite_on_one_phone_shows_on_the_other_within_a_second(
     """The Of the Dead encounter: the organiser's zombie bites Anna, dice typed by hand;
     Anna's phone shows her life markers fall without reloading."""
     from rules.table.services import encounter_advance, encounter_create_for_chapter
-    from tests.rules.table.otd_fixtures import add_zombies, otd_chapter
+    from tests.rules.table.otd_fixtures import add_zombies, otd_chapter, pass_until
 
     chapter, organiser, anna, _boris = otd_chapter()
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
     add_zombies(organiser, encounter, "zonard", 2)
     encounter_advance(actor=organiser, encounter=encounter, version=None)
+    # O5, action phase: Anna and Boris (11) pass, then it is the zonards' turn (3).
+    pass_until(organiser, encounter, "Zonard 1")
     zombie = Combatant.objects.get(encounter=encounter, name="Zonard 1")
     target = Combatant.objects.get(encounter=encounter, name="Anna")
     url = f"{asgi_server}/table/{encounter.pk}/"
@@ -170,6 +172,8 @@ def test_an_of_the_dead_bite_on_one_phone_shows_on_the_other_within_a_second(
     for page in (organiser_phone, player_phone):
         page.goto(url)
         expect(page.locator("#table-order")).to_be_visible()
+    expect(organiser_phone.locator("#your-turn")).to_contain_text("Zonard 1")
+    expect(player_phone.locator("#playing-now")).to_contain_text("Zonard 1")
     gauge = f"#combatant-{target.pk} .gauge-life"
     assert player_phone.text_content(gauge).strip().startswith("4")
 

@@ -30,3 +30,28 @@ def add_zombies(organiser, encounter, zombie_type="zonard", count=2, **stats):
         version=None,
         spec=NewCombatants(kind="zombie", zombie_type=zombie_type, count=count, **values),
     )
+
+
+def playing_now(encounter):
+    """The names of the figures whose turn it is (O5), as the page shows them."""
+    from rules.table import of_the_dead
+    from rules.table.models import Combatant
+
+    encounter.refresh_from_db()
+    everyone = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+    return [
+        r["name"] for r in of_the_dead.order(everyone, encounter.phase, encounter.turn) if r["now"]
+    ]
+
+
+def pass_until(organiser, encounter, name):
+    """The figures before `name` in the phase's order pass (the organiser acting for them),
+    until it is `name`'s turn (O5)."""
+    from rules.table.models import Combatant
+    from rules.table.services import ActionInput, encounter_act
+
+    while name not in (now := playing_now(encounter)):
+        figure = Combatant.objects.get(encounter=encounter, name=now[0])
+        action = ActionInput(kind="pass", actor=figure.pk, target=figure.pk)
+        encounter_act(actor=organiser, encounter=encounter, version=None, action=action)
+    encounter.refresh_from_db()

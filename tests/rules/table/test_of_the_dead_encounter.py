@@ -26,7 +26,7 @@ from rules.table.services import (
     encounter_undo,
 )
 from tests.factories import PlayerFactory
-from tests.rules.table.otd_fixtures import add_zombies, otd_chapter
+from tests.rules.table.otd_fixtures import add_zombies, otd_chapter, pass_until
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +105,7 @@ def test_the_initiative_order_is_recomputed_from_the_live_state(table, client):
         ("Boris", 11),
     ]
     # A careful walk lays a caution marker: +1, Anna plays first in the action phase.
+    pass_until(_organiser, encounter, "Anna")
     act(
         anna,
         encounter,
@@ -122,6 +123,7 @@ def test_a_move_lays_its_markers_and_waits_for_the_movement_phase(table):
     """O5: "run 18 (2 noise, 1 zeal)"."""
     encounter, organiser, anna, _boris = table
     me = named(encounter, "Anna")
+    pass_until(organiser, encounter, "Anna")
     act(anna, encounter, "move", me, distance_cm=18, options={"move": "run"})
     me.refresh_from_db()
     assert (me.state["noise"], me.state["zeal"]) == (2, 1)
@@ -146,13 +148,15 @@ def test_a_brawl_typed_by_hand_cancels_criticals_first_and_kills_a_zombie(table)
     # 6 and 5 against one success: the critical is cancelled, 1 damage is left.
     assert entry.data["outcome"]["damage"] == 1 and entry.roll is None
     assert zombie.state["life"] == 1 and not zombie.dead
+    # Anna has played this phase: a second brawl is the organiser's, out of turn.
     act(
-        anna,
+        organiser,
         encounter,
         "brawl",
         me,
         zombie,
         dice={"attacker_dice": [5, 4], "defender_dice": [1, 2]},
+        options={"out_of_turn": True},
     )
     zombie.refresh_from_db()
     me.refresh_from_db()
@@ -201,6 +205,7 @@ def test_a_backfire_costs_the_whole_team_a_point_of_moral(table):
     add_zombies(organiser, encounter, "mastard", 1, combat=4)
     to_action_phase(organiser, encounter)
     mastard, target = named(encounter, "Mastard"), named(encounter, "Boris")
+    pass_until(organiser, encounter, "Mastard")
     act(
         organiser, encounter, "brawl", mastard, target,
         dice={"attacker_dice": [1, 1, 1, 1], "defender_dice": [2, 2, 2]},
@@ -233,6 +238,7 @@ def test_a_panicked_fighter_cannot_attack_and_says_so(table):
     me.state = {**me.state, "panic": 1}
     me.save(update_fields=["state"])
     to_action_phase(organiser, encounter)
+    pass_until(organiser, encounter, "Anna")  # Boris (11) before her (10 with the panic)
     with pytest.raises(Refusal) as refused:
         act(anna, encounter, "brawl", me, named(encounter, "Zonard 1"))
     assert "paniqué" in str(refused.value.message)  # the default language: French
@@ -333,13 +339,15 @@ def test_ending_it_sums_up_kills_by_type_deaths_and_damage_for_the_close(table):
         dice={"attacker_dice": [5, 4], "defender_dice": [1, 3]},
     )
     act(
-        anna,
+        organiser,
         encounter,
         "brawl",
         me,
         braillard,
         dice={"attacker_dice": [5, 4], "defender_dice": [2, 3]},
+        options={"out_of_turn": True},
     )
+    pass_until(organiser, encounter, "Zonard 2")
     act(
         organiser, encounter, "brawl", named(encounter, "Zonard 2"), named(encounter, "Boris"),
         dice={"attacker_dice": [4, 4], "defender_dice": [1, 1, 2]},
@@ -471,15 +479,17 @@ def test_a_fighter_surrounded_by_four_is_put_on_the_ground_and_loses_moral_once(
     )
     assert odds["on_the_ground"] and odds["defence_dice"] < 3
     hand = {"attacker_dice": [2, 3], "defender_dice": [2] * odds["defence_dice"]}
+    pass_until(organiser, encounter, "Zonard 1")
     for _turn in range(2):
         act(organiser, encounter, "brawl", zombie, target, dice=hand,
-            options={"surrounded_by": 4})  # fmt: skip
+            options={"surrounded_by": 4, "out_of_turn": bool(_turn)})  # fmt: skip
     target.refresh_from_db()
     assert target.state["on_ground"] and target.state["moral"] == 3
     del boris
 
 
 def test_a_move_rolls_no_dice_and_records_no_roll(table):
-    encounter, _organiser, anna, _boris = table
+    encounter, organiser, anna, _boris = table
+    pass_until(organiser, encounter, "Anna")
     entry = act(anna, encounter, "move", named(encounter, "Anna"), distance_cm=12)
     assert entry.roll_id is None and not RollRecord.objects.exists()

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from rules.table.models import Combatant, Encounter
 from rules.table.services import encounter_advance, encounter_create_for_chapter
-from tests.rules.table.otd_fixtures import add_zombies, otd_chapter
+from tests.rules.table.otd_fixtures import add_zombies, otd_chapter, pass_until
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,8 @@ def test_the_french_page_speaks_french(client, table):
 
 
 def test_a_player_moves_on_the_page_and_the_markers_show(client, table):
-    encounter, _organiser, anna, _boris = table
+    encounter, organiser, anna, _boris = table
+    pass_until(organiser, encounter, "Anna")
     me = Combatant.objects.get(encounter=encounter, name="Anna")
     response = _client(client, anna).post(
         reverse("table-act", args=[encounter.pk]),
@@ -139,6 +140,7 @@ def test_the_organiser_adds_zombies_on_the_page_and_through_the_api(client, tabl
 
 def test_the_api_acts_and_answers_409_on_a_stale_version(table):
     encounter, organiser, anna, _boris = table
+    pass_until(organiser, encounter, "Anna")
     me = Combatant.objects.get(encounter=encounter, name="Anna")
     api = APIClient()
     api.force_authenticate(anna)

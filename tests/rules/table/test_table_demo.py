@@ -50,8 +50,12 @@ def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_seco
         "current",
     )
     assert (encounter.turn, encounter.phase) == (2, "movement")
-    kinds = list(encounter.entries.values_list("kind", flat=True))
-    assert kinds.count(EntryKind.ACTION) == 6 and kinds[-1] == EntryKind.END_PHASE
+    # Turn 1 played in initiative order (O5): six moves and four attacks, the others
+    # passing their turn; then turn 2's moves up to alice's turn.
+    actions = encounter.entries.filter(kind=EntryKind.ACTION)
+    played = [e.data["kind"] for e in actions.filter(turn=1).order_by("version")]
+    assert len([k for k in played if k != "pass"]) == 6 + 4
+    assert encounter.entries.filter(kind=EntryKind.END_PHASE).count() == 1
     sides = set(encounter.combatants.values_list("side", flat=True))
     assert sides == {"survivors", "zombies"}
     assert encounter.combatants.get(name="Zonard 1").dead
@@ -59,3 +63,9 @@ def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_seco
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert "Turn 2" in page and "Initiative order" in page and "Le chien" in page
+    # Whose turn it is: alice's, and her phone says so (O5, movement: lowest first).
+    assert 'id="your-turn"' in page and "Your turn:" in page
+    bruno = Player.objects.get(username="bruno")
+    client.force_login(bruno)
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert 'id="playing-now"' in page and 'id="your-turn"' not in page
