@@ -147,3 +147,48 @@ def test_two_devices_fifty_noises_each_on_one_of_the_dead_figure_lose_none():
     assert figure.state["noise"] == 200
     entries = EncounterEntry.objects.filter(encounter=encounter, kind=EntryKind.ACTION)
     assert entries.count() == 100
+
+
+def test_two_phones_playing_the_same_of_the_dead_figure_at_once_play_it_once():
+    """O5 enforced under the lock: the organiser's phone and Anna's both send Anna's action
+    in her turn, without a version; one plays, the other is told she has played."""
+    from rules.table.services import encounter_advance, encounter_create_for_chapter
+    from tests.rules.table.otd_fixtures import add_zombies, otd_chapter
+
+    chapter, organiser, anna, _boris = otd_chapter()
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    add_zombies(organiser, encounter, "zonard", 2)
+    encounter_advance(actor=organiser, encounter=encounter, version=None)
+    me = Combatant.objects.get(encounter=encounter, name="Anna")
+    start = threading.Barrier(2)
+    refusals: list[str] = []
+    errors: list = []
+
+    def phone(user):
+        def run():
+            try:
+                start.wait()
+                encounter_act(
+                    actor=user,
+                    encounter=encounter,
+                    version=None,
+                    action=ActionInput(kind="pass", actor=me.pk, target=me.pk),
+                )
+            except Refusal as refusal:
+                refusals.append(str(refusal.message))
+            except Exception as exc:
+                errors.append(exc)
+            finally:
+                connections.close_all()
+
+        return threading.Thread(target=run)
+
+    phones = [phone(organiser), phone(anna)]
+    for t in phones:
+        t.start()
+    for t in phones:
+        t.join()
+    assert errors == []
+    assert refusals == ["Anna a déjà joué dans cette phase."]
+    passes = EncounterEntry.objects.filter(encounter=encounter, kind=EntryKind.ACTION)
+    assert passes.count() == 1

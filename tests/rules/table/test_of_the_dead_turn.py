@@ -1,4 +1,4 @@
-"""Of the Dead's turn enforced at the live table (issue 12): each phase goes figure by figure
+"""Of the Dead's turn enforced at the live table: each phase goes figure by figure
 in initiative order (RULES-NOTES O5), recomputed from the live state after every change;
 a figure out of its turn is refused with a sentence naming who plays now; the organiser
 may let it act out of turn; undo puts the turn back.
@@ -14,6 +14,7 @@ two zonards (1, 0, 2) at 3.
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from characters.permissions import Forbidden, Refusal
@@ -70,9 +71,9 @@ def test_it_refuses_a_move_out_of_turn_with_a_sentence_naming_who_moves_now(tabl
     de valeur d'initiative"): the zonards (3) move before Anna (11)."""
     encounter, organiser, anna, _boris = table
     assert playing_now(encounter) == ["Zonard 1", "Zonard 2"]
-    with pytest.raises(Refusal) as refused:
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
         act(anna, encounter, "move", "Anna", distance_cm=12)
-    # The default language, French, names who plays now and their initiative.
+    # In French (the default), the sentence names who plays now and their initiative.
     assert str(refused.value.message) == (
         "Anna doit attendre son tour. À jouer maintenant : Zonard 1, Zonard 2 (initiative 3)."
     )
@@ -95,9 +96,9 @@ def test_a_figure_plays_once_per_phase_and_tied_figures_share_their_step(table):
     act(boris, encounter, "make_noise", "Boris")  # free ("une action gratuite"): still his turn
     act(boris, encounter, "shot", "Boris", "Zonard 1")
     assert playing_now(encounter) == ["Anna"]
-    with pytest.raises(Refusal) as refused:
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
         act(boris, encounter, "brawl", "Boris", "Zonard 2")
-    assert "a déjà joué" in str(refused.value.message)
+    assert str(refused.value.message) == "Boris a déjà joué dans cette phase."
     act(anna, encounter, "pass", "Anna")
     assert set(playing_now(encounter)) <= {"Zonard 1", "Zonard 2"} and playing_now(encounter)
 
