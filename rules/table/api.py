@@ -160,7 +160,9 @@ class TableActionSerializer(serializers.Serializer):
             '"allies_near", the ids of the target\'s allies within 25 cm (none if absent); '
             '"armed_fist" (true: a melee with a pistol, K18 Poing armé); "melee_figures", the '
             'figures in the melee a shot goes into; "stray_ally", the id of the shooter\'s ally '
-            "a stray shot on the shooter's side hits (needed when it has one)."
+            "a stray shot on the shooter's side hits (needed when it has one). Of the Dead: "
+            '"move", "range", "otd_cover", "item", "size", "surrounded_by"; "out_of_turn" '
+            "(true, organisers only: the figure acts now whatever the initiative order, O5)."
         ),
     )
 
