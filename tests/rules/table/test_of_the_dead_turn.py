@@ -253,3 +253,37 @@ def test_the_api_twin_shows_the_turn_and_refuses_out_of_turn_with_the_sentence(t
     assert rows["Anna"]["played"] and rows["Boris"]["now"]
     line = EncounterEntry.objects.filter(encounter=encounter).latest("version")
     assert line.data["kind"] == "move" and "out_of_turn" not in line.data
+
+
+@pytest.mark.parametrize("zombies", [2, 20])
+def test_an_action_in_turn_answers_in_a_fixed_number_of_queries(django_assert_num_queries, zombies):
+    """The turn is read from the combatants the action locks already: no query more,
+    however many figures."""
+    chapter, organiser, _anna, _boris = otd_chapter()
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    add_zombies(organiser, encounter, "zonard", zombies)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = reverse("api-table-act", args=[encounter.pk])
+    first, second = (named(encounter, f"Zonard {n}") for n in (1, 2))
+    body = {"kind": "pass", "actor": first.pk, "target": first.pk}
+    assert api.post(url, body, format="json").status_code == 200
+    # encounter, the campaign's members (the fetch's and the service's roles), savepoint,
+    # lock, combatants, the combatant saved, encounter, log line, release.
+    with django_assert_num_queries(10):
+        answer = api.post(url, {**body, "actor": second.pk, "target": second.pk}, format="json")
+    assert answer.status_code == 200
+    rows = {row["name"]: row for row in answer.json()["order"]}
+    assert rows["Zonard 2"]["played"] and rows["Zonard 2"]["initiative"] == 3
+
+
+def test_the_card_with_its_turn_built_directly_is_the_serializers_answer(table):
+    from rules.table.api import TableCardSerializer, table_card_data
+    from rules.table.cards import table_card
+    from rules.table.selectors import encounter_get_for_user
+
+    encounter, organiser, anna, _boris = table
+    act(organiser, encounter, "pass", "Zonard 1")
+    for viewer in (organiser, anna):
+        card = table_card(viewer, encounter_get_for_user(viewer, encounter.pk))
+        assert card.order and table_card_data(card) == TableCardSerializer(card).data
