@@ -7,7 +7,9 @@ attributes (Réflexes, Combat, Physique), what it is (a player's character, a zo
 type, a non-player character), its kills by zombie type and the damage it dealt and took.
 
 The turn is movement, action, wrap-up, each in initiative order (RULES-NOTES O5), read
-afresh from the live state whenever the page is drawn (`order`). An action builds the
+afresh from the live state whenever the page is drawn or a figure acts (`order`), and
+enforced (`check_turn`): a figure acts in its turn, once per phase (`state["played"]`,
+which an undo puts back with the rest of its state), the organiser overriding. An action builds the
 engine resolver's input from the live state (`resolver_input`: brawl, shot, throw, blast,
 an evasion to flee, a move), and its outcome's `effects` go through the engine's
 `apply_effects` at once (`apply_outcome`); the simple actions (pull together, first aid,
