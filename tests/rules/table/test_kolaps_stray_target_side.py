@@ -1,5 +1,5 @@
 """The stray shot that hits the TARGET's ally, chosen by the target's player after the roll
-and applied at the live KOLAPS table (issue 12; RULES-NOTES K18, docs/table.md).
+and applied at the live KOLAPS table (RULES-NOTES K18, docs/table.md).
 
 The text, Tir dans une mêlée: "2-3: Une figurine alliée de la cible reçoit une blessure
 légère. La figurine est choisie par le joueur contrôlant la cible. Si la cible est la seule
