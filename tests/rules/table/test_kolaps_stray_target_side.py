@@ -438,3 +438,30 @@ def test_a_participant_cannot_choose_for_another_players_target(table):
         encounter_choose_stray(
             actor=table["alice"], encounter=table["encounter"], version=None, ally=c["Dent"].pk
         )
+
+
+# --- The engine's reading, face by face -----------------------------------------------------
+
+LIGHT_ANY = {"wound": "light", "in_melee_only": False}
+LIGHT_IN_MELEE = {"wound": "light", "in_melee_only": True}
+
+
+@pytest.mark.parametrize(
+    ("die", "target_alone", "expected"),
+    [
+        (1, False, None),  # "1: La figurine alliée du tireur": the shooter's side
+        (2, False, LIGHT_ANY),  # "2-3: Une figurine alliée de la cible reçoit une blessure légère"
+        (3, False, LIGHT_ANY),
+        (4, False, None),  # "4-5: C'est un échec standard."
+        (5, False, None),
+        (6, False, LIGHT_IN_MELEE),  # "6: Un alliée de la cible présent dans la mêlée"
+        (2, True, None),  # "Si la cible est la seule de son unité": the shooter's figure
+        (3, True, None),
+        (6, True, None),  # no ally of the target at all
+    ],
+)
+def test_the_engine_reads_which_faces_reach_the_targets_side(die, target_alone, expected):
+    from rules.engine.systems.kolaps import at_the_table as k18
+
+    stray = k18.stray_shot(die, target_alone)
+    assert k18.target_side_stray(stray, die, target_alone) == expected
