@@ -511,8 +511,12 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
 def check_action(encounter, actor, target, action) -> None:
     everyone = _living(encounter)
     if action.kind == STRAY_CHOICE:
-        if pending_stray(everyone) is None:
-            raise Refusal(_("There is no stray shot to choose for."))
+        # The choice read before the lock must still be the one waiting under it.
+        ally = None if target.pk == actor.pk else target.pk
+        if stray_choice(everyone, ally) != (actor.pk, target.pk):
+            raise Refusal(
+                _("This changed while you were deciding: here is the new state."), status=409
+            )
         return
     refuse_while_pending(everyone)
     if action.kind not in KINDS:

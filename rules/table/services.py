@@ -515,7 +515,60 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
     adapter = adapter_for(encounter.system)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        return _act(actor, roles, adapter, locked, _combatants(locked), action)
+        everyone = _combatants(locked)
+        by_pk = {c.pk: c for c in everyone}
+        target = by_pk.get(action.target) if action.target is not None else None
+        if target is None:
+            raise Refusal(_("Choose a combatant of this encounter."), field="target")
+        direct = action.kind in adapter.MANAGER_KINDS
+        fighter = None
+        if not direct:
+            fighter = by_pk.get(action.actor) if action.actor is not None else None
+            if fighter is None:
+                raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+        if direct and not roles & CAN_MANAGE:
+            raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
+        # The combatants already read, for an adapter that needs the others (no new query).
+        locked.live_combatants = everyone
+        adapter.check_action(locked, fighter, target, action)
+        if fighter is not None:
+            _require_for(actor, roles, fighter)
+        name, data = adapter.resolver_input(locked, fighter, target, action)
+        snapshots = {str(c.pk): _snapshot(c) for c in everyone}
+        if name is None:
+            # An action without dice: the adapter's input is its outcome.
+            outcome, record = dict(data), None
+        else:
+            outcome, record = _resolve(actor, locked.system, name, data, action.dice)
+        effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
+        # What the action changed (the actor, the target, a team's Moral...): saved, and its
+        # state before kept for an undo.
+        changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
+        before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
+        for c in (fighter, target):
+            if c is not None and str(c.pk) not in before:
+                before[str(c.pk)] = snapshots[str(c.pk)]
+        _save(*changed)
+        entry = _log(
+            locked,
+            actor,
+            EntryKind.ACTION,
+            before=before,
+            actor=fighter,
+            target=target,
+            roll=record,
+            data={
+                "kind": action.kind,
+                "resolver": name,
+                "inputs": data,
+                "outcome": outcome,
+                "effects": effects,
+                "by_hand": action.dice is not None,
+            },
+        )
+        # The state this write left, for its answer (read again, it would cost two queries).
+        entry.written_combatants = everyone
+        return entry
 
 
 def encounter_choose_stray(
@@ -528,79 +581,21 @@ def encounter_choose_stray(
 ) -> EncounterEntry:
     """The target's player (or an organiser) chooses the figure a stray shot hits on the
     target's side (KOLAPS, Tir dans une mêlée 2-3 and 6): `ally`, or None for nobody when
-    the face asks for an ally in the melee and none is there. Its wound's death roll is
-    rolled by the server or typed in by hand (`dice`); an action of its own in the log,
-    undone like any other."""
+    the face asks for an ally in the melee and none is there. An action of its own
+    (`encounter_act`, which checks the choice again under its lock): its wound's death roll
+    rolled by the server or typed in by hand (`dice`), its line in the log, undone like any
+    other."""
     roles = _require(actor, encounter, CAN_VIEW)
     adapter = adapter_for(encounter.system)
     if not hasattr(adapter, "stray_choice"):
         raise Refusal(_("There is no stray shot to choose for."))
-    with transaction.atomic():
-        locked = _lock(encounter, version)
-        everyone = _combatants(locked)
-        found = adapter.pending_stray(everyone)
-        if found is not None:
-            _require_for(actor, roles, found[0])
-        chooser, hit = adapter.stray_choice(everyone, ally)
-        action = ActionInput(kind=adapter.STRAY_CHOICE, actor=chooser, target=hit, dice=dice)
-        return _act(actor, roles, adapter, locked, everyone, action)
-
-
-def _act(actor, roles: set[Role], adapter, locked: Encounter, everyone, action: ActionInput):
-    """An action on the locked encounter and its combatants (`encounter_act`)."""
-    by_pk = {c.pk: c for c in everyone}
-    target = by_pk.get(action.target) if action.target is not None else None
-    if target is None:
-        raise Refusal(_("Choose a combatant of this encounter."), field="target")
-    direct = action.kind in adapter.MANAGER_KINDS
-    fighter = None
-    if not direct:
-        fighter = by_pk.get(action.actor) if action.actor is not None else None
-        if fighter is None:
-            raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-    if direct and not roles & CAN_MANAGE:
-        raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
-    # The combatants already read, for an adapter that needs the others (no new query).
-    locked.live_combatants = everyone
-    adapter.check_action(locked, fighter, target, action)
-    if fighter is not None:
-        _require_for(actor, roles, fighter)
-    name, data = adapter.resolver_input(locked, fighter, target, action)
-    snapshots = {str(c.pk): _snapshot(c) for c in everyone}
-    if name is None:
-        # An action without dice: the adapter's input is its outcome.
-        outcome, record = dict(data), None
-    else:
-        outcome, record = _resolve(actor, locked.system, name, data, action.dice)
-    effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
-    # What the action changed (the actor, the target, a team's Moral...): saved, and its
-    # state before kept for an undo.
-    changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
-    before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
-    for c in (fighter, target):
-        if c is not None and str(c.pk) not in before:
-            before[str(c.pk)] = snapshots[str(c.pk)]
-    _save(*changed)
-    entry = _log(
-        locked,
-        actor,
-        EntryKind.ACTION,
-        before=before,
-        actor=fighter,
-        target=target,
-        roll=record,
-        data={
-            "kind": action.kind,
-            "resolver": name,
-            "inputs": data,
-            "outcome": outcome,
-            "effects": effects,
-            "by_hand": action.dice is not None,
-        },
-    )
-    # The state this write left, for its answer (read again, it would cost two queries).
-    entry.written_combatants = everyone
-    return entry
+    everyone = list(Combatant.objects.filter(encounter=encounter))
+    found = adapter.pending_stray(everyone)
+    if found is not None:
+        _require_for(actor, roles, found[0])
+    chooser, hit = adapter.stray_choice(everyone, ally)
+    action = ActionInput(kind=adapter.STRAY_CHOICE, actor=chooser, target=hit, dice=dice)
+    return encounter_act(actor=actor, encounter=encounter, version=version, action=action)
 
 
 def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:

@@ -465,3 +465,15 @@ def test_the_engine_reads_which_faces_reach_the_targets_side(die, target_alone, 
 
     stray = k18.stray_shot(die, target_alone)
     assert k18.target_side_stray(stray, die, target_alone) == expected
+
+
+def test_a_choice_that_is_not_the_one_waiting_under_the_lock_is_refused(table):
+    _stray(table, 2)
+    encounter = table["encounter"]
+    c = _by_name(encounter)
+    # As if read before another device's write: Griffe is not the target whose ally is hit.
+    stale = ActionInput(kind="stray_choice", actor=c["Griffe"].pk, target=c["Dent"].pk)
+    with pytest.raises(Refusal) as refused:
+        encounter_act(actor=table["orga"], encounter=encounter, version=None, action=stale)
+    assert refused.value.status == 409
+    assert _by_name(encounter)["Dent"].sante == 6 and _pending(encounter) is not None
