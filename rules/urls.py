@@ -70,6 +70,7 @@ urlpatterns = [
     path("table/<int:pk>/odds/", table_views.table_odds, name="table-odds"),
     path("table/<int:pk>/act/", table_views.table_act, name="table-act"),
     path("table/<int:pk>/undo/", table_views.table_undo, name="table-undo"),
+    path("table/<int:pk>/stray/", table_views.table_stray, name="table-stray"),
     path("table/<int:pk>/directive/", table_views.table_directive, name="table-directive"),
     path("table/<int:pk>/reveal/", table_views.table_reveal, name="table-reveal"),
     path("table/<int:pk>/advance/", table_views.table_advance, name="table-advance"),
@@ -97,6 +98,7 @@ api_urlpatterns = [
     path("table/<int:pk>/odds/", table_api.TableOddsAPI.as_view(), name="api-table-odds"),
     path("table/<int:pk>/act/", table_api.TableActAPI.as_view(), name="api-table-act"),
     path("table/<int:pk>/undo/", table_api.TableUndoAPI.as_view(), name="api-table-undo"),
+    path("table/<int:pk>/stray/", table_api.TableStrayAPI.as_view(), name="api-table-stray"),
     path(
         "table/<int:pk>/directive/",
         table_api.TableDirectiveAPI.as_view(),

@@ -1725,6 +1725,12 @@ def table_version(encounter_key):
     return lambda roles, user: {"version": roles[encounter_key].version}
 
 
+def table_stray_body(roles, user):
+    """The choice of a stray shot's figure on the target's side: there is none waiting in
+    the matrix's encounter, so the roles who may see it get the sentence (400)."""
+    return {"version": roles["table_action"].version, "ally": _hunter(roles), "roll": "server"}
+
+
 def table_reveal_body(roles, user):
     return {**table_order(roles, user), "directive": ""}
 
@@ -1806,6 +1812,23 @@ MATRIX += [
         TABLE_REFUSED_API,
         kwargs=table_action_pk,
         data=table_version("table_action"),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "table-stray",
+        "post",
+        TABLE_REFUSED_PAGE,
+        kwargs=table_action_pk,
+        data=table_stray_body,
+        writes=True,
+    ),
+    Row(
+        "api-table-stray",
+        "post",
+        TABLE_REFUSED_API,
+        kwargs=table_action_pk,
+        data=table_stray_body,
         api=True,
         writes=True,
     ),
@@ -2187,6 +2210,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("table-odds", "api-table-odds", (("get", "post"),)),
     Twin("table-act", "api-table-act"),
     Twin("table-undo", "api-table-undo"),
+    Twin("table-stray", "api-table-stray"),
     Twin("table-directive", "api-table-directive"),
     Twin("table-reveal", "api-table-reveal"),
     Twin("table-advance", "api-table-advance"),

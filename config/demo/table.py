@@ -1,12 +1,15 @@
 """The live encounter of the KOLAPS chapter being played ("La rue Mercière"): alice's police
 section against bruno's pack of hunters, in its second turn. Turn 1 was played through the
-services as at the table: orders given and revealed, a server shot, a claw in melee, a wound
+services as at the table: orders given and revealed, a shot into a melee whose stray shot
+hits one of the target's allies (chosen by bruno), a server shot, a claw in melee, a wound
 the organiser applied, then the end phase (K14) and the next attacker (K15).
 
 `enter_table_units` runs while the chapter is still planned (the units must be entered
 before it starts); `load_table_demo` once it is being played. Idempotent: a chapter that has
 its encounter keeps whatever the demo users did since.
 """
+
+from dataclasses import replace
 
 from campaigns.chapters.kolaps import chapter_unit_enter
 from campaigns.models import Chapter
@@ -18,7 +21,9 @@ from rules.table.services import (
     ActionInput,
     encounter_act,
     encounter_advance,
+    encounter_choose_stray,
     encounter_create_for_chapter,
+    encounter_odds,
     encounter_reveal,
     encounter_set_directive,
 )
@@ -63,6 +68,31 @@ def _named(encounter: Encounter, name: str) -> int:
     return Combatant.objects.get(encounter=encounter, name=name).pk
 
 
+def _stray_shot(players, encounter: Encounter) -> None:
+    """Vasseur opens the action phase with a pistol shot into the melee where Dupont and
+    Sabre are locked, dice typed by hand: a miss, and the stray die's 3 reaches Sabre's side
+    (Tir dans une mêlée 2-3). bruno chooses Croc, who takes the light wound and survives its
+    death roll (a 5)."""
+    alice, bruno = players["alice"], players["bruno"]
+    vasseur, dupont = _named(encounter, "Capitaine Vasseur"), _named(encounter, "Brigadier Dupont")
+    sabre, croc = _named(encounter, "Sabre"), _named(encounter, "Croc")
+    shot = ActionInput(
+        kind="ranged",
+        actor=vasseur,
+        target=sabre,
+        distance_cm=15,
+        options={"melee_figures": 2, "stray_ally": dupont},
+    )
+    # Every die a 1: under the threshold of Vasseur, a veteran (no critical failure at his
+    # rank), a plain failure: the miss the stray die follows.
+    count = encounter_odds(encounter=encounter, action=shot)["dice_count"]
+    dice = {"dice": [1] * count, "stray_die": [3]}
+    encounter_act(actor=alice, encounter=encounter, version=None, action=replace(shot, dice=dice))
+    encounter_choose_stray(
+        actor=bruno, encounter=encounter, version=None, ally=croc, dice={"death_die": [5]}
+    )
+
+
 def load_table_demo(players, chapter: Chapter) -> None:
     """Open the chapter's live encounter and play its first turn."""
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
@@ -83,6 +113,7 @@ def load_table_demo(players, chapter: Chapter) -> None:
     for actor, combatant in ((alice, dupont), (bruno, sabre)):
         encounter_reveal(actor=actor, encounter=encounter, version=None, combatant=combatant)
     encounter_advance(actor=orga, encounter=encounter, version=None)
+    _stray_shot(players, encounter)
     # Dupont fires his assault rifle at Griffe, 40 cm away behind light cover; Sabre
     # answers Dupont in melee; both rolled by the server (recorded, replayable).
     encounter_act(

@@ -38,6 +38,7 @@ from rules.table.services import (
     encounter_act,
     encounter_add_combatants,
     encounter_advance,
+    encounter_choose_stray,
     encounter_create_for_chapter,
     encounter_create_quick,
     encounter_create_quick_party,
@@ -191,6 +192,28 @@ class TableCombatantSerializer(TableVersionSerializer):
 
 class TableDirectiveSerializer(TableCombatantSerializer):
     directive = serializers.ChoiceField(choices=list(DIRECTIVE_LABELS))
+
+
+class TableStraySerializer(TableVersionSerializer):
+    """KOLAPS, Tir dans une mêlée 2-3 and 6: the figure a stray shot hits on the target's
+    side (`ally`, the id of one of the target's living allies; null: nobody, when the face
+    asks for an ally in the melee and none is there). `dice`: its death roll typed in by hand
+    (`{"death_die": [4]}`); absent, the server rolls it."""
+
+    ally = serializers.IntegerField(allow_null=True)
+    dice = serializers.DictField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=6), min_length=1, max_length=1
+        ),
+        required=False,
+        allow_null=True,
+        default=None,
+    )
+
+    def validate_dice(self, value):
+        if value is not None and set(value) - {"death_die"}:
+            raise serializers.ValidationError(_("Only the death roll is typed: death_die."))
+        return value
 
 
 class TableStandaloneSerializer(serializers.Serializer):
@@ -377,6 +400,12 @@ def _simple_api(service, serializer_class, doc: str, need: str = "act"):
     return WriteAPI
 
 
+TableStrayAPI = _simple_api(
+    encounter_choose_stray,
+    TableStraySerializer,
+    "KOLAPS: choose the figure a stray shot hits on the target's side (its player or an "
+    "organiser); its death roll by the server, or typed in `dice`.",
+)
 TableUndoAPI = _simple_api(
     encounter_undo, TableVersionSerializer, "Undo the last action (its author or an organiser)."
 )

@@ -9,6 +9,7 @@ queries with the chapter, however long the log): it names the server rolls, whic
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -219,6 +220,33 @@ class LogTurn:
 
 
 @dataclass(frozen=True)
+class StrayOption:
+    """A figure a stray shot on the target's side may hit, and the chance its wound's death
+    roll kills it (K8)."""
+
+    id: int
+    name: str
+    sante: int
+    dies_exact: str
+
+
+@dataclass(frozen=True)
+class StrayChoiceCard:
+    """KOLAPS, Tir dans une mêlée 2-3 and 6: a stray shot hit one of the target's allies,
+    whom the target's player chooses (`can_choose`: the viewer may); nobody is a choice only
+    when the face asks for an ally in the melee (`in_melee_only`)."""
+
+    target_id: int
+    target: str
+    shooter: str
+    wound: str
+    wound_label: str
+    in_melee_only: bool
+    options: list[StrayOption]
+    can_choose: bool
+
+
+@dataclass(frozen=True)
 class TableCard:
     id: int
     title: str
@@ -244,6 +272,8 @@ class TableCard:
     combatant_template: str = "rules/table/systems/kolaps_combatant.html"
     advance_label: str = ""
     order: list[dict] = field(default_factory=list)
+    # The stray shot waiting for the target's player's choice (KOLAPS), if any.
+    stray_choice: StrayChoiceCard | None = None
 
     @property
     def is_live(self) -> bool:
@@ -354,6 +384,28 @@ def written_line(entry: EncounterEntry, author) -> dict:
     }
 
 
+def _stray_choice(adapter, combatants, encounter, can_manage: bool, user_id) -> Any:
+    step_of = getattr(adapter, "stray_step", None)
+    step = step_of(encounter, combatants) if step_of is not None else None
+    if step is None:
+        return None
+    target = step["target"]
+    return StrayChoiceCard(
+        target_id=target.pk,
+        target=target.name,
+        shooter=step["shooter"],
+        wound=step["wound"],
+        wound_label=row_label(step["wound"]),
+        in_melee_only=step["in_melee_only"],
+        options=[
+            StrayOption(id=c.pk, name=c.name, sante=c.sante, dies_exact=dies)
+            for c, dies in step["options"]
+        ],
+        can_choose=encounter.status == EncounterStatus.LIVE
+        and (can_manage or (user_id is not None and target.player_id == user_id)),
+    )
+
+
 def table_card(
     user,
     encounter: Encounter,
@@ -457,6 +509,7 @@ def table_card(
         and (can_manage or (user_id is not None and last["author_id"] == user_id))
     )
     return TableCard(
+        stray_choice=_stray_choice(adapter, combatants, encounter, can_manage, user_id),
         id=encounter.pk,
         title=encounter.title,
         system=encounter.system,

@@ -369,3 +369,43 @@ class TableQuickPartyForm(ServiceForm):
     """A pick-up Of the Dead game: a title; your character joins if it is alive."""
 
     title = forms.CharField(label=_("Title"), max_length=160, required=False)
+
+
+NOBODY = "none"
+
+
+class TableStrayForm(forms.Form):
+    """KOLAPS, Tir dans une mêlée 2-3 and 6: the figure a stray shot hits on the target's
+    side (`none`: nobody, when the face asks for an ally in the melee and none is there), and
+    its death roll, by the server or typed in."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    ally = forms.RegexField(
+        label=_("Who is hit"),
+        regex=r"^([0-9]{1,9}|none)$",
+        error_messages={
+            "required": _("Choose the figure the stray shot hits."),
+            "invalid": _("Choose the figure the stray shot hits."),
+        },
+    )
+    roll = forms.ChoiceField(
+        label=_("Dice"), choices=ROLL_CHOICES, initial="server", required=False
+    )
+    death_die = forms.CharField(label=_("Death roll"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        data["dice"] = None
+        if data.get("roll") == "hand":
+            faces = parse_dice(data.get("death_die", ""))
+            if faces is not None and len(faces) > 1:
+                faces = None
+            if faces is None:
+                self.add_error("death_die", _("Type one die, from 1 to 6."))
+            else:
+                data["dice"] = {"death_die": faces}
+        return data
+
+    def ally_id(self) -> int | None:
+        ally = self.cleaned_data["ally"]
+        return None if ally == NOBODY else int(ally)

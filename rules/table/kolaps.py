@@ -94,6 +94,13 @@ STATE_FIELDS = (
 # K18's armed fists (`armed_fist`: a pistol in melee), and a shot into a melee: the figures in
 # it (`melee_figures`) and the shooter's ally a stray shot on its own side hits (`stray_ally`).
 OPTION_FIELDS = ("allies_near", "armed_fist", "melee_figures", "stray_ally")
+# A stray shot that reaches the target's side (Tir dans une mêlée 2-3 and 6) waits in the
+# target's `state` (`PENDING_STRAY`: what an undo of the shot takes back with it) for its
+# player to choose the figure hit: an action of its own (`STRAY_CHOICE`, not in `KINDS`: its
+# page and API call `rules.table.services.encounter_choose_stray`). Until then no other
+# action, no next phase and no end (docs/table.md, "The stray shot on the target's side").
+PENDING_STRAY = "stray_pending"
+STRAY_CHOICE = "stray_choice"
 DEFAULT_ORDER = "movement"
 # K11's order directives, as the table names them.
 DIRECTIVE_LABELS = {
@@ -502,6 +509,16 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
 
 
 def check_action(encounter, actor, target, action) -> None:
+    everyone = _living(encounter)
+    if action.kind == STRAY_CHOICE:
+        # The choice read before the lock must still be the one waiting under it.
+        ally = None if target.pk == actor.pk else target.pk
+        if stray_choice(everyone, ally) != (actor.pk, target.pk):
+            raise Refusal(
+                _("This changed while you were deciding: here is the new state."), status=409
+            )
+        return
+    refuse_while_pending(everyone)
     if action.kind not in KINDS:
         raise Refusal(_("Choose what the combatant does."), field="kind")
     if action.kind == "wound":
@@ -531,6 +548,11 @@ def check_action(encounter, actor, target, action) -> None:
 def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
     """The resolver an action calls and its input, from the live state."""
     catalogue = catalogue_of(encounter.catalogue_version)
+    if action.kind == STRAY_CHOICE:
+        pending = (actor.state or {}).get(PENDING_STRAY) or {}
+        if target.pk == actor.pk:
+            return None, {"nobody": True, "stray": pending}
+        return "death", wound_input(target, wound=pending.get("wound", ""), catalogue=catalogue)
     if action.kind == "wound":
         if action.wound not in catalogue.tables.wounds.rows:
             raise Refusal(_("Choose a wound."), field="wound")
@@ -683,6 +705,123 @@ def _apply_stray(outcome: dict[str, Any], action, actor, everyone, catalogue) ->
     return effects
 
 
+# --- The stray shot on the target's side: chosen by its player after the roll --------------
+
+
+def pending_stray(everyone) -> tuple[Any, dict[str, Any]] | None:
+    """The combatant whose ally a stray shot hits, waiting for its player's choice, and what
+    it waits for (`shooter`, `die`, `wound`, `in_melee_only`); None when nothing waits."""
+    for combatant in everyone:
+        pending = (combatant.state or {}).get(PENDING_STRAY)
+        if pending:
+            return combatant, pending
+    return None
+
+
+def stray_targets(target, everyone) -> list:
+    """The figures a stray shot on the target's side may hit: its living allies."""
+    return [c for c in everyone if c.side == target.side and c.pk != target.pk and not c.dead]
+
+
+def refuse_while_pending(everyone) -> None:
+    """Tir dans une mêlée: the stray shot's wound belongs to the shot, so its figure is
+    chosen before anything else happens at the table."""
+    found = pending_stray(everyone)
+    if found is not None:
+        raise Refusal(
+            _(
+                "A stray shot hit one of %(target)s's allies: its player chooses which one "
+                "before anything else."
+            )
+            % {"target": found[0].name},
+            status=409,
+        )
+
+
+def _pend_target_stray(outcome: dict[str, Any], actor, target, everyone) -> list[str]:
+    """A shot's stray shot that reaches the target's side (`k18.target_side_stray`) waits in
+    the target's state for its player to choose the figure hit."""
+    stray = outcome.get("stray") or {}
+    faces = (outcome.get("follow_up") or {}).get("stray_die") or []
+    if not stray or not faces:
+        return []
+    alone = not stray_targets(target, everyone)
+    read = k18.target_side_stray(stray, int(faces[0]), alone)
+    if read is None:
+        return []
+    pending = {"shooter": actor.pk, "die": int(faces[0]), **read}
+    target.state = {**(target.state or {}), PENDING_STRAY: pending}
+    return ["stray_pending"]
+
+
+def stray_choice(everyone, ally: int | None) -> tuple[int, int]:
+    """The choice of the figure a stray shot hits on the target's side: (the target's id,
+    the id of the figure hit; the target's own id for nobody, which only a face whose
+    figure must be in the melee allows). A `Refusal` sentence for a wrong choice."""
+    found = pending_stray(everyone)
+    if found is None:
+        raise Refusal(_("There is no stray shot to choose for."))
+    target, pending = found
+    if ally is None:
+        if not pending.get("in_melee_only"):
+            raise Refusal(
+                _("This stray shot hits one of %(target)s's allies: choose which.")
+                % {"target": target.name},
+                field="ally",
+            )
+        return target.pk, target.pk
+    if ally not in {c.pk for c in stray_targets(target, everyone)}:
+        raise Refusal(
+            _("Choose one of %(target)s's living allies.") % {"target": target.name},
+            field="ally",
+        )
+    return target.pk, ally
+
+
+def stray_step(encounter, everyone) -> dict[str, Any] | None:
+    """What the page shows of a pending choice: the target, the shooter, the wound, and each
+    figure it may hit with the chance that the wound's death roll kills it (K8)."""
+    found = pending_stray(everyone)
+    if found is None:
+        return None
+    target, pending = found
+    catalogue = catalogue_of(encounter.catalogue_version)
+    death = resolver_get(SYSTEM, "death")
+    names = {c.pk: c.name for c in everyone}
+    wound = str(pending.get("wound", ""))
+    return {
+        "target": target,
+        "shooter": names.get(pending.get("shooter"), "?"),
+        "wound": wound,
+        "in_melee_only": bool(pending.get("in_melee_only")),
+        "options": [
+            (c, death.odds(wound_input(c, wound=wound, catalogue=catalogue))["dies_exact"])
+            for c in stray_targets(target, everyone)
+        ],
+    }
+
+
+def _apply_stray_choice(outcome: dict[str, Any], chooser, hit, everyone) -> list[str]:
+    """The figure chosen takes the stray shot's wound with its death roll (K8), the shooter
+    counting the kill; the pending step is over."""
+    pending = (chooser.state or {}).get(PENDING_STRAY) or {}
+    chooser.state = {k: v for k, v in (chooser.state or {}).items() if k != PENDING_STRAY}
+    if hit.pk == chooser.pk:
+        return ["stray_nobody"]
+    _struck(hit, outcome)
+    if not outcome.get("killed"):
+        return ["stray_target_ally_wounded"]
+    shooter = next((c for c in everyone if c.pk == pending.get("shooter")), None)
+    if shooter is not None:
+        shooter.kills += 1
+    return ["stray_target_ally_killed"]
+
+
+def refuse_end(encounter, combatants) -> None:
+    """The encounter does not end on a stray shot whose figure is still to be chosen."""
+    refuse_while_pending(combatants)
+
+
 def apply_outcome(
     encounter, action, outcome: dict[str, Any], actor, target, everyone=()
 ) -> list[str]:
@@ -698,9 +837,12 @@ def apply_outcome(
     elif action.kind in TALENT_KINDS or action.kind == "fall":
         effects, row = _apply_roll(action.kind, outcome, actor, target, catalogue), None
         actor.revealed = True
+    elif action.kind == STRAY_CHOICE:
+        effects, row = _apply_stray_choice(outcome, actor, target, everyone), None
     else:
         effects = apply_attack(outcome, actor, target, catalogue)
         effects += _apply_stray(outcome, action, actor, everyone, catalogue)
+        effects += _pend_target_stray(outcome, actor, target, everyone)
         row = outcome.get("row")
     for struck in [c for c in everyone if c.dead and c.pk not in dead_before]:
         if struck.pk == target.pk:
@@ -735,6 +877,7 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     if encounter.phase == Phase.SPEECH:
         encounter.phase = Phase.ACTION
         return EntryKind.PHASE, {"phase": Phase.ACTION}
+    refuse_while_pending(combatants)
     sides = next_attacker_input(combatants, encounter.attacker_side)
     # K15 counts this turn's revealed fighters, before the end phase hides them again.
     next_attacker = None
@@ -837,6 +980,8 @@ def action_text(data: dict, actor: str, target: str) -> str:
     outcome = data.get("outcome") or {}
     if data.get("kind") in (*TALENT_KINDS, "fall"):
         return _roll_text(data.get("kind", ""), outcome, actor, target, data.get("by_hand"))
+    if data.get("kind") == STRAY_CHOICE:
+        return _stray_choice_text(data, actor, target)
     if data.get("kind") == "wound":
         text = _("%(target)s: %(wound)s") % {
             "target": target,
@@ -857,6 +1002,34 @@ def action_text(data: dict, actor: str, target: str) -> str:
             "after": hit.get("sante_after"),
         }
     if (hit or {}).get("killed"):
+        text += " — " + _("killed")
+    if "stray_pending" in (data.get("effects") or []):
+        text += " — " + _(
+            "a stray shot hits one of %(target)s's allies: its player chooses which"
+        ) % {"target": target}
+    if data.get("by_hand"):
+        text += " · " + _("dice rolled by hand")
+    return text
+
+
+def _stray_choice_text(data: dict, chooser: str, hit: str) -> str:
+    """The log line of the choice: the figure the stray shot hit, its wound and death roll."""
+    outcome = data.get("outcome") or {}
+    if outcome.get("nobody"):
+        return _("Stray shot: no ally of %(target)s in the melee, nobody is hit.") % {
+            "target": chooser
+        }
+    text = _("Stray shot on %(target)s's side: %(hit)s is hit, %(wound)s") % {
+        "target": chooser,
+        "hit": hit,
+        "wound": row_label((data.get("inputs") or {}).get("wound")),
+    }
+    if outcome.get("sante_after") is not None:
+        text += " " + _("(Santé %(before)s → %(after)s)") % {
+            "before": outcome.get("sante_before"),
+            "after": outcome.get("sante_after"),
+        }
+    if outcome.get("killed"):
         text += " — " + _("killed")
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")

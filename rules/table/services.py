@@ -528,6 +528,8 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
                 raise Refusal(_("Choose a combatant of this encounter."), field="actor")
         if direct and not roles & CAN_MANAGE:
             raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
+        # The combatants already read, for an adapter that needs the others (no new query).
+        locked.live_combatants = everyone
         adapter.check_action(locked, fighter, target, action)
         if fighter is not None:
             _require_for(actor, roles, fighter)
@@ -539,8 +541,6 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
         check_turn = getattr(adapter, "check_turn", None)
         if check_turn is not None and fighter is not None and not out_of_turn:
             check_turn(locked, everyone, fighter, action)
-        # The combatants already read, for an adapter that needs the others (no new query).
-        locked.live_combatants = everyone
         name, data = adapter.resolver_input(locked, fighter, target, action)
         snapshots = {str(c.pk): _snapshot(c) for c in everyone}
         if name is None:
@@ -578,6 +578,33 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
         # The state this write left, for its answer (read again, it would cost two queries).
         entry.written_combatants = everyone
         return entry
+
+
+def encounter_choose_stray(
+    *,
+    actor,
+    encounter: Encounter,
+    version: int | None,
+    ally: int | None,
+    dice: dict[str, list[int]] | None = None,
+) -> EncounterEntry:
+    """The target's player (or an organiser) chooses the figure a stray shot hits on the
+    target's side (KOLAPS, Tir dans une mêlée 2-3 and 6): `ally`, or None for nobody when
+    the face asks for an ally in the melee and none is there. An action of its own
+    (`encounter_act`, which checks the choice again under its lock): its wound's death roll
+    rolled by the server or typed in by hand (`dice`), its line in the log, undone like any
+    other."""
+    roles = _require(actor, encounter, CAN_VIEW)
+    adapter = adapter_for(encounter.system)
+    if not hasattr(adapter, "stray_choice"):
+        raise Refusal(_("There is no stray shot to choose for."))
+    everyone = list(Combatant.objects.filter(encounter=encounter))
+    found = adapter.pending_stray(everyone)
+    if found is not None:
+        _require_for(actor, roles, found[0])
+    chooser, hit = adapter.stray_choice(everyone, ally)
+    action = ActionInput(kind=adapter.STRAY_CHOICE, actor=chooser, target=hit, dice=dice)
+    return encounter_act(actor=actor, encounter=encounter, version=version, action=action)
 
 
 def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:
@@ -696,6 +723,9 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
     _require(actor, encounter, CAN_MANAGE)
     with transaction.atomic():
         locked = _lock(encounter, version)
+        refuse_end = getattr(adapter_for(locked.system), "refuse_end", None)
+        if refuse_end is not None:
+            refuse_end(locked, _combatants(locked))
         locked.status = EncounterStatus.ENDED
         locked.ended_at = timezone.now()
         locked.summary = encounter_summary(locked)

@@ -25,6 +25,7 @@ from rules.table.forms import (
     TableQuickForm,
     TableQuickPartyForm,
     TableStandaloneForm,
+    TableStrayForm,
 )
 from rules.table.selectors import (
     encounter_get_by_token,
@@ -35,6 +36,7 @@ from rules.table.services import (
     encounter_act,
     encounter_add_combatants,
     encounter_advance,
+    encounter_choose_stray,
     encounter_create_for_chapter,
     encounter_create_quick,
     encounter_create_quick_party,
@@ -272,6 +274,31 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
         encounter.refresh_from_db()
         context = _table_context(request, encounter, add_form=form, message=str(refusal.message))
         return _render_table(request, context, status=refusal.status)
+    return _after_write(request, encounter)
+
+
+@login_required
+@require_POST
+def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
+    """KOLAPS: the target's player (or an organiser) chooses the figure a stray shot hits on
+    the target's side; its death roll by the server or typed in."""
+    encounter = encounter_get_for_user(request.user, pk, need="act")
+    form = TableStrayForm(request.POST)
+    if not form.is_valid():
+        errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
+        encounter.refresh_from_db()
+        context = _table_context(request, encounter, message=" ".join(errors))
+        return _render_table(request, context, status=400)
+    try:
+        encounter_choose_stray(
+            actor=request.user,
+            encounter=encounter,
+            version=form.cleaned_data.get("version"),
+            ally=form.ally_id(),
+            dice=form.cleaned_data["dice"],
+        )
+    except Refusal as refusal:
+        return _refused(request, encounter, refusal)
     return _after_write(request, encounter)
 
 

@@ -195,3 +195,68 @@ def test_an_of_the_dead_bite_on_one_phone_shows_on_the_other_within_a_second(
         path=str(output_dir / "of-the-dead-organiser-light.png"), full_page=True
     )
     player_phone.screenshot(path=str(output_dir / "of-the-dead-player-dark.png"), full_page=True)
+
+
+def test_the_target_players_phone_chooses_the_stray_shots_figure_and_the_other_sees_it(
+    browser, asgi_server, output_dir
+):
+    """Tir dans une mêlée, "2-3: Une figurine alliée de la cible reçoit une blessure légère.
+    La figurine est choisie par le joueur contrôlant la cible": the organiser's Roux shot into
+    the melee at Croc and missed, the stray die a 2; the opponent's phone offers Croc's allies,
+    the choice is made there, and the organiser's phone shows the wound without a reload."""
+    from itertools import product
+
+    from rules.engine.registry import resolver_get
+    from rules.table import kolaps
+    from rules.table.services import ActionInput, encounter_act, encounter_advance
+
+    organiser = PlayerFactory(username="orga")
+    opponent = PlayerFactory(username="oppo")
+    encounter = pick_up_encounter(organiser, opponent)
+    encounter_advance(actor=organiser, encounter=encounter, version=None)
+    c = {x.name: x for x in Combatant.objects.filter(encounter=encounter)}
+    shot = ActionInput(
+        kind="ranged",
+        actor=c["Roux"].pk,
+        target=c["Croc"].pk,
+        distance_cm=20,
+        options={"melee_figures": 3, "stray_ally": c["Martel"].pk},
+    )
+    encounter.live_combatants = list(c.values())
+    _name, data = kolaps.resolver_input(encounter, c["Roux"], c["Croc"], shot)
+    ranged = resolver_get("kolaps", "ranged")
+    miss = next(
+        list(faces)
+        for faces in product(range(1, 7), repeat=ranged.odds(data)["dice_count"])
+        if ranged.evaluate({**data, "dice": list(faces), "stray_die": [4], "temper_die": [6]})[
+            "row"
+        ]
+        == "miss"
+    )
+    dice = {"dice": miss, "stray_die": [2]}
+    action = ActionInput(**{**shot.__dict__, "dice": dice})
+    encounter_act(actor=organiser, encounter=encounter, version=None, action=action)
+
+    url = f"{asgi_server}/table/{encounter.pk}/"
+    organiser_phone = _phone(browser, asgi_server, organiser, "light")
+    player_phone = _phone(browser, asgi_server, opponent, "dark")
+    for page in (organiser_phone, player_phone):
+        page.goto(url)
+        expect(page.locator("#stray-choice")).to_be_visible()
+    assert player_phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    small = player_phone.evaluate(
+        """[...document.querySelectorAll(
+             '#stray-form button, #stray-form input:not([type=hidden])')]
+           .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+           .map(e => e.outerHTML.slice(0, 80))"""
+    )
+    assert small == []
+    player_phone.screenshot(path=str(output_dir / "stray-choice-dark.png"), full_page=True)
+
+    player_phone.check(f'#stray-form input[name="ally"][value="{c["Griffe"].pk}"]')
+    player_phone.click("#stray-button")
+    gauge = f"#combatant-{c['Griffe'].pk} .gauge-sante"
+    expect(organiser_phone.locator("#stray-choice")).to_have_count(0, timeout=2000)
+    expect(organiser_phone.locator(gauge)).to_have_text("4", timeout=2000)
+    assert "Stray shot on Croc's side: Griffe is hit" in organiser_phone.text_content("#table-log")
+    assert player_phone.errors == [] and organiser_phone.errors == []

@@ -24,7 +24,15 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     )
     assert (encounter.turn, encounter.phase) == (2, "speech")
     kinds = list(encounter.entries.values_list("kind", flat=True))
-    assert kinds.count(EntryKind.ACTION) == 3 and kinds[-1] == EntryKind.END_PHASE
+    assert kinds.count(EntryKind.ACTION) == 5 and kinds[-1] == EntryKind.END_PHASE
+    # Tir dans une mêlée 2-3: "Une figurine alliée de la cible reçoit une blessure légère.
+    # La figurine est choisie par le joueur contrôlant la cible": bruno chose Croc.
+    choice = encounter.entries.get(data__kind="stray_choice")
+    assert (choice.author.username, choice.target.name) == ("bruno", "Croc")
+    # A light wound (-2 Santé) and its death roll, survived; the end phase heals since.
+    outcome = choice.data["outcome"]
+    assert (outcome["sante_before"], outcome["sante_after"], outcome["killed"]) == (6, 4, False)
+    assert not choice.target.dead
     assert set(encounter.combatants.values_list("side", flat=True)) == {"Police", "Meute"}
     assert encounter.chapter.table_record == {"encounter": encounter.pk, "ended": False}
     client.force_login(Player.objects.get(username="bruno"))

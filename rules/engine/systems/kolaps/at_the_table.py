@@ -72,6 +72,10 @@ class TableRules:
     stray_faces: tuple[int, ...]
     stray_wound: str
     stray_shooter_moral: int
+    # Tir dans une mêlée on the target's side: the stray effect its player answers after the
+    # roll, and the faces whose figure must be "présent dans la mêlée" (none may be there).
+    target_stray_effect: str
+    target_stray_in_melee_faces: tuple[int, ...]
 
 
 def _object(raw: object, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -123,7 +127,7 @@ def read_table_rules(data: Mapping[str, Any], catalogue: Catalogue) -> TableRule
         data,
         "top",
         ("version", "moral_effects", "moral_events", "fall", "on_the_ground", "melee_breath",
-         "stray_shot_own_side"),
+         "stray_shot_own_side", "stray_shot_target_side"),
     )  # fmt: skip
     effects: dict[str, Mapping[int, FaceRows]] = {}
     raw_effects = top["moral_effects"]
@@ -149,6 +153,19 @@ def read_table_rules(data: Mapping[str, Any], catalogue: Catalogue) -> TableRule
         raise CatalogueError("table rules, stray_shot_own_side.faces: faces of a D6")
     if stray["wound"] not in catalogue.tables.wounds.rows:
         raise CatalogueError("table rules, stray_shot_own_side.wound: a wound of the catalogue")
+    theirs = _object(top["stray_shot_target_side"], "stray_shot_target_side",
+                     ("effect", "in_melee_faces"))  # fmt: skip
+    in_melee = theirs["in_melee_faces"]
+    if not isinstance(in_melee, list) or any(f not in range(1, SIDES + 1) for f in in_melee):
+        raise CatalogueError("table rules, stray_shot_target_side.in_melee_faces: faces of a D6")
+    stray_rows_of = catalogue.tables.follow_ups.stray_shot
+    if not any(
+        effect == theirs["effect"] and extra.get("ally_wound") in catalogue.tables.wounds.rows
+        for _low, _high, effect, extra in stray_rows_of
+    ):
+        raise CatalogueError(
+            "table rules, stray_shot_target_side.effect: a stray shot of the catalogue with a wound"
+        )
     return TableRules(
         version=_text(top, "version", "top"),
         moral_effects=MappingProxyType(effects),
@@ -164,6 +181,8 @@ def read_table_rules(data: Mapping[str, Any], catalogue: Catalogue) -> TableRule
         stray_faces=tuple(int(f) for f in faces),
         stray_wound=_text(stray, "wound", "stray_shot_own_side"),
         stray_shooter_moral=_int(stray, "shooter_moral", "stray_shot_own_side"),
+        target_stray_effect=_text(theirs, "effect", "stray_shot_target_side"),
+        target_stray_in_melee_faces=tuple(int(f) for f in in_melee),
     )
 
 
@@ -273,6 +292,22 @@ def stray_shot(
             "attacker_moral": rules.stray_shooter_moral,
         }
     return out
+
+
+def target_side_stray(
+    stray: Mapping[str, Any], die: int, target_alone: bool, rules: TableRules | None = None
+) -> dict[str, Any] | None:
+    """The stray shot that hits the target's ally (Tir dans une mêlée, "2-3: Une figurine
+    alliée de la cible reçoit une blessure légère. La figurine est choisie par le joueur
+    contrôlant la cible"; "6: Un allié de la cible présent dans la mêlée ( au choix du joueur
+    de la cible) subit une blessure légère"): the wound the figure its player chooses after
+    the roll takes, and whether that figure must be in the melee (then there may be none).
+    None for any other stray shot, or when the target is alone (it has no ally to hit)."""
+    rules = rules or load_table_rules()
+    wound = stray.get("ally_wound")
+    if target_alone or stray.get("effect") != rules.target_stray_effect or not wound:
+        return None
+    return {"wound": str(wound), "in_melee_only": die in rules.target_stray_in_melee_faces}
 
 
 def stray_rows(

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from rules.engine.dice import BANDS, Dice, parse
@@ -71,6 +72,8 @@ class Shot:
     possible: bool
     catalogue: Catalogue = field(repr=False, compare=False)
     why_impossible: str | None = None
+    # Into a melee, the target alone on its side: no ally of its for a stray shot to hit.
+    target_alone: bool = False
 
 
 def _levels(catalogue: Catalogue) -> dict[str, tuple[int, ...]]:
@@ -271,6 +274,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> Shot:
         possible=possible,
         catalogue=catalogue,
         why_impossible=None if possible else f"cover:{kind}",
+        target_alone=target_alone,
     )
 
 
@@ -323,4 +327,13 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
     shot = setup(data, catalogue)
     if not shot.possible:
         return {**describe(shot), "rows": {}, "rows_exact": {}, "target_dies": 0.0}
-    return {**describe(shot), **odds_json(attack_odds(shot.attack, shot.catalogue))}
+    result = attack_odds(shot.attack, shot.catalogue)
+    out = {**describe(shot), **odds_json(result)}
+    if shot.attack.into_melee and not shot.target_alone:
+        # Tir dans une mêlée 2-3 and 6: a stray shot reaches one of the target's allies
+        # (`k18.target_side_stray`), whom its player chooses after the roll.
+        rules = k18.load_table_rules()
+        out["stray_target_side_exact"] = c.exact(
+            result.follow_up.get(f"stray:{rules.target_stray_effect}", Fraction(0))
+        )
+    return out
