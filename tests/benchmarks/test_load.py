@@ -29,6 +29,7 @@ absolute-time assertion: the figures depend on the machine.
 import csv
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -304,23 +305,33 @@ def _py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen | None:
     )  # fmt: skip
 
 
+# py-spy names a frame "function (path:line)", the path relative to its sys.path entry.
 AREAS = (
-    ("templates (django.template, partials)", ("django/template", "template_partials")),
-    ("psycopg", ("psycopg",)),
-    ("ORM (django.db)", ("django/db",)),
-    ("Chronique's code", ("/characters/", "/campaigns/", "/rules/", "/config/")),
-    ("REST framework", ("rest_framework",)),
-    ("Redis (cache, channels)", ("redis", "channels_redis")),
-    ("middleware and handlers", ("django/core/handlers", "django/middleware", "csp/")),
-    ("server (gunicorn, uvicorn, asyncio, asgiref)", ("gunicorn", "uvicorn", "asyncio", "asgiref")),
-)
+    ("templates (django.template, partials)", ("(django/template", "(template_partials")),
+    ("forms (django.forms)", ("(django/forms",)),
+    ("psycopg", ("(psycopg",)),
+    ("ORM (django.db)", ("(django/db",)),
+    ("Chronique's code", ("(characters/", "(campaigns/", "(rules/", "(config/")),
+    ("REST framework", ("(rest_framework",)),
+    ("Redis (cache, channels)", ("(redis", "(channels_redis", "(django/core/cache")),
+    ("i18n (django.utils.translation)", ("(django/utils/translation",)),
+    ("middleware and handlers", ("(django/core/handlers", "(django/middleware", "(csp/",
+                                 "(django/contrib/sessions", "(django/contrib/auth/middleware",
+                                 "(django/contrib/messages", "(whitenoise", "(axes",
+                                 "(django_htmx")),
+    ("server (gunicorn, uvicorn, asyncio, asgiref)",
+     ("(gunicorn", "(uvicorn", "(asyncio", "(asgiref", "(selectors")),
+)  # fmt: skip
+_VIEW = re.compile(r"^(\w+) \(((?:characters|campaigns|rules|config)/[\w/]*(?:views|api)\.py)")
 
 
-def _where_the_time_goes(raw: Path) -> list[tuple[str, float]]:
-    """py-spy's collapsed stacks, each sample given to the innermost known area. Sampled
+def _where_the_time_goes(raw: Path) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """py-spy's collapsed stacks, each sample given to the innermost known area, and to the
+    view it serves (the outermost Chronique view or API function on its stack). Sampled
     with `--gil`: only the thread running Python at that instant, so a thread waiting for
     PostgreSQL or Redis (the GIL released) is not counted as working."""
     samples: Counter[str] = Counter()
+    views: Counter[str] = Counter()
     for line in raw.read_text().splitlines():
         stack, _, n = line.rpartition(" ")
         frames = stack.split(";")
@@ -330,11 +341,14 @@ def _where_the_time_goes(raw: Path) -> list[tuple[str, float]]:
             if found:
                 area = found
                 break
-        if "idle" in stack or "select" in frames[-1] or "epoll" in frames[-1]:
-            area = "waiting (I/O, idle)"
         samples[area] += int(n)
+        view = next((m for m in map(_VIEW.match, frames) if m), None)
+        views[f"{view[2]} {view[1]}" if view else "outside a view"] += int(n)
     total = sum(samples.values()) or 1
-    return [(area, n / total) for area, n in samples.most_common()]
+    return (
+        [(area, n / total) for area, n in samples.most_common()],
+        [(view, n / total) for view, n in views.most_common(10)],
+    )
 
 
 def _queries_per_page(world: dict) -> list[str]:
@@ -415,9 +429,13 @@ def test_load_against_the_deployed_server(server):
         if spy is not None:
             spy.wait(timeout=SECONDS + 30)
             if (out / "py-spy.txt").exists():
-                print(f"\nwhere a worker's CPU time goes (py-spy, {users} users, by module):")
-                for area, share in _where_the_time_goes(out / "py-spy.txt"):
+                areas, views = _where_the_time_goes(out / "py-spy.txt")
+                print(f"\nwhere a worker's CPU time goes (py-spy, {users} users), by module:")
+                for area, share in areas:
                     print(f"  {area}: {share:.0%}")
+                print("by view (its middleware included):")
+                for view, share in views:
+                    print(f"  {view}: {share:.0%}")
     print("\neach page alone (one warm request at a time, through the test client):")
     print("\n".join(_queries_per_page(world)))
     assert requests > 0
