@@ -40,6 +40,7 @@ import time
 import urllib.request
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -248,6 +249,28 @@ def server(tmp_path):
     print("\n".join(errors[-20:]))
 
 
+def _warm(base: str, world: dict) -> None:
+    """Each page a few times from 4 threads, so that every worker has imported its views
+    and compiled its templates before anything is measured (a server in service is warm)."""
+    player, table = world["players"][0], world["tables"][0]
+    pages = [(player["session"], url) for url in world["urls"].values()]
+    pages += [(player["session"], player[key]) for key in ("unit", "print")]
+    pages += [
+        (player["session"], player["campaigns"][0]),
+        (player["session"], player["chapters"][0]),
+    ]
+    pages += [(table["session"], table["page"])]
+
+    def get(page: tuple[str, str]) -> None:
+        session, url = page
+        request = urllib.request.Request(base + url, headers={"Cookie": f"sessionid={session}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(get, pages * 8))
+
+
 def _workers(master: subprocess.Popen) -> list[int]:
     children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
     return [int(pid) for pid in children]
@@ -389,6 +412,7 @@ def test_load_against_the_deployed_server(server):
     world_file = out / "world.json"
     world_file.write_text(json.dumps(world))
     workers = _workers(master)
+    _warm(base, world)
     print(f"\nserver: gunicorn, {len(workers)} WSGI gthread workers x {THREADS} threads, "
           f"and daphne (ASGI, WebSockets) on {CORES} cores, DEBUG off, PostgreSQL, Redis; "
           f"locust (FastHttpUser) {SECONDS} s per level")  # fmt: skip
