@@ -1,4 +1,4 @@
-# Chronique: one image for the web server (gunicorn), the Celery worker and Celery beat.
+# Chronique: one image for the web servers (gunicorn, daphne), the Celery worker and beat.
 # Build: docker build -t chronique:latest .      Run everything: docker compose up -d
 FROM python:3.11-slim
 
@@ -40,4 +40,6 @@ USER 10001:10001
 
 EXPOSE 8000
 
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# The pages and the API (WSGI, threaded workers); compose runs daphne beside it for the live
+# table's WebSockets and a proxy in front of both (docs/deployment.md).
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--workers", "2", "--threads", "4"]

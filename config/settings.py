@@ -119,6 +119,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Per-process memory by default; a shared Redis cache in production keeps API throttles
 # counting across gunicorn workers (CACHE_URL=redis://redis:6379/1).
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Django's, with its Redis client kept instead of built for every operation.
+    CACHES["default"]["BACKEND"] = "config.cache.KeptClientRedisCache"
 # Sessions read from the cache, written through to the database: a page no longer costs a
 # query for its session, nor one for its player (config/auth.py). More than one server
 # process needs the shared cache above (CACHE_URL), or a logout in one would not reach

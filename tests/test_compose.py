@@ -14,7 +14,7 @@ COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "config" / "settings.py"
-APP_SERVICES = ("web", "worker", "beat")
+APP_SERVICES = ("web", "ws", "worker", "beat")
 
 
 def _services() -> dict:
@@ -50,9 +50,10 @@ def _settings_variables() -> set[str]:
     )
 
 
-def test_it_defines_the_five_services():
-    """`docker compose up` starts the database, the broker, the site, a worker and beat."""
-    assert {"db", "redis", "web", "worker", "beat"} <= set(_services())
+def test_it_defines_the_services():
+    """`docker compose up` starts the database, the broker, the pages (WSGI), the live
+    table's WebSockets (ASGI), the proxy in front of both, a worker and beat."""
+    assert {"db", "redis", "proxy", "web", "ws", "worker", "beat"} <= set(_services())
 
 
 def test_it_builds_one_image_from_the_dockerfile_for_every_app_service():
@@ -89,21 +90,56 @@ def test_it_gives_redis_a_healthcheck():
 def test_it_starts_web_and_worker_only_once_the_database_is_healthy():
     """No crash loop at boot: the site and the worker wait for a healthy database."""
     services = _services()
-    for name in ("web", "worker"):
+    for name in ("web", "ws", "worker"):
         assert _condition(services[name], "db") == "service_healthy", name
         assert _condition(services[name], "redis") == "service_healthy", name
     assert _condition(services["beat"], "redis") == "service_healthy"
 
 
-def test_it_serves_the_site_over_asgi_with_daphne_after_migrating():
-    """The web container migrates the database, then serves config.asgi with daphne: the
-    pages, the API and the live encounter's WebSockets, on a Redis channel layer."""
-    command = _text(_services()["web"]["command"])
+def test_it_serves_the_pages_over_wsgi_with_gunicorn_threads_after_migrating():
+    """The web container migrates the database, then serves config.wsgi (the pages and the
+    API) on gunicorn's threaded workers, reading the visitor's address from the proxy."""
+    web = _services()["web"]
+    command = _text(web["command"])
     assert "migrate --noinput" in command
+    assert "gunicorn config.wsgi:application" in command
+    assert command.index("migrate") < command.index("gunicorn")
+    assert "--worker-class gthread" in command
+    assert "--threads" in command
+    assert "--proxy-protocol" in command
+    assert "ports" not in web  # reached through the proxy only
+
+
+def test_it_serves_the_websockets_over_asgi_with_daphne():
+    """The ws container serves config.asgi with daphne: the live encounter's WebSockets,
+    on a Redis channel layer so that every process hears every change."""
+    ws = _services()["ws"]
+    command = _text(ws["command"])
     assert "daphne" in command
-    assert "config.asgi" in command
-    assert command.index("migrate") < command.index("daphne")
-    assert _services()["web"]["environment"]["CHANNEL_REDIS_URL"].startswith("redis://")
+    assert "config.asgi:application" in command
+    assert "--proxy-headers" in command
+    assert "ports" not in ws
+    for name in ("web", "ws"):
+        assert _services()[name]["environment"]["CHANNEL_REDIS_URL"].startswith("redis://")
+
+
+def test_its_proxy_sends_the_websockets_to_daphne_and_the_rest_to_gunicorn():
+    """Port 8000 is the proxy's: /ws/ goes to the ASGI server, every other path to the WSGI
+    one, with the visitor's address (PROXY protocol to gunicorn, one request a connection,
+    since gunicorn reads that address only at a connection's start)."""
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    proxy = compose["services"]["proxy"]
+    assert proxy["ports"] == ["8000:8000"]
+    source = proxy["configs"][0]["source"]
+    config = compose["configs"][source]["content"]
+    assert re.search(r"use_backend ws if \{ path_beg /ws/ \}", config)
+    assert "default_backend web" in config
+    web = config[config.index("backend web") :]
+    assert re.search(r"server web web:8000 send-proxy\b", web)
+    assert "option http-server-close" in web.split("backend ws")[0]
+    assert "server ws ws:8001" in config[config.index("backend ws") :]
+    for name in ("web", "ws"):
+        assert _condition(proxy, name) == "service_healthy", name
 
 
 def test_it_runs_the_celery_worker_and_beat():
@@ -125,11 +161,12 @@ def test_it_configures_the_app_services_for_production():
         assert str(environment["DEBUG"]).lower() in {"false", "0", "no", "off"}, name
 
 
-def test_it_probes_the_health_endpoint_of_the_web_service():
-    """Compose reports the site unhealthy when /healthz stops answering."""
-    test = _text(_services()["web"]["healthcheck"]["test"])
-    assert "urllib" in test
-    assert "/healthz" in test
+def test_it_probes_the_health_endpoint_of_the_web_and_ws_services():
+    """Compose reports the site unhealthy when /healthz stops answering, on either server."""
+    for name, port in (("web", 8000), ("ws", 8001)):
+        test = _text(_services()[name]["healthcheck"]["test"])
+        assert "urllib" in test
+        assert f"127.0.0.1:{port}/healthz" in test
 
 
 def test_it_builds_a_python_3_11_image_that_does_not_run_as_root():

@@ -9,29 +9,45 @@ naming the JSON file of the world it made (sessions, tokens, ids).
   settlement it proposes (weight 1).
 
 Each request is named by its route (ids replaced), so the figures are per page.
+
+The visitors are `FastHttpUser`s (geventhttpclient, part of locust): they cost the machine
+a fraction of the CPU of python-requests' `HttpUser`, and the load generator shares the
+server's cores. Nothing here opens a WebSocket: the phones poll the table's page and act
+through its API, all HTTP; a visitor that did would go to the ASGI server's port
+(CHRONIQUE_LOAD_WS, `ws://...`), not to the WSGI one that serves the pages.
 """
 
 import json
 import os
 import random
+from http.cookiejar import Cookie
 from itertools import count
+from urllib.parse import urlsplit
 
-from locust import HttpUser, between, task
+from locust import FastHttpUser, between, task
 
 WORLD = json.loads(open(os.environ["CHRONIQUE_LOAD_WORLD"]).read())  # noqa: SIM115
 _serial = count()
 
 
-class _Visitor(HttpUser):
+def _cookie(host: str, name: str, value: str) -> Cookie:
+    return Cookie(
+        0, name, value, None, False, host, False, False, "/", True, False, None, False,
+        None, None, {},
+    )  # fmt: skip
+
+
+class _Visitor(FastHttpUser):
     abstract = True
     wait_time = between(0.5, 2.5)
 
     def _session(self, session_key: str) -> None:
-        self.client.cookies.set("sessionid", session_key)
-        self.client.headers["Accept-Language"] = random.choice(["fr", "fr", "en"])
+        host = urlsplit(self.host).hostname or "127.0.0.1"
+        self.client.cookiejar.set_cookie(_cookie(host, "sessionid", session_key))
+        self.headers = {"Accept-Language": random.choice(["fr", "fr", "en"])}
 
     def _page(self, url: str, name: str) -> None:
-        self.client.get(url, name=name)
+        self.client.get(url, name=name, headers=self.headers)
 
 
 class Player(_Visitor):
@@ -76,7 +92,7 @@ class Phone(_Visitor):
     def on_start(self) -> None:
         self.table = WORLD["tables"][next(_serial) % len(WORLD["tables"])]
         self._session(self.table["session"])
-        self.api = {"Authorization": f"Token {self.table['token']}"}
+        self.api = {**self.headers, "Authorization": f"Token {self.table['token']}"}
 
     @task(3)
     def page(self) -> None:
@@ -105,7 +121,7 @@ class Organiser(_Visitor):
     def on_start(self) -> None:
         self.me = WORLD["organisers"][next(_serial) % len(WORLD["organisers"])]
         self._session(self.me["session"])
-        self.api = {"Authorization": f"Token {self.me['token']}"}
+        self.api = {**self.headers, "Authorization": f"Token {self.me['token']}"}
         # This level's chapters (each level closes chapters of its own), shared by the
         # visitors of one organiser.
         self.chapters = self.me["open_chapters"][os.environ["CHRONIQUE_LOAD_USERS"]]

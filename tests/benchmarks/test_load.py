@@ -1,30 +1,36 @@
 """Chronique under real load: the product as deployed, driven by locust.
 
-The server: gunicorn with uvicorn workers (ASGI: the live table's WebSockets stay served),
-one worker per core, `DEBUG` off, PostgreSQL (the suite's database, Django's connection
-pool), Redis for the cache (sessions and players, config/auth.py), the channel layer and
-the broker, static files collected and served by WhiteNoise. Chosen over daphne because one
-daphne process uses one core: gunicorn puts a worker on each core behind one port and
-restarts a worker that dies.
+The server, as compose deploys it: the pages and the API from WSGI (gunicorn, `gthread`
+workers: LOAD_WORKERS processes, one per core by default, of LOAD_THREADS threads each, so
+that a worker serves another request while one waits for PostgreSQL or Redis, and no
+request hops between an event loop and Django's thread), the live table's WebSockets from
+ASGI (one daphne process on a port of its own, where compose's proxy sends `/ws/`).
+`DEBUG` off, PostgreSQL (the suite's database, Django's connection pool), Redis for the
+cache (sessions and players, config/auth.py), the channel layer and the broker, static
+files collected and served by WhiteNoise.
 
 The world: the demo (`demo_load`) plus generated data: 6 players with a KOLAPS unit of 30
 characters each and 8 campaigns (Of the Dead, 12 participants, 6 chapters each) in which
 they play, 3 organisers with 30 chapters to close at each level, 6 live encounters at the table.
 
-The visitors (tests/benchmarks/locustfile.py), from a second process on loopback, headless
-and time-bounded (LOAD_SECONDS per level, 60 by default): players browsing (weight 6),
-phones at the table (3), organisers closing chapters (1), at 50 and then 200 users.
+The visitors (tests/benchmarks/locustfile.py, locust's FastHttpUser), from a second process
+on loopback, headless and time-bounded (LOAD_SECONDS per level, 60 by default): players
+browsing (weight 6), phones at the table (3), organisers closing chapters (1), at 50 and
+then 200 users (LOAD_USERS, e.g. `200` for one level).
 
-Printed, per level: requests/s in all and per core (per CPU-second the server's processes
-spent, and per core given), p50/p95/p99 per page; then where the time goes: py-spy's sample
-of one worker during the 200-user run (by module), and each page's SQL queries and the share
-of its time spent in them (one request through the test client). No absolute-time assertion:
-the figures depend on the machine.
+Printed, per level: requests/s in all and per core given; the cores the server's processes,
+locust and the rest of the machine (PostgreSQL, Redis, other work) used, the server's CPU
+milliseconds per request; p50/p95/p99 in all and per page, failures; then where the time
+goes: py-spy's sample of one worker during the last level (by module), and each page's SQL
+queries, its time through the test client and the share of it spent in SQL. No
+absolute-time assertion: the figures depend on the machine.
 """
 
 import csv
 import json
 import os
+import re
+import resource
 import shutil
 import signal
 import socket
@@ -34,6 +40,7 @@ import time
 import urllib.request
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -64,10 +71,11 @@ pytestmark = [
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 BIN = Path(sys.executable).parent
 SECONDS = int(os.environ.get("LOAD_SECONDS", "60"))
-LEVELS = (50, 200)
+LEVELS = tuple(int(n) for n in os.environ.get("LOAD_USERS", "50,200").split(","))
 CORES = os.cpu_count() or 1
-# One worker per core by default; LOAD_WORKERS to try another count.
+# One worker per core by default, LOAD_THREADS threads each (measured: README, Measured).
 WORKERS = int(os.environ.get("LOAD_WORKERS", CORES))
+THREADS = int(os.environ.get("LOAD_THREADS", "4"))
 PLAYERS, CAMPAIGNS, ORGANISERS, TABLES = 6, 8, 3, 6
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -176,13 +184,26 @@ def _world() -> dict:
     }
 
 
+def _wait_for(base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=5)
+            return
+        except OSError:  # not listening yet, or still starting its workers
+            time.sleep(0.3)
+
+
 @pytest.fixture
 def server(tmp_path):
-    """gunicorn + uvicorn workers on the test database, as deployed (DEBUG off)."""
+    """The pages on gunicorn's WSGI gthread workers, the WebSockets on daphne (ASGI), both
+    on the test database, as deployed (DEBUG off)."""
     redis = _redis_url()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "CELERY_"))},
         "DATABASE_URL": _database_url_for(connection.settings_dict["NAME"]),
+        # A connection for each thread of a worker, none waiting for another's.
+        "DATABASE_POOL_MAX": str(max(THREADS, 10)),
         "DEBUG": "false",
         "CACHE_URL": redis,
         "CHANNEL_REDIS_URL": redis,
@@ -198,32 +219,56 @@ def server(tmp_path):
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=BASE_DIR, env=env, check=True,
     )  # fmt: skip
-    port = _free_port()
-    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed in the teardown
+    port, ws_port = _free_port(), _free_port()
+    log = open(tmp_path / "server.log", "w")  # noqa: SIM115 - closed in the teardown
     master = subprocess.Popen(
-        [str(BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn.workers.UvicornWorker",
-         "-w", str(WORKERS), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-         "--backlog", "2048", "--keep-alive", "120"],
+        [str(BIN / "gunicorn"), "config.wsgi:application", "-k", "gthread",
+         "-w", str(WORKERS), "--threads", str(THREADS), "-b", f"127.0.0.1:{port}",
+         "--log-level", "warning", "--backlog", "2048", "--keep-alive", "120"],
+        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    ws = subprocess.Popen(
+        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(ws_port), "--proxy-headers",
+         "config.asgi:application"],
         cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=5)
-            break
-        except OSError:  # not listening yet, or still starting its workers
-            time.sleep(0.3)
-    yield base, master, tmp_path
-    master.send_signal(signal.SIGTERM)
-    master.wait(timeout=30)
+    _wait_for(base)
+    _wait_for(f"http://127.0.0.1:{ws_port}")
+    yield base, f"ws://127.0.0.1:{ws_port}", master, ws, tmp_path
+    for process in (master, ws):
+        process.send_signal(signal.SIGTERM)
+    for process in (master, ws):
+        process.wait(timeout=30)
     log.close()
     errors = [
         line
-        for line in (tmp_path / "gunicorn.log").read_text().splitlines()
+        for line in (tmp_path / "server.log").read_text().splitlines()
         if "Error" in line or "Traceback" in line
     ]
     print("\n".join(errors[-20:]))
+
+
+def _warm(base: str, world: dict) -> None:
+    """Each page a few times from 4 threads, so that every worker has imported its views
+    and compiled its templates before anything is measured (a server in service is warm)."""
+    player, table = world["players"][0], world["tables"][0]
+    pages = [(player["session"], url) for url in world["urls"].values()]
+    pages += [(player["session"], player[key]) for key in ("unit", "print")]
+    pages += [
+        (player["session"], player["campaigns"][0]),
+        (player["session"], player["chapters"][0]),
+    ]
+    pages += [(table["session"], table["page"])]
+
+    def get(page: tuple[str, str]) -> None:
+        session, url = page
+        request = urllib.request.Request(base + url, headers={"Cookie": f"sessionid={session}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(get, pages * 8))
 
 
 def _workers(master: subprocess.Popen) -> list[int]:
@@ -241,7 +286,19 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
-def _locust(base: str, world_file: Path, users: int, out: Path) -> dict[str, dict]:
+def _machine_busy_seconds() -> float:
+    """CPU-seconds the whole machine spent outside idle and I/O wait, from /proc/stat."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu_seconds() -> float:
+    """User + system CPU time of the finished children (locust, once it has exited)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _locust(base: str, ws: str, world_file: Path, users: int, out: Path) -> dict[str, dict]:
     prefix = out / f"locust-{users}"
     subprocess.run(
         [str(BIN / "locust"), "-f", str(BASE_DIR / "tests/benchmarks/locustfile.py"),
@@ -250,7 +307,7 @@ def _locust(base: str, world_file: Path, users: int, out: Path) -> dict[str, dic
          "--stop-timeout", "10", "--exit-code-on-error", "0"],
         cwd=BASE_DIR,
         env={**os.environ, "CHRONIQUE_LOAD_WORLD": str(world_file),
-             "CHRONIQUE_LOAD_USERS": str(users)},
+             "CHRONIQUE_LOAD_USERS": str(users), "CHRONIQUE_LOAD_WS": ws},
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     with open(f"{prefix}_stats.csv") as stats:
@@ -266,26 +323,38 @@ def _py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen | None:
         return None
     return subprocess.Popen(
         [spy, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "50",
-         "--format", "raw", "--output", str(out), "--nonblocking"],
+         "--format", "raw", "--output", str(out), "--nonblocking", "--gil"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
 
 
+# py-spy names a frame "function (path:line)", the path relative to its sys.path entry.
 AREAS = (
-    ("templates (django.template, partials)", ("django/template", "template_partials")),
-    ("psycopg (with its waits for PostgreSQL's answers)", ("psycopg",)),
-    ("ORM (django.db)", ("django/db",)),
-    ("Chronique's code", ("/characters/", "/campaigns/", "/rules/", "/config/")),
-    ("REST framework", ("rest_framework",)),
-    ("Redis (cache, channels)", ("redis", "channels_redis")),
-    ("middleware and handlers", ("django/core/handlers", "django/middleware", "csp/")),
-    ("server (uvicorn, asyncio, asgiref)", ("uvicorn", "asyncio", "asgiref")),
-)
+    ("templates (django.template, partials)", ("(django/template", "(template_partials")),
+    ("forms (django.forms)", ("(django/forms",)),
+    ("psycopg", ("(psycopg",)),
+    ("ORM (django.db)", ("(django/db",)),
+    ("Chronique's code", ("(characters/", "(campaigns/", "(rules/", "(config/")),
+    ("REST framework", ("(rest_framework",)),
+    ("Redis (cache, channels)", ("(redis", "(channels_redis", "(django/core/cache")),
+    ("i18n (django.utils.translation)", ("(django/utils/translation",)),
+    ("middleware and handlers", ("(django/core/handlers", "(django/middleware", "(csp/",
+                                 "(django/contrib/sessions", "(django/contrib/auth/middleware",
+                                 "(django/contrib/messages", "(whitenoise", "(axes",
+                                 "(django_htmx")),
+    ("server (gunicorn, uvicorn, asyncio, asgiref)",
+     ("(gunicorn", "(uvicorn", "(asyncio", "(asgiref", "(selectors")),
+)  # fmt: skip
+_VIEW = re.compile(r"^(\w+) \(((?:characters|campaigns|rules|config)/[\w/]*(?:views|api)\.py)")
 
 
-def _where_the_time_goes(raw: Path) -> list[tuple[str, float]]:
-    """py-spy's collapsed stacks, each sample given to the innermost known area."""
+def _where_the_time_goes(raw: Path) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """py-spy's collapsed stacks, each sample given to the innermost known area, and to the
+    view it serves (the outermost Chronique view or API function on its stack). Sampled
+    with `--gil`: only the thread running Python at that instant, so a thread waiting for
+    PostgreSQL or Redis (the GIL released) is not counted as working."""
     samples: Counter[str] = Counter()
+    views: Counter[str] = Counter()
     for line in raw.read_text().splitlines():
         stack, _, n = line.rpartition(" ")
         frames = stack.split(";")
@@ -295,11 +364,14 @@ def _where_the_time_goes(raw: Path) -> list[tuple[str, float]]:
             if found:
                 area = found
                 break
-        if "idle" in stack or "select" in frames[-1] or "epoll" in frames[-1]:
-            area = "waiting (I/O, idle)"
         samples[area] += int(n)
+        view = next((m for m in map(_VIEW.match, frames) if m), None)
+        views[f"{view[2]} {view[1]}" if view else "outside a view"] += int(n)
     total = sum(samples.values()) or 1
-    return [(area, n / total) for area, n in samples.most_common()]
+    return (
+        [(area, n / total) for area, n in samples.most_common()],
+        [(view, n / total) for view, n in views.most_common(10)],
+    )
 
 
 def _queries_per_page(world: dict) -> list[str]:
@@ -308,6 +380,7 @@ def _queries_per_page(world: dict) -> list[str]:
         "dashboard": (player["session"], world["urls"]["dashboard"]),
         "KOLAPS unit (30 characters)": (player["session"], player["unit"]),
         "KOLAPS print (30 sheets)": (player["session"], player["print"]),
+        "KOLAPS units and characters": (player["session"], world["urls"]["units"]),
         "campaign list": (player["session"], world["urls"]["campaigns"]),
         "campaign page": (player["session"], player["campaigns"][0]),
         "chapter page": (player["session"], player["chapters"][0]),
@@ -318,39 +391,56 @@ def _queries_per_page(world: dict) -> list[str]:
         client = Client()
         client.cookies["sessionid"] = session
         client.get(url)  # warm: sessions and players cached, templates compiled
-        with CaptureQueriesContext(connection) as queries:
-            start = time.perf_counter()
-            assert client.get(url).status_code == 200, url
-            spent = time.perf_counter() - start
+        times = []
+        for _ in range(5):
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                assert client.get(url).status_code == 200, url
+                times.append(time.perf_counter() - start)
+        spent = sorted(times)[2]
         sql = sum(float(q["time"]) for q in queries.captured_queries)
-        lines.append(f"  {name}: {len(queries)} queries, {sql / spent:.0%} of its time in SQL")
+        lines.append(
+            f"  {name}: {len(queries)} queries, median {spent * 1000:.1f} ms through the "
+            f"test client, {sql / times[-1]:.0%} of it in SQL"
+        )
     return lines
 
 
 def test_load_against_the_deployed_server(server):
-    base, master, out = server
+    base, ws_base, master, ws, out = server
     world = _world()
     world_file = out / "world.json"
     world_file.write_text(json.dumps(world))
     workers = _workers(master)
-    print(f"\nserver: gunicorn + {len(workers)} uvicorn workers on {CORES} cores, DEBUG off, "
-          f"PostgreSQL, Redis; locust {SECONDS} s per level")  # fmt: skip
+    _warm(base, world)
+    print(f"\nserver: gunicorn, {len(workers)} WSGI gthread workers x {THREADS} threads, "
+          f"and daphne (ASGI, WebSockets) on {CORES} cores, DEBUG off, PostgreSQL, Redis; "
+          f"locust (FastHttpUser) {SECONDS} s per level")  # fmt: skip
+    server_pids = [master.pid, *workers, ws.pid]
     for users in LEVELS:
         spy = None
         if users == LEVELS[-1]:
             spy = _py_spy(workers[0], max(SECONDS - 10, 5), out / "py-spy.txt")
-        cpu_before, started = _cpu_seconds(workers), time.monotonic()
-        rows = _locust(base, world_file, users, out)
-        cpu = _cpu_seconds(workers) - cpu_before
+        cpu_before, busy_before = _cpu_seconds(server_pids), _machine_busy_seconds()
+        locust_before, started = _children_cpu_seconds(), time.monotonic()
+        load_before = os.getloadavg()[0]
+        rows = _locust(base, ws_base, world_file, users, out)
         wall = time.monotonic() - started
+        cpu = _cpu_seconds(server_pids) - cpu_before
+        locust_cpu = _children_cpu_seconds() - locust_before
+        rest = _machine_busy_seconds() - busy_before - cpu - locust_cpu
         total = rows.pop("Aggregated")
         requests = int(total["Request Count"])
+        rate = float(total["Requests/s"])
         print(
-            f"\n{users} users: {requests} requests, {float(total['Requests/s']):.0f} req/s "
-            f"= {float(total['Requests/s']) / CORES:.0f} req/s per core given "
-            f"({requests / cpu:.0f} requests per CPU-second of the server; it used "
-            f"{cpu / wall:.2f} cores), failures {total['Failure Count']}; "
-            f"p50/p95/p99 {total['50%']}/{total['95%']}/{total['99%']} ms"
+            f"\n{users} users: {requests} requests, {rate:.0f} req/s = {rate / CORES:.0f} req/s "
+            f"per core given, {requests / cpu:.0f} per CPU-second of the server; "
+            f"failures {total['Failure Count']}; p50/p95/p99 "
+            f"{total['50%']}/{total['95%']}/{total['99%']} ms\n"
+            f"  cores used: server {cpu / wall:.2f} ({cpu * 1000 / requests:.1f} ms of CPU a "
+            f"request), locust {locust_cpu / wall:.2f}, the rest of the machine (PostgreSQL, "
+            f"Redis, other work) {rest / wall:.2f}; load average {load_before:.1f} before, "
+            f"{os.getloadavg()[0]:.1f} after"
         )
         for name, row in sorted(rows.items(), key=lambda item: -int(item[1]["95%"] or 0)):
             verdict = "" if int(row["95%"]) < 150 else "  (p95 target < 150 ms: MISSED)"
@@ -363,9 +453,13 @@ def test_load_against_the_deployed_server(server):
         if spy is not None:
             spy.wait(timeout=SECONDS + 30)
             if (out / "py-spy.txt").exists():
-                print("\nwhere a worker's time goes (py-spy, 200 users):")
-                for area, share in _where_the_time_goes(out / "py-spy.txt"):
+                areas, views = _where_the_time_goes(out / "py-spy.txt")
+                print(f"\nwhere a worker's CPU time goes (py-spy, {users} users), by module:")
+                for area, share in areas:
                     print(f"  {area}: {share:.0%}")
-    print("\nqueries per page (one warm request each, through the test client):")
+                print("by view (its middleware included):")
+                for view, share in views:
+                    print(f"  {view}: {share:.0%}")
+    print("\neach page alone (one warm request at a time, through the test client):")
     print("\n".join(_queries_per_page(world)))
     assert requests > 0

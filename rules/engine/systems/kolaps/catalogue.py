@@ -619,8 +619,10 @@ class Catalogue:
             ) from None
 
 
+@cache
 def catalogue_versions() -> tuple[str, ...]:
-    """The versions shipped, oldest first; the last is the current catalogue."""
+    """The versions shipped, oldest first; the last is the current catalogue (the directory
+    is read once: the files ship with the code, and a page asks on every request)."""
     versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 

@@ -300,8 +300,10 @@ def _build(data: Mapping[str, Any]) -> Catalogue:
     )
 
 
+@cache
 def catalogue_versions() -> tuple[str, ...]:
-    """Every version that shipped, oldest first; the last is the current one."""
+    """Every version that shipped, oldest first; the last is the current one (the directory
+    is read once: the files ship with the code)."""
     versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(part) for part in v.split("."))))
 
