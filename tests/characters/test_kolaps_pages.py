@@ -179,9 +179,13 @@ def test_it_costs_the_same_queries_for_3_or_30_characters(
     unit = unit_of(owner, size)
     client_en.force_login(owner)
     url = reverse("kolaps-unit", args=[unit.pk])
-    # user (the session from the cache), unit, members, free characters
-    with django_assert_num_queries(4):
+    # user (the session from the cache), the unit joined to its members, free characters
+    with django_assert_num_queries(3):
         assert client_en.get(url).status_code == 200
+    with django_assert_num_queries(2):  # shown again: the player's row from the cache too
+        assert client_en.get(url).status_code == 200
+    with django_assert_num_queries(1):  # the print: the unit joined to its members
+        assert client_en.get(reverse("kolaps-unit-print", args=[unit.pk])).status_code == 200
     shared = services.unit_share(actor=owner, unit=unit, version=unit.version)
     with django_assert_num_queries(2):  # unit, members (session and user from the cache)
         assert client_en.get(reverse("kolaps-shared", args=[shared.share_token])).status_code == 200
