@@ -14,6 +14,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import F, Value, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -111,26 +113,29 @@ class _Prepared:
 
     The ORM compiles a query again on every run, which costs about as long as the database
     takes to answer these small ones; the reads of the pages shown most often (a unit page,
-    its print) go through here. `build(*params)` makes the queryset; the SQL compiled from
-    it must take exactly `params`, in their order (checked once), which `rows(*params)`
-    then passes. Rows come as the database gives them (`convert` turns one into the
-    model's values)."""
+    its print) go through here. `build(*params)` makes the queryset, which is compiled with
+    negative markers for `params` (no id is negative); `rows(*params)` runs its SQL with
+    each marker replaced by its value, the ORM's own constants kept. Rows come as the
+    database gives them (`_converted` turns one into the model's values)."""
 
     def __init__(self, build: Callable, arity: int):
         self.build = build
-        self.markers = tuple(range(-arity, 0))  # no id is negative
-        self.sql: dict[str, str] = {}
+        self.markers = tuple(range(-1, -arity - 1, -1))
+        self.compiled: dict[str, tuple[str, tuple]] = {}
 
     def rows(self, *params) -> list[tuple]:
         connection = connections[DEFAULT_DB_ALIAS]
-        sql = self.sql.get(connection.vendor)
-        if sql is None:
-            sql, compiled = self.build(*self.markers).query.sql_with_params()
-            if tuple(compiled) != self.markers:
-                raise ValueError(f"{sql} takes {compiled}, not {self.markers}")
-            self.sql[connection.vendor] = sql
+        compiled = self.compiled.get(connection.vendor)
+        if compiled is None:
+            sql, constants = self.build(*self.markers).query.sql_with_params()
+            given = [p for p in constants if type(p) is int and p < 0]
+            if given != list(self.markers):
+                raise ValueError(f"{sql} takes {constants}, not {self.markers}")
+            compiled = self.compiled[connection.vendor] = (sql, tuple(constants))
+        sql, constants = compiled
+        values = [params[-1 - p] if type(p) is int and p < 0 else p for p in constants]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, values)
             return cursor.fetchall()
 
 
@@ -163,14 +168,35 @@ _UNIT_ROWS = _Prepared(
     ),
     1,
 )
-_FREE = _Prepared(
-    lambda owner: (
+
+
+def _unit_page_rows(pk: int, owner: int):
+    """The unit joined to its members (kind 0, in their order), then `owner`'s characters
+    in no unit (kind 1, by name): what a unit page shows, in one query."""
+    unit_rows = (
+        KolapsUnit.objects.filter(pk=pk)
+        .order_by()
+        .annotate(
+            kind=Value(0),
+            place=Window(RowNumber(), order_by=[F("members__position"), F("members__pk")]),
+        )
+        .values_list("kind", "place", *_UNIT_FIELDS, *(f"members__{n}" for n in _MEMBER_FIELDS))
+    )
+    free_rows = (
         KolapsCharacter.objects.filter(owner_id=owner, unit__isnull=True)
-        .order_by("name", "pk")
-        .values_list("pk", "name")
-    ),
-    1,
-)
+        .order_by()
+        .annotate(kind=Value(1), place=Window(RowNumber(), order_by=[F("name"), F("pk")]))
+        .values_list(
+            "kind",
+            "place",
+            *(Value(None, output_field=f) for f in KolapsUnit._meta.concrete_fields),
+            *_MEMBER_FIELDS,
+        )
+    )
+    return unit_rows.union(free_rows, all=True).order_by("kind", "place")
+
+
+_UNIT_PAGE_ROWS = _Prepared(_unit_page_rows, 2)
 
 
 @dataclass(frozen=True)
@@ -181,6 +207,8 @@ class UnitRows:
 
     unit: tuple
     members: list[tuple]
+    # (id, name) of the owner's characters in no unit, when read with the unit (the page).
+    free: list[tuple[int, str]] | None = None
 
     @property
     def pk(self) -> int:
@@ -202,19 +230,28 @@ class UnitRows:
         return unit, members
 
 
-def unit_rows(pk: int) -> UnitRows:
-    """The unit `pk` and its members, in order: one query. 404 when there is no such unit."""
-    rows = _UNIT_ROWS.rows(pk)
+def unit_rows(pk: int, *, free_of: int | None = None) -> UnitRows:
+    """The unit `pk` and its members, in order, and with `free_of` that player's characters
+    in no unit: one query. 404 when there is no such unit."""
+    split = len(_UNIT_FIELDS)
+    if free_of is None:
+        rows = _UNIT_ROWS.rows(pk)
+        free = None
+    else:
+        read = _UNIT_PAGE_ROWS.rows(pk, free_of)
+        rows = [row[2:] for row in read if row[0] == 0]
+        name = split + _MEMBER_FIELDS.index("name")
+        free = [(row[2 + split], row[2 + name]) for row in read if row[0] == 1]
     if not rows:
         raise Http404
-    split = len(_UNIT_FIELDS)
-    return UnitRows(rows[0][:split], [row[split:] for row in rows if row[split] is not None])
+    members = [row[split:] for row in rows if row[split] is not None]
+    return UnitRows(rows[0][:split], members, free)
 
 
-def unit_rows_for_user(user, pk: int, *, need: str = "edit") -> UnitRows:
+def unit_rows_for_user(user, pk: int, *, need: str = "edit", with_free: bool = False) -> UnitRows:
     """`unit_rows`, authorised as `unit_get_for_user` (its owner's alone, 404 for anyone
-    else)."""
-    rows = unit_rows(pk)
+    else); `with_free` adds the user's characters in no unit (the unit page)."""
+    rows = unit_rows(pk, free_of=user.pk if with_free and user.is_authenticated else None)
     roles = {Role.ANYONE}
     if user.is_authenticated and rows.owner_id == user.pk:
         roles.add(Role.OWNER)
@@ -678,14 +715,6 @@ class CharacterSummary:
     value: int
     pp_left: int
     unit_id: int | None
-
-
-def free_characters_of(user) -> list[tuple[int, str]]:
-    """(id, name) of the user's characters in no unit, which a unit page offers to add: one
-    query."""
-    if not user.is_authenticated:
-        return []
-    return [(pk, name) for pk, name in _FREE.rows(user.pk)]
 
 
 def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:

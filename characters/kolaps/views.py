@@ -281,8 +281,9 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     target = request.htmx.target if request.htmx else None
     if target in ("unit-compare", "unit-body"):
         template += f"#{target}"
-    rows = cards.unit_rows(unit.pk) if rows is None else rows
-    free = cards.free_characters_of(request.user)
+    if rows is None or rows.free is None:
+        rows = cards.unit_rows(unit.pk, free_of=request.user.pk)
+    free = rows.free
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
     to_show = len(get_messages(request))  # counted, not read: they stay to be shown
@@ -349,7 +350,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
         return {"character": character or None, "name": form.cleaned_data.get("name") or ""}
 
     if request.method == "GET":  # the unit and its members in one read
-        rows = cards.unit_rows_for_user(request.user, pk)
+        rows = cards.unit_rows_for_user(request.user, pk, with_free=True)
         return _unit_page(request, None, rows=rows)
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
