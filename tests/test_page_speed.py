@@ -243,3 +243,23 @@ def test_a_kept_unit_page_shows_a_new_free_character_and_a_kept_print_a_new_name
         actor=player, unit=unit, op="rename", version=unit.version, name="Brigade du quai"
     )
     assert "<h1>Brigade du quai" in _text(client.get(print_url))
+
+
+def test_a_print_gives_each_sheet_its_own_equipment_numbers(client, player, settings):
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 0  # every sheet rendered for this print
+    unit = _unit_of(player, 3)
+    second = unit.members.get(name="Agent 1")
+    services.character_set_equipment(
+        actor=player, character=second, version=second.version, group=2, item="bouclier-tactique"
+    )
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    page = _text(client.get(reverse("kolaps-unit-print", args=[unit.pk])))
+    sheets = page.split('<section class="sheet character-sheet">')[1:]
+    assert [("FA F4" in sheet, "Protection" in sheet.split("<h3>")[-1]) for sheet in sheets] == [
+        (True, True),
+        (False, True),
+        (True, True),
+    ]
+    shield = sheets[1].split("print-item")
+    assert sum("Protection" in item for item in shield) == 2  # the vest and the shield

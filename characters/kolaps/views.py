@@ -193,11 +193,22 @@ def _sheets(sheets: list[cards.Sheet]) -> list[str]:
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
     template = get_template("characters/kolaps/_sheet.html")
+    item_template = get_template("characters/kolaps/_item.html")
+    # An item's numbers (ranges, power, protection), rendered once per print however many
+    # characters carry it: a unit's members mostly share their weapons and armours.
+    numbers: dict[str, str] = {}
     rendered, new = [], {}
     for sheet in sheets:
         html = found.get(sheet.key)
         if html is None:
-            html = new[sheet.key] = template.render({"character": sheet.card()})
+            card = sheet.card()
+            items = []
+            for item in card.equipment:
+                shown = repr(item)
+                if shown not in numbers:
+                    numbers[shown] = mark_safe(item_template.render({"item": item}))
+                items.append((item, numbers[shown]))
+            html = new[sheet.key] = template.render({"character": card, "items": items})
         rendered.append(mark_safe(html))
     if new and seconds:
         cache.set_many(new, seconds)
