@@ -497,9 +497,12 @@ def character_card(
     names: dict[str, str],
     *,
     full: bool = True,
+    with_offers: bool = True,
 ) -> CharacterCard:
     """The card of one character; `full` adds what the builder and the sheet need (offers,
-    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show."""
+    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show;
+    without `with_offers`, the talents not held are left out (the print sheet shows only
+    those held)."""
     cat = services.catalogue(character.catalogue_version)
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
@@ -510,7 +513,7 @@ def character_card(
     else:
         steps = costing.steps(cat, services.character_choices(character))
         held = [_talent_line(cat, s) for s in steps if s.level is not None]
-        offers = [_talent_line(cat, s) for s in steps if s.level is None]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None and with_offers]
     if archetype is not None and full:
         for number, group in enumerate(archetype.talents, start=1):
             if len(group) > 1:
@@ -676,7 +679,7 @@ def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
         key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
-        card=partial(character_card, character, cost, names),
+        card=partial(character_card, character, cost, names, with_offers=False),
     )
 
 
