@@ -283,10 +283,10 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     """The unit page. Kept as sent (French typography included) under a key naming all it
     shows (`cards.unit_page_key`: the unit's and its members' rows, the owner's free
     characters, language, theme, path) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
-    unchanged, the page costs two reads (the unit with its members, the free characters)
-    and no rendering. A page with a refusal, typed values, a comparison or messages to
-    show is always rendered afresh. `rows` are the unit's as read for this request (else
-    read here, after `unit` was changed)."""
+    unchanged, the page costs one read (the unit joined to its members, with the owner's
+    free characters) and no rendering. A page with a refusal, typed values, a comparison
+    or messages to show is always rendered afresh. `rows` are the unit's as read for this
+    request (else read here, after `unit` was changed)."""
     opponent_vu = _opponent_vu(request)
     template = "characters/kolaps/unit.html"
     target = request.htmx.target if request.htmx else None
