@@ -92,17 +92,29 @@ def _typeset(html: str) -> str:
     return "".join(pieces)
 
 
+def _unchanged(html: str) -> str:
+    return html
+
+
 class FrenchTypographyMiddleware:
     """French pages (HTML) get French spacing and elision on their text, never inside tags,
-    scripts, styles or code."""
+    scripts, styles or code.
+
+    A view that keeps a page as rendered (the KOLAPS unit page and print sheets) applies the
+    typography once, before keeping it, rather than on every request that shows it: the
+    request carries the page's typography (`request.typography`: this one for French,
+    nothing changed for English; given here, the apps below `config` do not import it), and
+    a response whose `typeset` is true is sent as it is."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        request.typography = _typeset if translation.get_language() == "fr" else _unchanged
         response = self.get_response(request)
         if (
             translation.get_language() == "fr"
+            and not getattr(response, "typeset", False)
             and not response.streaming
             and response.get("Content-Type", "").startswith("text/html")
         ):

@@ -128,10 +128,11 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 # the others' copies.
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
-# A KOLAPS character's print sheet, kept as rendered under a key naming all it shows
-# (characters/kolaps/views.py `_sheets`); 0 renders every sheet on every request.
+# A KOLAPS unit's print and each character's print sheet, kept as rendered under a key
+# naming all they show (characters/kolaps/views.py `_print_page`, `_sheets`); 0 renders
+# every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
-# The KOLAPS unit page's body, likewise (characters/kolaps/views.py `_unit_page`).
+# The KOLAPS unit page as sent, likewise (characters/kolaps/views.py `_unit_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 
 # --- Accounts -------------------------------------------------------------------------

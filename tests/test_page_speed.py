@@ -164,3 +164,102 @@ def test_a_kept_unit_page_shows_a_change_at_once_and_its_forms_post(player):
     )
     page = _text(client.get(url))
     assert "Ornella" in page and "Agent 0" not in page
+
+
+def _tokens_out(response) -> str:
+    """The page without its CSRF tokens (each request's own)."""
+    page = response.content.decode()
+    for mark in ('name="csrfmiddlewaretoken" value="', '"X-CSRFToken": "'):
+        parts = page.split(mark)
+        page = mark.join([parts[0], *(part.split('"', 1)[1] for part in parts[1:])])
+    return page
+
+
+def test_a_kept_unit_page_is_the_whole_page_rendered_afresh_french_typography_included(
+    client, player, settings
+):
+    unit = _unit_of(player, 3)
+    services.unit_share(actor=player, unit=unit, version=unit.version)
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 0
+    fresh = client.get(url)
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 3600
+    client.get(url)
+    kept = client.get(url)
+    assert _tokens_out(kept) == _tokens_out(fresh)
+    page = kept.content.decode()
+    # "Toute personne ayant ce lien peut lire l'unité (pas la modifier) :" and the
+    # catalogue link: French spacing before the colon, as the middleware gives any page.
+    assert "(pas la modifier)\u00a0:" in page and "Parcourir le catalogue\u00a0:" in page
+    assert " :" not in page.split('<main id="main">')[1]
+    # The token written into the kept page is this request's, and its forms post.
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert f'"X-CSRFToken": "{token}"' in page
+
+
+def test_a_kept_unit_page_follows_language_theme_and_htmx_target(client, player):
+    unit = _unit_of(player, 2)
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    client.get(url)
+    assert "Imprimer" in _text(client.get(url))
+    client.cookies["theme"] = "dark"
+    assert 'data-theme="dark"' in client.get(url).content.decode()
+    client.cookies["django_language"] = "en"
+    page = _text(client.get(url))
+    assert "Print" in page and "Imprimer" not in page
+    body = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="unit-body")
+    assert body.content.decode().strip().startswith('<div id="unit-body">')
+    assert "<html" not in body.content.decode()
+    assert "<html" in client.get(url).content.decode()
+
+
+def test_a_kept_unit_page_still_shows_the_messages_waiting_for_the_player(client, player):
+    unit = _unit_of(player, 2)
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    url = reverse("kolaps-unit", args=[unit.pk])
+    client.get(url)
+    client.get(url)  # kept
+    saved = client.post(reverse("account"), {"email": "a@example.org", "display_name": "Al"})
+    assert saved.status_code == 302
+    assert "Your account is saved." in _text(client.get(url))
+    assert "Your account is saved." not in _text(client.get(url))  # shown once
+
+
+def test_a_kept_unit_page_shows_a_new_free_character_and_a_kept_print_a_new_name(client, player):
+    unit = _unit_of(player, 2)
+    client.force_login(player)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    print_url = reverse("kolaps-unit-print", args=[unit.pk])
+    client.get(url)
+    client.get(print_url)
+    services.character_create(
+        owner=player, name="Libre", archetype="agent-de-police", rank="novice"
+    )
+    assert "Libre" in _text(client.get(url))
+    services.unit_change(
+        actor=player, unit=unit, op="rename", version=unit.version, name="Brigade du quai"
+    )
+    assert "<h1>Brigade du quai" in _text(client.get(print_url))
+
+
+def test_a_print_gives_each_sheet_its_own_equipment_numbers(client, player, settings):
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 0  # every sheet rendered for this print
+    unit = _unit_of(player, 3)
+    second = unit.members.get(name="Agent 1")
+    services.character_set_equipment(
+        actor=player, character=second, version=second.version, group=2, item="bouclier-tactique"
+    )
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    page = _text(client.get(reverse("kolaps-unit-print", args=[unit.pk])))
+    sheets = page.split('<section class="sheet character-sheet">')[1:]
+    assert [("FA F4" in sheet, "Protection" in sheet.split("<h3>")[-1]) for sheet in sheets] == [
+        (True, True),
+        (False, True),
+        (True, True),
+    ]
+    shield = sheets[1].split("print-item")
+    assert sum("Protection" in item for item in shield) == 2  # the vest and the shield

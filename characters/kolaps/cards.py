@@ -13,6 +13,9 @@ from functools import partial
 from pathlib import Path
 
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import F, Value, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -103,6 +106,157 @@ def _owned_get(model, user, pk: int, need: str):
 
 def unit_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsUnit:
     return _owned_get(KolapsUnit, user, pk, need)
+
+
+class _Prepared:
+    """A SELECT written with the ORM, compiled once per database and then run as its SQL.
+
+    The ORM compiles a query again on every run, which costs about as long as the database
+    takes to answer these small ones; the reads of the pages shown most often (a unit page,
+    its print) go through here. `build(*params)` makes the queryset, which is compiled with
+    negative markers for `params` (no id is negative); `rows(*params)` runs its SQL with
+    each marker replaced by its value, the ORM's own constants kept. Rows come as the
+    database gives them (`_converted` turns one into the model's values)."""
+
+    def __init__(self, build: Callable, arity: int):
+        self.build = build
+        self.markers = tuple(range(-1, -arity - 1, -1))
+        self.compiled: dict[str, tuple[str, tuple]] = {}
+
+    def rows(self, *params) -> list[tuple]:
+        connection = connections[DEFAULT_DB_ALIAS]
+        compiled = self.compiled.get(connection.vendor)
+        if compiled is None:
+            sql, constants = self.build(*self.markers).query.sql_with_params()
+            given = [p for p in constants if type(p) is int and p < 0]
+            if given != list(self.markers):
+                raise ValueError(f"{sql} takes {constants}, not {self.markers}")
+            compiled = self.compiled[connection.vendor] = (sql, tuple(constants))
+        sql, constants = compiled
+        values = [params[-1 - p] if type(p) is int and p < 0 else p for p in constants]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            return cursor.fetchall()
+
+
+def _converted(model, names: list[str], values) -> list:
+    """A row read through `_Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
+    dates and booleans made Python's)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    out = []
+    for name, value in zip(names, values, strict=True):
+        field = model._meta.get_field(name)
+        column = field.get_col(model._meta.db_table)
+        for convert in [
+            *connection.ops.get_db_converters(column),
+            *column.get_db_converters(connection),
+        ]:
+            value = convert(value, column, connection)
+        out.append(value)
+    return out
+
+
+_UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
+_MEMBER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
+# The unit joined to its members, in order (a unit without any: one row, members' columns
+# empty).
+_UNIT_ROWS = _Prepared(
+    lambda pk: (
+        KolapsUnit.objects.filter(pk=pk)
+        .order_by("members__position", "members__pk")
+        .values_list(*_UNIT_FIELDS, *(f"members__{name}" for name in _MEMBER_FIELDS))
+    ),
+    1,
+)
+
+
+def _unit_page_rows(pk: int, owner: int):
+    """The unit joined to its members (kind 0, in their order), then `owner`'s characters
+    in no unit (kind 1, by name): what a unit page shows, in one query."""
+    unit_rows = (
+        KolapsUnit.objects.filter(pk=pk)
+        .order_by()
+        .annotate(
+            kind=Value(0),
+            place=Window(RowNumber(), order_by=[F("members__position"), F("members__pk")]),
+        )
+        .values_list("kind", "place", *_UNIT_FIELDS, *(f"members__{n}" for n in _MEMBER_FIELDS))
+    )
+    free_rows = (
+        KolapsCharacter.objects.filter(owner_id=owner, unit__isnull=True)
+        .order_by()
+        .annotate(kind=Value(1), place=Window(RowNumber(), order_by=[F("name"), F("pk")]))
+        .values_list(
+            "kind",
+            "place",
+            *(Value(None, output_field=f) for f in KolapsUnit._meta.concrete_fields),
+            *_MEMBER_FIELDS,
+        )
+    )
+    return unit_rows.union(free_rows, all=True).order_by("kind", "place")
+
+
+_UNIT_PAGE_ROWS = _Prepared(_unit_page_rows, 2)
+
+
+@dataclass(frozen=True)
+class UnitRows:
+    """A unit and its members as the database holds them (one query), before any model is
+    built: all a kept page needs to name what it shows (`unit_page_key`), and what its
+    models are built from when the page must be rendered (`models`)."""
+
+    unit: tuple
+    members: list[tuple]
+    # (id, name) of the owner's characters in no unit, when read with the unit (the page).
+    free: list[tuple[int, str]] | None = None
+
+    @property
+    def pk(self) -> int:
+        return self.unit[0]
+
+    @property
+    def owner_id(self) -> int:
+        return self.unit[_UNIT_FIELDS.index("owner_id")]
+
+    def models(self) -> tuple[KolapsUnit, list[KolapsCharacter]]:
+        db = DEFAULT_DB_ALIAS
+        unit = KolapsUnit.from_db(db, _UNIT_FIELDS, _converted(KolapsUnit, _UNIT_FIELDS, self.unit))
+        members = [
+            KolapsCharacter.from_db(
+                db, _MEMBER_FIELDS, _converted(KolapsCharacter, _MEMBER_FIELDS, row)
+            )
+            for row in self.members
+        ]
+        return unit, members
+
+
+def unit_rows(pk: int, *, free_of: int | None = None) -> UnitRows:
+    """The unit `pk` and its members, in order, and with `free_of` that player's characters
+    in no unit: one query. 404 when there is no such unit."""
+    split = len(_UNIT_FIELDS)
+    if free_of is None:
+        rows = _UNIT_ROWS.rows(pk)
+        free = None
+    else:
+        read = _UNIT_PAGE_ROWS.rows(pk, free_of)
+        rows = [row[2:] for row in read if row[0] == 0]
+        name = split + _MEMBER_FIELDS.index("name")
+        free = [(row[2 + split], row[2 + name]) for row in read if row[0] == 1]
+    if not rows:
+        raise Http404
+    members = [row[split:] for row in rows if row[split] is not None]
+    return UnitRows(rows[0][:split], members, free)
+
+
+def unit_rows_for_user(user, pk: int, *, need: str = "edit", with_free: bool = False) -> UnitRows:
+    """`unit_rows`, authorised as `unit_get_for_user` (its owner's alone, 404 for anyone
+    else); `with_free` adds the user's characters in no unit (the unit page)."""
+    rows = unit_rows(pk, free_of=user.pk if with_free and user.is_authenticated else None)
+    roles = {Role.ANYONE}
+    if user.is_authenticated and rows.owner_id == user.pk:
+        roles.add(Role.OWNER)
+    require(roles, NEEDS[need], visible=CAN_EDIT)
+    return rows
 
 
 def character_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsCharacter:
@@ -343,9 +497,12 @@ def character_card(
     names: dict[str, str],
     *,
     full: bool = True,
+    with_offers: bool = True,
 ) -> CharacterCard:
     """The card of one character; `full` adds what the builder and the sheet need (offers,
-    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show."""
+    prerequisites, talent numbers, equipment), which a unit's list of 30 does not show;
+    without `with_offers`, the talents not held are left out (the print sheet shows only
+    those held)."""
     cat = services.catalogue(character.catalogue_version)
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
@@ -356,7 +513,7 @@ def character_card(
     else:
         steps = costing.steps(cat, services.character_choices(character))
         held = [_talent_line(cat, s) for s in steps if s.level is not None]
-        offers = [_talent_line(cat, s) for s in steps if s.level is None]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None and with_offers]
     if archetype is not None and full:
         for number, group in enumerate(archetype.talents, start=1):
             if len(group) > 1:
@@ -467,15 +624,20 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
 
 
 def _release() -> str:
-    """What the kept sheets and unit bodies were rendered by: the KOLAPS templates, the
-    translations and this module, by content. Every server process of one release computes
-    the same value (they share the cache's entries); an edit to any of them is a new one."""
+    """What the kept pages and sheets were rendered by: the templates (the KOLAPS ones and
+    the site layout a kept page includes), the translations, the KOLAPS catalogues, the
+    static files' manifest when there is one, and this feature's code, by content. Every
+    server process of one release computes the same value (they share the cache's entries);
+    an edit to any of them is a new one."""
     root = settings.BASE_DIR
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
     files = sorted(
         [
-            *(root / "templates" / "characters" / "kolaps").rglob("*.html"),
+            *(root / "templates").rglob("*.html"),
             *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
-            Path(__file__),
+            *(root / "rules" / "engine" / "systems" / "kolaps" / "catalogues").glob("*.json"),
+            *Path(__file__).parent.glob("*.py"),
+            *([manifest] if manifest.exists() else []),
         ]
     )
     digest = hashlib.blake2b(digest_size=8)
@@ -484,7 +646,7 @@ def _release() -> str:
     return digest.hexdigest()
 
 
-# Sheets rendered by an earlier release never serve this one (templates, translations).
+# Pages and sheets rendered by an earlier release never serve this one.
 _RELEASE = _release()
 
 
@@ -502,13 +664,14 @@ def _row(obj) -> list:
     return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
 
 
-def unit_page_key(unit: KolapsUnit, members: list[KolapsCharacter], *also) -> str:
-    """A key naming all the unit page's body shows: the unit's row, its members' rows, the
-    language and `also` (what the page adds: the owner's free characters, the host of the
-    share link); any change to any of them is another key."""
-    shown = repr((_row(unit), [_row(m) for m in members], also))
+def unit_page_key(page: str, rows: UnitRows, *also) -> str:
+    """A key naming all a unit's `page` ("unit", "print") shows: the unit's row, its
+    members' rows, the release, the language and `also` (what the page adds: the owner's
+    free characters, the host of the share link, the theme, the path); any change to any
+    of them is another key."""
+    shown = repr((rows.unit, rows.members, also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
-    return f"kolaps-unit-body:{_RELEASE}:{get_language()}:{unit.pk}:{digest}"
+    return f"kolaps-{page}-page:{_RELEASE}:{get_language()}:{rows.pk}:{digest}"
 
 
 def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
@@ -516,13 +679,16 @@ def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
         key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
-        card=partial(character_card, character, cost, names),
+        card=partial(character_card, character, cost, names, with_offers=False),
     )
 
 
-def unit_print_card(unit: KolapsUnit) -> tuple[UnitCard, list[Sheet]]:
-    """The unit's summary (cheap lines) and the sheet of each member, in order."""
-    cat, members, cost, names = _unit_parts(unit)
+def unit_print_card(
+    unit: KolapsUnit, members: list[KolapsCharacter] | None = None
+) -> tuple[UnitCard, list[Sheet]]:
+    """The unit's summary (cheap lines) and the sheet of each member, in order (one query
+    for the members unless given)."""
+    cat, members, cost, names = _unit_parts(unit, members)
     card = _unit_card(unit, cat, members, cost, names)
     return card, [_sheet(m, c, names) for m, c in zip(members, cost.characters, strict=True)]
 
@@ -552,13 +718,6 @@ class CharacterSummary:
     value: int
     pp_left: int
     unit_id: int | None
-
-
-def free_characters_of(user) -> list[tuple[int, str]]:
-    """(id, name) of the user's characters in no unit, which a unit page offers to add: one
-    query."""
-    rows = KolapsCharacter.objects.owned_by(user).filter(unit__isnull=True)
-    return list(rows.order_by("name", "pk").values_list("pk", "name"))
 
 
 def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:

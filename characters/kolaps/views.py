@@ -8,6 +8,7 @@ the page (or shows the refusal); with htmx it returns the page's region to swap.
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -192,11 +193,22 @@ def _sheets(sheets: list[cards.Sheet]) -> list[str]:
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
     template = get_template("characters/kolaps/_sheet.html")
+    item_template = get_template("characters/kolaps/_item.html")
+    # An item's numbers (ranges, power, protection), rendered once per print however many
+    # characters carry it: a unit's members mostly share their weapons and armours.
+    numbers: dict[str, str] = {}
     rendered, new = [], {}
     for sheet in sheets:
         html = found.get(sheet.key)
         if html is None:
-            html = new[sheet.key] = template.render({"character": sheet.card()})
+            card = sheet.card()
+            items = []
+            for item in card.equipment:
+                shown = repr(item)
+                if shown not in numbers:
+                    numbers[shown] = mark_safe(item_template.render({"item": item}))
+                items.append((item, numbers[shown]))
+            html = new[sheet.key] = template.render({"character": card, "items": items})
         rendered.append(mark_safe(html))
     if new and seconds:
         cache.set_many(new, seconds)
@@ -241,69 +253,94 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-# What `{% csrf_token %}` writes in a kept unit body: replaced by this request's token.
+# What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
+# token each time the page is sent.
 _CSRF = "\ue000csrf\ue000"
 
 
-def _unit_page(request, unit, *, message="", typed=None) -> HttpResponse:
-    """The unit page. Its body (members, forms, share link) is kept as rendered under a key
-    naming all it shows (`cards.unit_page_key`) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
-    unchanged, the page costs its three reads and no costing of 30 characters. A page with a
-    refusal, typed values or a comparison is always rendered afresh."""
+def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
+    """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
+    else the page `render_page(extra)` renders with `extra` in its context (the token's
+    placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
+    page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
+    messages to show once)."""
+    html = cache.get(key) if key else None
+    typography = getattr(request, "typography", None)  # config.middleware, when installed
+    if html is None:
+        html = render_page({"csrf_token": _CSRF})
+        if typography is not None:
+            html = typography(html)
+        if key:
+            cache.set(key, html, seconds)
+    if _CSRF in html:
+        html = html.replace(_CSRF, get_token(request))
+    response = HttpResponse(html)
+    response.typeset = typography is not None
+    return response
+
+
+def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpResponse:
+    """The unit page. Kept as sent (French typography included) under a key naming all it
+    shows (`cards.unit_page_key`: the unit's and its members' rows, the owner's free
+    characters, language, theme, path) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
+    unchanged, the page costs one read (the unit joined to its members, with the owner's
+    free characters) and no rendering. A page with a refusal, typed values, a comparison
+    or messages to show is always rendered afresh. `rows` are the unit's as read for this
+    request (else read here, after `unit` was changed)."""
     opponent_vu = _opponent_vu(request)
     template = "characters/kolaps/unit.html"
     target = request.htmx.target if request.htmx else None
     if target in ("unit-compare", "unit-body"):
         template += f"#{target}"
-    members = cards.unit_members(unit)
-    free = cards.free_characters_of(request.user)
+    if rows is None or rows.free is None:
+        rows = cards.unit_rows(unit.pk, free_of=request.user.pk)
+    free = rows.free
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
-    if seconds and not message and not typed and opponent_vu is None and target != "unit-compare":
-        key = cards.unit_page_key(unit, members, request.user.pk, free, request.get_host())
-        body = cache.get(key)
-        if body is not None:
-            body = mark_safe(body.replace(_CSRF, get_token(request)))
-            if target == "unit-body":
-                return HttpResponse(body)
-            context = {"unit": unit, "unit_body": body, "compare_form": CompareForm(None)}
-            return render(request, template, context)
-    card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
-    context = {
-        "unit": card,
-        # What the new-character form had typed when it was refused: kept, form open.
-        "typed": typed or {},
-        "free_characters": free,
-        "message": message,
-        "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
-        # Resolved once for the list of members, however long.
-        "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
-        "avatar_label": _("Avatar"),
-        "make_avatar_label": _("Make Avatar"),
-        "remove_label": _("Remove"),
-        "archetypes": archetype_options(),
-        "ranks": rank_choices(),
-        # Plain strings for the list of members: it is the bulk of the page at 30.
-        "members": [
-            {
-                "id": str(c.id),
-                "name": c.name,
-                "avatar": c.is_avatar,
-                "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
-                f" · {c.pp_spent}/{c.pp_budget} PP",
-            }
-            for c in card.characters
-        ],
-        "share_url": request.build_absolute_uri(reverse("kolaps-shared", args=[card.share_token]))
-        if card.share_token
-        else "",
-    }
-    if key is not None:
-        body = render_to_string(
-            "characters/kolaps/unit.html#unit-body", {**context, "csrf_token": _CSRF}, request
-        )
-        cache.set(key, body, seconds)
-    return render(request, template, context)
+    to_show = len(get_messages(request))  # counted, not read: they stay to be shown
+    if seconds and not message and not typed and opponent_vu is None and not to_show:
+        key = cards.unit_page_key(
+            "unit", rows, request.user.pk, free, request.get_host(),
+            request.get_full_path(), target, request.COOKIES.get("theme"),
+        )  # fmt: skip
+
+    def render_page(extra: dict) -> str:
+        unit, members = rows.models()
+        card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
+        context = {
+            "unit": card,
+            # What the new-character form had typed when it was refused: kept, form open.
+            "typed": typed or {},
+            "free_characters": free,
+            "message": message,
+            "compare_form": CompareForm(request.GET if opponent_vu is not None else None),
+            # Resolved once for the list of members, however long.
+            "character_base": reverse("kolaps-character", args=[1])[: -len("1/")],
+            "avatar_label": _("Avatar"),
+            "make_avatar_label": _("Make Avatar"),
+            "remove_label": _("Remove"),
+            "archetypes": archetype_options(),
+            "ranks": rank_choices(),
+            # Plain strings for the list of members: it is the bulk of the page at 30.
+            "members": [
+                {
+                    "id": str(c.id),
+                    "name": c.name,
+                    "avatar": c.is_avatar,
+                    "line": f"{c.archetype_label} · {c.rank_label} · {c.value} PU"
+                    f" · {c.pp_spent}/{c.pp_budget} PP",
+                }
+                for c in card.characters
+            ],
+            "share_url": request.build_absolute_uri(
+                reverse("kolaps-shared", args=[card.share_token])
+            )
+            if card.share_token
+            else "",
+        }
+        return render_to_string(template, {**context, **extra}, request)
+
+    return _kept_page(request, key, seconds, render_page)
 
 
 # The page a change answers with, by kind.
@@ -323,24 +360,33 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
                 raise Refusal(_("Choose one of your characters.")) from None
         return {"character": character or None, "name": form.cleaned_data.get("name") or ""}
 
+    if request.method == "GET":  # the unit and its members in one read
+        rows = cards.unit_rows_for_user(request.user, pk, with_free=True)
+        return _unit_page(request, None, rows=rows)
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
+
+
+def _print_page(request, rows, *, back: str) -> HttpResponse:
+    """A unit's print sheets, kept as sent under a key naming all they show (the unit's and
+    its members' rows, the language, the link back) for `KOLAPS_SHEET_CACHE_SECONDS`; when
+    something changed, each member's sheet still comes from the cache unless it changed
+    itself (`_sheets`)."""
+    seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
+    key = cards.unit_page_key("print", rows, back) if seconds else None
+
+    def render_page(extra: dict) -> str:
+        card, sheets = cards.unit_print_card(*rows.models())
+        context = {"title": card.name, "unit": card, "sheets": _sheets(sheets), "back": back}
+        return render_to_string("characters/kolaps/print.html", {**context, **extra}, request)
+
+    return _kept_page(request, key, seconds, render_page)
 
 
 @login_required
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_get_for_user(request.user, pk)
-    card, sheets = cards.unit_print_card(unit)
-    return render(
-        request,
-        "characters/kolaps/print.html",
-        {
-            "title": card.name,
-            "unit": card,
-            "sheets": _sheets(sheets),
-            "back": reverse("kolaps-unit", args=[pk]),
-        },
-    )
+    rows = cards.unit_rows_for_user(request.user, pk)
+    return _print_page(request, rows, back=reverse("kolaps-unit", args=[pk]))
 
 
 @login_required
@@ -393,14 +439,6 @@ def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def shared_print(request: HttpRequest, token: str) -> HttpResponse:
-    card, sheets = cards.unit_print_card(cards.unit_for_token(token))
-    return render(
-        request,
-        "characters/kolaps/print.html",
-        {
-            "title": card.name,
-            "unit": card,
-            "sheets": _sheets(sheets),
-            "back": reverse("kolaps-shared", args=[token]),
-        },
-    )
+    unit = cards.unit_for_token(token)
+    back = reverse("kolaps-shared", args=[token])
+    return _print_page(request, cards.unit_rows(unit.pk), back=back)

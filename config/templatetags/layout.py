@@ -49,7 +49,12 @@ def layout(context, part: str) -> SafeString:
         if not settings.DEBUG:
             _RENDERED[key] = html
     if CSRF in html:
-        html = html.replace(CSRF, get_token(request) if request is not None else "")
+        # The context's token: this request's (Django's `csrf_token`), or the placeholder a
+        # page kept for several requests (characters/kolaps/views.py) puts there.
+        token = context.get("csrf_token")
+        if token is None:
+            token = get_token(request) if request is not None else ""
+        html = html.replace(CSRF, str(token))
     if NEXT in html:
         html = html.replace(NEXT, escape(request.get_full_path()) if request is not None else "")
     return mark_safe(html)

@@ -179,9 +179,14 @@ def test_it_costs_the_same_queries_for_3_or_30_characters(
     unit = unit_of(owner, size)
     client_en.force_login(owner)
     url = reverse("kolaps-unit", args=[unit.pk])
-    # user (the session from the cache), unit, members, free characters
-    with django_assert_num_queries(4):
+    # user (the session from the cache); the unit joined to its members, with the owner's
+    # free characters (one UNION)
+    with django_assert_num_queries(2):
         assert client_en.get(url).status_code == 200
+    with django_assert_num_queries(1):  # shown again: the player's row from the cache too
+        assert client_en.get(url).status_code == 200
+    with django_assert_num_queries(1):  # the print: the unit joined to its members
+        assert client_en.get(reverse("kolaps-unit-print", args=[unit.pk])).status_code == 200
     shared = services.unit_share(actor=owner, unit=unit, version=unit.version)
     with django_assert_num_queries(2):  # unit, members (session and user from the cache)
         assert client_en.get(reverse("kolaps-shared", args=[shared.share_token])).status_code == 200
@@ -297,3 +302,20 @@ def test_its_api_reads_a_unit_with_the_k12_comparison(client_en, owner):
     body = client_en.get(reverse("api-kolaps-unit", args=[unit.pk]), {"opponent_vu": 4}).json()
     assert body["vu"] == 6 and body["status"] == "valid"
     assert body["comparison"]["defectors"] == ["Agent 1", "Agent 2"]
+
+
+def test_its_unit_page_offers_my_characters_in_no_unit_by_name_and_nobody_elses(client_en, owner):
+    unit = unit_of(owner, 2)
+    for name in ("Zoé", "Alain"):
+        services.character_create(
+            owner=owner, name=name, archetype="agent-de-police", rank="novice"
+        )
+    services.character_create(
+        owner=PlayerFactory(), name="Étranger", archetype="agent-de-police", rank="novice"
+    )
+    client_en.force_login(owner)
+    html = client_en.get(reverse("kolaps-unit", args=[unit.pk])).content.decode()
+    offered = html.split('data-testid="add-character">')[1].split("</select>")[0]
+    assert offered.index("Alain") < offered.index("Zoé")
+    assert "Étranger" not in offered and "Agent 0" not in offered
+    assert html.index("Agent 0") < html.index("Agent 1")  # members in their order
