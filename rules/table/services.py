@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
+from django.db.models.expressions import RawSQL
+from django.db.models.sql import InsertQuery
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -177,7 +179,7 @@ def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> E
         if changed:
             encounter.save(update_fields=changed)
         encounter.locked_state = None  # a second line in the same write counts again
-    entry = EncounterEntry.objects.create(
+    entry = EncounterEntry(
         encounter=encounter,
         version=encounter.version,
         turn=encounter.turn,
@@ -187,8 +189,45 @@ def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> E
         before=before or {},
         **fields,
     )
+    roll = fields.get("roll")
+    if roll is not None and roll.pk is None:
+        _insert_with_roll(entry, roll)
+    else:
+        entry.save(force_insert=True)
     transaction.on_commit(lambda: encounter_changed(encounter.pk, encounter.version))
     return entry
+
+
+def _insert_sql(obj: models.Model, returning: list) -> tuple[str, tuple]:
+    """The ORM's INSERT of `obj` (its automatic fields set as `save` sets them)."""
+    meta = obj._meta
+    query = InsertQuery(type(obj))
+    query.insert_values([f for f in meta.local_concrete_fields if f is not meta.auto_field], [obj])
+    compiler = query.get_compiler(connection=connection)
+    compiler.returning_fields = returning
+    [(sql, params)] = compiler.as_sql()
+    return sql, tuple(params)
+
+
+def _insert_with_roll(entry: EncounterEntry, roll: RollRecord) -> None:
+    """The server's roll and the log line naming it: one statement on PostgreSQL (the roll's
+    INSERT in a WITH), one round trip fewer for every action the server rolls."""
+    if connection.vendor != "postgresql":
+        roll.save(force_insert=True)
+        entry.roll = roll
+        entry.save(force_insert=True)
+        return
+    roll_sql, roll_params = _insert_sql(roll, [RollRecord._meta.pk])
+    entry.roll_id = RawSQL('(SELECT "id" FROM "roll")', ())
+    entry_sql, entry_params = _insert_sql(
+        entry, [EncounterEntry._meta.pk, EncounterEntry._meta.get_field("roll")]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f'WITH "roll" AS ({roll_sql}) {entry_sql}', roll_params + entry_params)
+        entry.pk, roll.pk = cursor.fetchone()
+    for saved in (roll, entry):
+        saved._state.adding, saved._state.db = False, connection.alias
+    entry.roll = roll
 
 
 def _save(*combatants: Combatant) -> None:
@@ -559,7 +598,8 @@ def _resolve(
             outcome = resolver.roll(data, random.Random(seed))
         except RuleInputError as error:
             raise Refusal(_sentence(error), field=error.field) from error
-        record = RollRecord.objects.create(
+        # Saved with the action's log line (`_log`).
+        record = RollRecord(
             player=actor_user,
             system=system,
             resolver=name,
