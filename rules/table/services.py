@@ -131,6 +131,41 @@ def _lock_sql() -> str:
     )
 
 
+@cache
+def _converters(model: type[models.Model], vendor: str) -> list[tuple[str, list, Any]]:
+    """Each concrete field's column, and what turns its database value into the field's
+    (a JSON field's text into its data), as the ORM applies them."""
+    meta = model._meta
+    found = []
+    for f in meta.concrete_fields:
+        col = f.get_col(meta.db_table)
+        found.append(
+            (f.column, connection.ops.get_db_converters(col) + f.get_db_converters(connection), col)
+        )
+    return found
+
+
+def _rows(model: type[models.Model], sql: str, params: list) -> list:
+    """The instances a statement compiled once returns (every concrete column of `model`):
+    what `model.objects.raw` gives, without its bookkeeping on every call."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        position = {d[0]: i for i, d in enumerate(cursor.description)}
+        rows = cursor.fetchall()
+    fields = _converters(model, connection.vendor)
+    names = [f.attname for f in model._meta.concrete_fields]
+    found = []
+    for row in rows:
+        values = []
+        for column, converters, col in fields:
+            value = row[position[column]]
+            for convert in converters:
+                value = convert(value, col, connection)
+            values.append(value)
+        found.append(model.from_db(connection.alias, names, values))
+    return found
+
+
 def _lock(encounter: Encounter, version: int | None) -> Encounter:
     """Lock the encounter's row and count this write in its version (one `UPDATE ...
     RETURNING`; a refusal rolls the bump back with the rest). `_log` then saves the
@@ -144,7 +179,7 @@ def _lock(encounter: Encounter, version: int | None) -> Encounter:
 
 
 def _lock_row(pk) -> Encounter | None:
-    return next(iter(Encounter.objects.raw(_lock_sql(), [pk])), None)
+    return next(iter(_rows(Encounter, _lock_sql(), [pk])), None)
 
 
 def _check_live(locked: Encounter, version: int | None) -> None:
@@ -259,7 +294,7 @@ def _combatants_sql(vendor: str) -> str:
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order."""
-    found = list(Combatant.objects.raw(_combatants_sql(connection.vendor), [encounter.pk]))
+    found = _rows(Combatant, _combatants_sql(connection.vendor), [encounter.pk])
     for combatant in found:
         combatant.encounter = encounter
     return found
