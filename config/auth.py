@@ -8,6 +8,11 @@ password's (a password changed elsewhere logs the session out, as before). Every
 delete of a player forgets its cached row at once (`config.models.forget_player`), so a rename, a
 deactivation or a new password is seen by the next request.
 
+`CachedTokenAuthentication` does the same for the API's tokens (`Authorization: Token ...`):
+the token's player number is kept in the cache (under a hash of the key) and the player's
+row is the one above; DRF's checks still run on it (the player active). Deleting a token
+(rotated, revoked, its player deleted) forgets it at once (`config.models.forget_token`).
+
 With more than one server process, the cache must be shared (`CACHE_URL=redis://...`, as
 compose sets it); with the per-process default a process could keep a forgotten row up to
 `AUTH_USER_CACHE_SECONDS`.
@@ -21,8 +26,10 @@ from django.contrib.auth.middleware import AuthenticationMiddleware, auser
 from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
 
-from config.models import player_cache_key
+from config.models import player_cache_key, token_cache_key
 
 
 def _cached(request):
@@ -59,3 +66,21 @@ class CachedAuthenticationMiddleware(AuthenticationMiddleware):
         super().process_request(request)  # its checks, and `request.auser` as Django's
         request.user = SimpleLazyObject(lambda: get_user(request))
         request.auser = partial(auser, request)
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication without its query (the token joined to its player) on
+    every request: the live table's devices act through the API many times a minute."""
+
+    def authenticate_credentials(self, key):
+        user_id = cache.get(token_cache_key(key))
+        if user_id is not None:
+            user = cache.get(player_cache_key(user_id))
+            if user is not None and user.is_active:
+                return user, Token(key=key, user_id=user_id)
+        user, token = super().authenticate_credentials(key)  # the database, DRF's checks
+        cache.set_many(
+            {token_cache_key(key): user.pk, player_cache_key(user.pk): user},
+            settings.AUTH_USER_CACHE_SECONDS,
+        )
+        return user, token

@@ -1,5 +1,7 @@
 """The project's own bookkeeping: what the demo created, under keys users never see."""
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
@@ -41,3 +43,20 @@ def forget_player(sender, instance, **kwargs) -> None:
 
 post_save.connect(forget_player, sender=settings.AUTH_USER_MODEL, dispatch_uid="forget-player")
 post_delete.connect(forget_player, sender=settings.AUTH_USER_MODEL, dispatch_uid="forget-player")
+
+
+def token_cache_key(key: str) -> str:
+    """The cache keeps the player number of an API token under a hash of it, never the key."""
+    return "auth-token:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+def forget_token(sender, instance, **kwargs) -> None:
+    """A deleted token (rotated, revoked, its player deleted) stops working at once, and
+    again once the deletion is committed (as `forget_player`)."""
+    key = token_cache_key(instance.key)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
+
+
+post_save.connect(forget_token, sender="authtoken.Token", dispatch_uid="forget-token")
+post_delete.connect(forget_token, sender="authtoken.Token", dispatch_uid="forget-token")

@@ -263,3 +263,47 @@ def test_a_print_gives_each_sheet_its_own_equipment_numbers(client, player, sett
     ]
     shield = sheets[1].split("print-item")
     assert sum("Protection" in item for item in shield) == 2  # the vest and the shield
+
+
+def _token_get(url: str, key: str):
+    return Client().get(url, HTTP_AUTHORIZATION=f"Token {key}")
+
+
+def test_an_api_token_and_its_player_are_read_from_the_database_once(
+    player, django_assert_num_queries
+):
+    from rest_framework.authtoken.models import Token
+
+    from tests.table_fixtures import pick_up_encounter
+
+    encounter = pick_up_encounter(player)
+    key = Token.objects.create(user=player).key
+    url = reverse("api-table-encounter", args=[encounter.pk]) + f"?since={encounter.version}"
+    with django_assert_num_queries(2):  # the token with its player, the encounter
+        assert _token_get(url, key).status_code == 304
+    with django_assert_num_queries(1):  # the encounter only
+        assert _token_get(url, key).status_code == 304
+
+
+def test_a_rotated_or_revoked_api_token_stops_working_at_once(player):
+    from characters.accounts.services import player_token, player_token_revoke
+
+    url = reverse("api-table-new")
+    old = player_token(player=player).key
+    assert _token_get(url, old).status_code == 405  # authenticated: GET is not allowed
+    new = player_token(player=player, rotate=True).key
+    assert _token_get(url, old).status_code == 401
+    assert _token_get(url, new).status_code == 405
+    player_token_revoke(player=player)
+    assert _token_get(url, new).status_code == 401
+
+
+def test_an_api_token_of_a_player_deactivated_since_its_last_request_is_refused(player):
+    from characters.accounts.services import player_token
+
+    url = reverse("api-table-new")
+    key = player_token(player=player).key
+    assert _token_get(url, key).status_code == 405
+    player.is_active = False
+    player.save()
+    assert _token_get(url, key).status_code == 401

@@ -29,13 +29,14 @@ from rules.table.cards import (
     written_line,
 )
 from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.models import Encounter
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 from rules.table.services import (
     QUICK_SYSTEMS,
     ActionInput,
     NewCombatants,
     Stale,
-    encounter_act,
+    encounter_act_by_id,
     encounter_add_combatants,
     encounter_advance,
     encounter_choose_stray,
@@ -303,13 +304,21 @@ def _write(request, encounter, service, **kwargs) -> Response:
     409 with the sentence and the new state."""
     seen = kwargs.get("version")
     try:
-        made = service(actor=request.user, encounter=encounter, **kwargs)
+        if isinstance(encounter, Encounter):
+            made = service(actor=request.user, encounter=encounter, **kwargs)
+        else:  # its number: the service fetches and authorises it with its lock
+            made = service(actor=request.user, pk=encounter, **kwargs)
     except Stale as stale:
-        encounter.refresh_from_db()
+        if isinstance(encounter, Encounter):
+            encounter.refresh_from_db()
+        else:
+            encounter = encounter_get_for_user(request.user, encounter, need="act")
         body = {"detail": str(stale.message), "state": _state(request, encounter, log_since=seen)}
         return Response(body, status=status.HTTP_409_CONFLICT)
     # The state as this write left it (a later write shows in the next answer or message).
     written = getattr(made, "encounter", made)
+    if not isinstance(encounter, Encounter):
+        encounter = written  # locked, authorised: its viewer's roles and chapter are set
     encounter.version, encounter.turn, encounter.phase = (
         written.version,
         written.turn,
@@ -374,13 +383,16 @@ class TableActAPI(APIView):
 
     @extend_schema(request=TableActionSerializer, responses={200: TableCardSerializer})
     def post(self, request, pk: int):
-        encounter = encounter_get_for_user(request.user, pk, need="act")
         serializer = TableActionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            # Who may not see the encounter or act on it hears so first (404, 403).
+            encounter_get_for_user(request.user, pk, need="act")
+            raise serializers.ValidationError(serializer.errors)
+        # The encounter fetched, authorised and locked in one statement by the service.
         return _write(
             request,
-            encounter,
-            encounter_act,
+            pk,
+            encounter_act_by_id,
             version=serializer.validated_data.get("version"),
             action=serializer.action(),
         )

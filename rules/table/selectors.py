@@ -4,26 +4,22 @@
 403 (a sentence) to someone who sees it but may not do what `need` names: "view" and "act"
 (organisers and participants: a participant acts for their own combatants, which the
 service checks), "manage" (organisers). `encounter_get_by_token` is the spectator's link.
+The one exception, the API's action (`rules.table.services.encounter_act_by_id`), makes the
+same checks (`encounter_authorize`) on the row it locks, saving the fetch.
 """
 
 from django.db.models import Q
 from django.http import Http404
 
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW
-from characters.permissions import require
 from rules.table.models import Encounter
-from rules.table.services import encounter_role
-
-NEEDS = {"view": CAN_VIEW, "act": CAN_VIEW, "manage": CAN_MANAGE}
+from rules.table.services import encounter_authorize
 
 
 def encounter_get_for_user(user, pk: int, *, need: str = "view") -> Encounter:
     encounter = Encounter.objects.select_related("chapter__campaign").filter(pk=pk).first()
     if encounter is None:
         raise Http404
-    roles = encounter_role(user, encounter)
-    require(roles, NEEDS[need], visible=CAN_VIEW)
-    encounter.viewer_roles = roles
+    encounter_authorize(user, encounter, need)
     return encounter
 
 

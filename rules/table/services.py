@@ -9,12 +9,17 @@ when, what, at which version) and recomputes what follows from the state; the li
 are told once the transaction has committed (`rules.table.live.encounter_changed`).
 """
 
+import copy
 import random
 import secrets
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
+from django.db.models.expressions import RawSQL
+from django.db.models.sql import InsertQuery
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,7 +28,7 @@ from campaigns.models import Chapter, ChapterStatus, ZombieType
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
-from characters.permissions import Forbidden, Refusal, Role
+from characters.permissions import Forbidden, Refusal, Role, require
 from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
@@ -44,6 +49,8 @@ from rules.table.systems import adapter_for, plays
 
 TITLE_MAX = 160
 ENCOUNTER_FIELDS = ("turn", "phase", "attacker_side")
+# What a write may change in the encounter's row besides its version.
+ENCOUNTER_WRITTEN = (*ENCOUNTER_FIELDS, "status", "ended_at", "summary")
 
 
 class Stale(Refusal):
@@ -74,8 +81,26 @@ def _plays(user, encounter: Encounter) -> bool:
     return encounter.combatants.filter(player=user).exists()
 
 
+# What a view or API class asks of a viewer (`rules.table.selectors`): "view" and "act"
+# (organisers and participants: a participant acts for their own combatants, which the
+# service checks), "manage" (organisers).
+NEEDS = {"view": CAN_VIEW, "act": CAN_VIEW, "manage": CAN_MANAGE}
+
+
+def encounter_authorize(user, encounter: Encounter, need: str) -> set[Role]:
+    """404 to who may not see the encounter, 403 (a sentence) to who sees it but may not do
+    what `need` names; the viewer's roles, kept on the encounter (`viewer_roles`)."""
+    roles = encounter_role(user, encounter)
+    require(roles, NEEDS[need], visible=CAN_VIEW)
+    encounter.viewer_roles, encounter.viewer_id = roles, user.pk
+    return roles
+
+
 def _require(actor, encounter: Encounter, allowed: set[Role]) -> set[Role]:
-    roles = encounter_role(actor, encounter)
+    # The roles the selector found for this actor (the request's viewer), else computed.
+    roles = getattr(encounter, "viewer_roles", None)
+    if not roles or getattr(encounter, "viewer_id", None) != actor.pk or actor.pk is None:
+        roles = encounter_role(actor, encounter)
     if not roles & CAN_VIEW:
         raise Forbidden(_("You are not allowed to do this."))
     if not roles & allowed:
@@ -93,14 +118,80 @@ def _require_for(actor, roles: set[Role], combatant: Combatant) -> None:
 # --- The lock, the version, the log -----------------------------------------------------------
 
 
+@cache
+def _lock_sql() -> str:
+    """The lock and the version bump in one statement: the row, locked until the commit,
+    comes back as it is now (its version already counts this write)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in Encounter._meta.concrete_fields)
+    version = quote(Encounter._meta.get_field("version").column)
+    return (
+        f"UPDATE {quote(Encounter._meta.db_table)} SET {version} = {version} + 1 "
+        f"WHERE {quote(Encounter._meta.pk.column)} = %s RETURNING {columns}"
+    )
+
+
+@cache
+def _converters(model: type[models.Model], vendor: str) -> list[tuple[str, list, Any]]:
+    """Each concrete field's column, and what turns its database value into the field's
+    (a JSON field's text into its data), as the ORM applies them."""
+    meta = model._meta
+    found = []
+    for f in meta.concrete_fields:
+        col = f.get_col(meta.db_table)
+        found.append(
+            (f.column, connection.ops.get_db_converters(col) + f.get_db_converters(connection), col)
+        )
+    return found
+
+
+def _rows(model: type[models.Model], sql: str, params: list) -> list:
+    """The instances a statement compiled once returns (every concrete column of `model`):
+    what `model.objects.raw` gives, without its bookkeeping on every call."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        position = {d[0]: i for i, d in enumerate(cursor.description)}
+        rows = cursor.fetchall()
+    fields = _converters(model, connection.vendor)
+    names = [f.attname for f in model._meta.concrete_fields]
+    found = []
+    for row in rows:
+        values = []
+        for column, converters, col in fields:
+            value = row[position[column]]
+            for convert in converters:
+                value = convert(value, col, connection)
+            values.append(value)
+        found.append(model.from_db(connection.alias, names, values))
+    return found
+
+
 def _lock(encounter: Encounter, version: int | None) -> Encounter:
-    locked = Encounter.objects.select_for_update().get(pk=encounter.pk)
+    """Lock the encounter's row and count this write in its version (one `UPDATE ...
+    RETURNING`; a refusal rolls the bump back with the rest). `_log` then saves the
+    encounter's fields only when the write changed them."""
+    locked = _lock_row(encounter.pk)
+    if locked is None:
+        raise Encounter.DoesNotExist
     locked.chapter = encounter.chapter if encounter.chapter_id else None
+    _check_live(locked, version)
+    return locked
+
+
+def _lock_row(pk) -> Encounter | None:
+    return next(iter(_rows(Encounter, _lock_sql(), [pk])), None)
+
+
+def _check_live(locked: Encounter, version: int | None) -> None:
     if locked.status != EncounterStatus.LIVE:
         raise Refusal(_("This encounter has ended."), status=409)
-    if version is not None and version != locked.version:
+    if version is not None and version != locked.version - 1:
         raise Stale(_("This changed while you were deciding: here is the new state."))
-    return locked
+    locked.locked_state = _encounter_state(locked)
+
+
+def _encounter_state(encounter: Encounter) -> dict[str, Any]:
+    return copy.deepcopy({name: getattr(encounter, name) for name in ENCOUNTER_WRITTEN})
 
 
 def _fields(combatant: Combatant) -> tuple[str, ...]:
@@ -112,9 +203,18 @@ def _snapshot(combatant: Combatant) -> dict[str, Any]:
 
 
 def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> EncounterEntry:
-    encounter.version += 1
-    encounter.save(update_fields=["version", *ENCOUNTER_FIELDS, "status", "ended_at", "summary"])
-    entry = EncounterEntry.objects.create(
+    locked_state = getattr(encounter, "locked_state", None)
+    if locked_state is None:
+        # A new encounter (its first line): not locked by `_lock`, its version counted here.
+        encounter.version += 1
+        encounter.save(update_fields=["version", *ENCOUNTER_WRITTEN])
+    else:
+        # Locked: the version is counted already; the other fields saved if they changed.
+        changed = [n for n in ENCOUNTER_WRITTEN if getattr(encounter, n) != locked_state[n]]
+        if changed:
+            encounter.save(update_fields=changed)
+        encounter.locked_state = None  # a second line in the same write counts again
+    entry = EncounterEntry(
         encounter=encounter,
         version=encounter.version,
         turn=encounter.turn,
@@ -124,8 +224,45 @@ def _log(encounter: Encounter, author, kind: str, *, before=None, **fields) -> E
         before=before or {},
         **fields,
     )
+    roll = fields.get("roll")
+    if roll is not None and roll.pk is None:
+        _insert_with_roll(entry, roll)
+    else:
+        entry.save(force_insert=True)
     transaction.on_commit(lambda: encounter_changed(encounter.pk, encounter.version))
     return entry
+
+
+def _insert_sql(obj: models.Model, returning: list) -> tuple[str, tuple]:
+    """The ORM's INSERT of `obj` (its automatic fields set as `save` sets them)."""
+    meta = obj._meta
+    query = InsertQuery(type(obj))
+    query.insert_values([f for f in meta.local_concrete_fields if f is not meta.auto_field], [obj])
+    compiler = query.get_compiler(connection=connection)
+    compiler.returning_fields = returning
+    [(sql, params)] = compiler.as_sql()
+    return sql, tuple(params)
+
+
+def _insert_with_roll(entry: EncounterEntry, roll: RollRecord) -> None:
+    """The server's roll and the log line naming it: one statement on PostgreSQL (the roll's
+    INSERT in a WITH), one round trip fewer for every action the server rolls."""
+    if connection.vendor != "postgresql":
+        roll.save(force_insert=True)
+        entry.roll = roll
+        entry.save(force_insert=True)
+        return
+    roll_sql, roll_params = _insert_sql(roll, [RollRecord._meta.pk])
+    entry.roll_id = RawSQL('(SELECT "id" FROM "roll")', ())
+    entry_sql, entry_params = _insert_sql(
+        entry, [EncounterEntry._meta.pk, EncounterEntry._meta.get_field("roll")]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f'WITH "roll" AS ({roll_sql}) {entry_sql}', roll_params + entry_params)
+        entry.pk, roll.pk = cursor.fetchone()
+    for saved in (roll, entry):
+        saved._state.adding, saved._state.db = False, connection.alias
+    entry.roll = roll
 
 
 def _save(*combatants: Combatant) -> None:
@@ -143,9 +280,21 @@ def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
     return found
 
 
+@cache
+def _combatants_sql(vendor: str) -> str:
+    """The ORM's statement for an encounter's combatants, locked, in their order, compiled
+    once with the encounter's number as its one parameter: compiling it cost the live table
+    more than running it (every write reads them)."""
+    query = Combatant.objects.select_for_update().filter(encounter_id=0).query
+    sql, params = query.sql_with_params()
+    if params != (0,):
+        raise RuntimeError(f"the combatants' statement takes {params!r}, not the encounter")
+    return sql
+
+
 def _combatants(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order."""
-    found = list(Combatant.objects.select_for_update().filter(encounter=encounter))
+    found = _rows(Combatant, _combatants_sql(connection.vendor), [encounter.pk])
     for combatant in found:
         combatant.encounter = encounter
     return found
@@ -484,7 +633,8 @@ def _resolve(
             outcome = resolver.roll(data, random.Random(seed))
         except RuleInputError as error:
             raise Refusal(_sentence(error), field=error.field) from error
-        record = RollRecord.objects.create(
+        # Saved with the action's log line (`_log`).
+        record = RollRecord(
             player=actor_user,
             system=system,
             resolver=name,
@@ -512,72 +662,91 @@ def encounter_act(*, actor, encounter: Encounter, version: int | None, action: A
     by hand, its consequences applied at once, its line in the log with the state of what it
     changed before it (what an undo puts back)."""
     roles = _require(actor, encounter, CAN_VIEW)
-    adapter = adapter_for(encounter.system)
     with transaction.atomic():
-        locked = _lock(encounter, version)
-        everyone = _combatants(locked)
-        by_pk = {c.pk: c for c in everyone}
-        target = by_pk.get(action.target) if action.target is not None else None
-        if target is None:
-            raise Refusal(_("Choose a combatant of this encounter."), field="target")
-        direct = action.kind in adapter.MANAGER_KINDS
-        fighter = None
-        if not direct:
-            fighter = by_pk.get(action.actor) if action.actor is not None else None
-            if fighter is None:
-                raise Refusal(_("Choose a combatant of this encounter."), field="actor")
-        if direct and not roles & CAN_MANAGE:
-            raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
-        # The combatants already read, for an adapter that needs the others (no new query).
-        locked.live_combatants = everyone
-        adapter.check_action(locked, fighter, target, action)
-        if fighter is not None:
-            _require_for(actor, roles, fighter)
-        # The organiser may let a figure act out of its turn (a forgotten action, a house
-        # rule); the others act in the order the system keeps (Of the Dead: O5).
-        out_of_turn = bool((action.options or {}).get("out_of_turn"))
-        if out_of_turn and not roles & CAN_MANAGE:
-            raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
-        check_turn = getattr(adapter, "check_turn", None)
-        if check_turn is not None and fighter is not None and not out_of_turn:
-            check_turn(locked, everyone, fighter, action)
-        name, data = adapter.resolver_input(locked, fighter, target, action)
-        snapshots = {str(c.pk): _snapshot(c) for c in everyone}
-        if name is None:
-            # An action without dice: the adapter's input is its outcome.
-            outcome, record = dict(data), None
-        else:
-            outcome, record = _resolve(actor, locked.system, name, data, action.dice)
-        effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
-        # What the action changed (the actor, the target, a team's Moral...): saved, and its
-        # state before kept for an undo.
-        changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
-        before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
-        for c in (fighter, target):
-            if c is not None and str(c.pk) not in before:
-                before[str(c.pk)] = snapshots[str(c.pk)]
-        _save(*changed)
-        entry = _log(
-            locked,
-            actor,
-            EntryKind.ACTION,
-            before=before,
-            actor=fighter,
-            target=target,
-            roll=record,
-            data={
-                "kind": action.kind,
-                "resolver": name,
-                "inputs": data,
-                "outcome": outcome,
-                "effects": effects,
-                "by_hand": action.dice is not None,
-                **({"out_of_turn": True} if out_of_turn else {}),
-            },
-        )
-        # The state this write left, for its answer (read again, it would cost two queries).
-        entry.written_combatants = everyone
-        return entry
+        return _act(actor, roles, _lock(encounter, version), action)
+
+
+def encounter_act_by_id(*, actor, pk: int, version: int | None, action: ActionInput):
+    """`encounter_act` on the encounter numbered `pk`, which the API fetches and authorises
+    with the lock (one statement for a pick-up game, where a view fetches the encounter for
+    `encounter_get_for_user` and then locks it): 404 to who may not see it, 403 to who may
+    not act, before anything is told of its state (ended, or changed since `version`)."""
+    with transaction.atomic():
+        locked = _lock_row(pk)
+        if locked is None:
+            raise Http404
+        if locked.chapter_id is not None:
+            locked.chapter = Chapter.objects.select_related("campaign").get(pk=locked.chapter_id)
+        roles = encounter_authorize(actor, locked, "act")
+        _check_live(locked, version)
+        return _act(actor, roles, locked, action)
+
+
+def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> EncounterEntry:
+    adapter = adapter_for(locked.system)
+    everyone = _combatants(locked)
+    by_pk = {c.pk: c for c in everyone}
+    target = by_pk.get(action.target) if action.target is not None else None
+    if target is None:
+        raise Refusal(_("Choose a combatant of this encounter."), field="target")
+    direct = action.kind in adapter.MANAGER_KINDS
+    fighter = None
+    if not direct:
+        fighter = by_pk.get(action.actor) if action.actor is not None else None
+        if fighter is None:
+            raise Refusal(_("Choose a combatant of this encounter."), field="actor")
+    if direct and not roles & CAN_MANAGE:
+        raise Forbidden(_("Only the encounter's organisers apply a wound directly."))
+    # The combatants already read, for an adapter that needs the others (no new query).
+    locked.live_combatants = everyone
+    adapter.check_action(locked, fighter, target, action)
+    if fighter is not None:
+        _require_for(actor, roles, fighter)
+    # The organiser may let a figure act out of its turn (a forgotten action, a house
+    # rule); the others act in the order the system keeps (Of the Dead: O5).
+    out_of_turn = bool((action.options or {}).get("out_of_turn"))
+    if out_of_turn and not roles & CAN_MANAGE:
+        raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
+    check_turn = getattr(adapter, "check_turn", None)
+    if check_turn is not None and fighter is not None and not out_of_turn:
+        check_turn(locked, everyone, fighter, action)
+    name, data = adapter.resolver_input(locked, fighter, target, action)
+    snapshots = {str(c.pk): _snapshot(c) for c in everyone}
+    if name is None:
+        # An action without dice: the adapter's input is its outcome.
+        outcome, record = dict(data), None
+    else:
+        outcome, record = _resolve(actor, locked.system, name, data, action.dice)
+    effects = adapter.apply_outcome(locked, action, outcome, fighter, target, everyone=everyone)
+    # What the action changed (the actor, the target, a team's Moral...): saved, and its
+    # state before kept for an undo.
+    changed = [c for c in everyone if _snapshot(c) != snapshots[str(c.pk)]]
+    before = {str(c.pk): snapshots[str(c.pk)] for c in changed}
+    for c in (fighter, target):
+        if c is not None and str(c.pk) not in before:
+            before[str(c.pk)] = snapshots[str(c.pk)]
+    _save(*changed)
+    entry = _log(
+        locked,
+        actor,
+        EntryKind.ACTION,
+        before=before,
+        actor=fighter,
+        target=target,
+        roll=record,
+        data={
+            "kind": action.kind,
+            "resolver": name,
+            "inputs": data,
+            "outcome": outcome,
+            "effects": effects,
+            "by_hand": action.dice is not None,
+            **({"out_of_turn": True} if out_of_turn else {}),
+        },
+    )
+    # The state this write left, for its answer (read again, it would cost two queries).
+    entry.written_combatants = everyone
+    return entry
 
 
 def encounter_choose_stray(

@@ -10,7 +10,8 @@ one process and acts through another, so every change crosses processes through 
 2. Throughput of the action endpoint as a ratio of a minimal JSON view (/healthz: one
    SELECT 1) on the same server, with the same concurrent clients, acting on the 10
    encounters in turn (and, printed beside, all on one encounter, whose lock serves them one
-   at a time). Target: at least 0.3x.
+   at a time). Target: at least 0.3x. Three rounds of the three measures, each ratio
+   within its round (the load of a shared machine moves between measures); their median.
 """
 
 import asyncio
@@ -42,7 +43,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 ENCOUNTERS, DEVICES, ACTIONS_EACH = 10, 6, 5
 # Server processes (BENCH_TABLE_SERVERS): on the 2-core machine 2 did better than 3 or 4.
 SERVERS = int(os.environ.get("BENCH_TABLE_SERVERS", "2"))
-THROUGHPUT_CLIENTS, THROUGHPUT_REQUESTS = 8, 400
+THROUGHPUT_CLIENTS, THROUGHPUT_REQUESTS, THROUGHPUT_ROUNDS = 8, 200, 3
 
 
 def _free_port() -> int:
@@ -274,21 +275,29 @@ def test_bench_live_encounter_latency_and_action_throughput(asgi_servers):
         body = {"kind": "wound", "target": targets[0], "wound": "superficial"}
         return f"/api/v1/table/{pk}/act/", token, body
 
-    minimal = _throughput(asgi_servers, "GET", [("/healthz", games[0][2], None)])
-    # Every client on the same encounter: its lock serves them one after the other.
-    one_table = _throughput(asgi_servers, "POST", [act(games[0])])
-    # The clients on the 10 encounters in turn: a server with 10 tables being played.
-    action = _throughput(asgi_servers, "POST", [act(game) for game in games])
+    # Rounds of the three, each ratio taken within its round: on a shared machine the load
+    # moves between one measure and the next, and a ratio of two moments measures that.
+    ratios, one_ratios = [], []
+    for round_ in range(1, THROUGHPUT_ROUNDS + 1):
+        minimal = _throughput(asgi_servers, "GET", [("/healthz", games[0][2], None)])
+        # Every client on the same encounter: its lock serves them one after the other.
+        one_table = _throughput(asgi_servers, "POST", [act(games[0])])
+        # The clients on the 10 encounters in turn: a server with 10 tables being played.
+        action = _throughput(asgi_servers, "POST", [act(game) for game in games])
+        ratios.append(action / minimal)
+        one_ratios.append(one_table / minimal)
+        print(
+            f"round {round_}: minimal JSON view: {minimal:.0f} req/s; action endpoint: "
+            f"{action:.0f} req/s over {ENCOUNTERS} encounters ({action / minimal:.2f}x), "
+            f"{one_table:.0f} req/s all on one encounter ({one_table / minimal:.2f}x)"
+        )
+    ratio, one_ratio = statistics.median(ratios), statistics.median(one_ratios)
     print(
-        f"minimal JSON view: {minimal:.0f} req/s; action endpoint: {action:.0f} req/s over "
-        f"{ENCOUNTERS} encounters, {one_table:.0f} req/s all on one encounter"
-    )
-    print(
-        f"action endpoint: {action / minimal:.2f}x the minimal JSON view's rate "
-        f"({one_table / minimal:.2f}x all on one encounter)"
+        f"action endpoint: {ratio:.2f}x the minimal JSON view's rate "
+        f"({one_ratio:.2f}x all on one encounter), the median of {THROUGHPUT_ROUNDS} rounds"
     )
     # The issue's targets, reported rather than asserted: on a shared machine the numbers
     # measure its load as much as the code (docs/table.md keeps the figures).
     print(f"target p95 < 1 s: {'met' if p95 < 1.0 else 'MISSED'}")
-    print(f"target ratio >= 0.3x: {'met' if action / minimal >= 0.3 else 'MISSED'}")
+    print(f"target ratio >= 0.3x: {'met' if ratio >= 0.3 else 'MISSED'}")
     assert latencies and action > 0

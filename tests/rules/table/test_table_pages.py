@@ -251,3 +251,19 @@ def test_a_write_without_a_version_applies_on_the_current_state_not_a_500(client
         )
         # Applied (200) or refused with its sentence (nothing to undo, nothing to reveal).
         assert response.status_code in (200, 400, 409), (path, response.content[:300])
+
+
+def test_the_api_action_tells_an_outsider_nothing_of_the_encounter(game):
+    """The API's action fetches the encounter with its lock: who may not see it hears 404
+    before anything else, an invalid body or a stale version (no 400, no 409 with the
+    state), and the encounter is left as it was."""
+    encounter, _organiser, _opponent, _police, hunters = game
+    api = APIClient()
+    api.force_authenticate(PlayerFactory(username="outsider"))
+    url = reverse("api-table-act", args=[encounter.pk])
+    before = Encounter.objects.get(pk=encounter.pk).version
+    stale = {"version": 0, "kind": "wound", "target": hunters[0].pk, "wound": "superficial"}
+    assert api.post(url, stale, format="json").status_code == 404
+    assert api.post(url, {"kind": "nothing"}, format="json").status_code == 404
+    assert api.post(reverse("api-table-act", args=[10**6]), stale, format="json").status_code == 404
+    assert Encounter.objects.get(pk=encounter.pk).version == before

@@ -621,8 +621,9 @@ class Catalogue:
 
 @cache
 def catalogue_versions() -> tuple[str, ...]:
-    """The versions shipped, oldest first; the last is the current catalogue (the directory
-    is read once: the files ship with the code, and a page asks on every request)."""
+    """The versions shipped, oldest first; the last is the current catalogue. Listed once
+    per process, as each version is read once: the live table looks a catalogue up a dozen
+    times per action, and the listing cost more than the rest of the lookup."""
     versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 
