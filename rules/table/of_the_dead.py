@@ -317,7 +317,7 @@ def check_action(encounter, actor, target, action) -> None:
         if encounter.phase == Phase.MOVEMENT:
             raise Refusal(_("The movement phase is for moving."), field="kind")
         if encounter.phase == Phase.WRAP_UP:
-            raise Refusal(_("The wrap-up phase allows only first aid."), field="kind")
+            raise Refusal(_("The wrap-up phase allows only first aid, or passing."), field="kind")
         raise Refusal(_("Moves are made in the movement phase."), field="kind")
     _in_game(actor, "actor")
     if (actor.state or {}).get("unconscious"):

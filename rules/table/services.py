@@ -704,10 +704,11 @@ def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> Enc
         _require_for(actor, roles, fighter)
     # The organiser may let a figure act out of its turn (a forgotten action, a house
     # rule); the others act in the order the system keeps (Of the Dead: O5).
-    out_of_turn = bool((action.options or {}).get("out_of_turn"))
+    # (only `true` asks it, and only where the system keeps an order to step out of).
+    check_turn = getattr(adapter, "check_turn", None)
+    out_of_turn = check_turn is not None and (action.options or {}).get("out_of_turn") is True
     if out_of_turn and not roles & CAN_MANAGE:
         raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
-    check_turn = getattr(adapter, "check_turn", None)
     if check_turn is not None and fighter is not None and not out_of_turn:
         check_turn(locked, everyone, fighter, action)
     name, data = adapter.resolver_input(locked, fighter, target, action)
@@ -842,6 +843,10 @@ def encounter_reveal(*, actor, encounter: Encounter, version: int | None, combat
     roles = _require(actor, encounter, CAN_VIEW)
     with transaction.atomic():
         locked = _lock(encounter, version)
+        # Nothing happens at the table while a stray shot's figure waits to be chosen.
+        refuse_while_pending = getattr(adapter_for(locked.system), "refuse_while_pending", None)
+        if refuse_while_pending is not None:
+            refuse_while_pending(_combatants(locked))
         target = _combatant(locked, combatant, "combatant")
         _require_for(actor, roles, target)
         if not target.directive:

@@ -32,6 +32,7 @@ from rules.table.services import (
     encounter_create_standalone,
     encounter_end,
     encounter_odds,
+    encounter_reveal,
     encounter_undo,
 )
 from tests.factories import PlayerFactory
@@ -168,7 +169,7 @@ def test_the_target_players_page_shows_the_choice_and_the_shooters_does_not(clie
 # --- Nothing else before the choice ----------------------------------------------------------
 
 
-def test_every_other_action_the_next_phase_and_the_end_wait_for_the_choice(table):
+def test_every_other_action_the_next_phase_a_reveal_and_the_end_wait_for_the_choice(table):
     _stray(table, 3)
     encounter, orga = table["encounter"], table["orga"]
     c = _by_name(encounter)
@@ -183,6 +184,9 @@ def test_every_other_action_the_next_phase_and_the_end_wait_for_the_choice(table
         ),
         lambda: encounter_advance(actor=orga, encounter=encounter, version=None),
         lambda: encounter_end(actor=orga, encounter=encounter, version=None),
+        lambda: encounter_reveal(
+            actor=orga, encounter=encounter, version=None, combatant=c["Dent"].pk
+        ),
     ]
     for attempt in attempts:
         with pytest.raises(Refusal) as refused:

@@ -117,6 +117,14 @@ def test_the_organiser_may_let_a_figure_act_out_of_turn_and_a_player_may_not(tab
         act(anna, encounter, "move", "Anna", distance_cm=6)
 
 
+def test_only_true_asks_for_the_override(table):
+    """An API client sending "false" (or any string) for `out_of_turn` follows the order."""
+    encounter, organiser, _anna, _boris = table
+    with translation.override("fr"), pytest.raises(Refusal) as refused:
+        act(organiser, encounter, "move", "Anna", distance_cm=12, options={"out_of_turn": "false"})
+    assert "Anna doit attendre son tour" in str(refused.value.message)
+
+
 def test_a_death_and_a_stun_change_who_plays_next(table):
     """O5 "current life markers" and "stun -2": the order is recomputed after each change;
     who has played stays played. A blast goes off "avant les joueurs", whoever's turn."""
@@ -268,9 +276,9 @@ def test_an_action_in_turn_answers_in_a_fixed_number_of_queries(django_assert_nu
     first, second = (named(encounter, f"Zonard {n}") for n in (1, 2))
     body = {"kind": "pass", "actor": first.pk, "target": first.pk}
     assert api.post(url, body, format="json").status_code == 200
-    # encounter, the campaign's members (the fetch's and the service's roles), savepoint,
-    # lock, combatants, the combatant saved, encounter, log line, release.
-    with django_assert_num_queries(10):
+    # savepoint, the encounter locked with its version bumped, its chapter, the campaign's
+    # members (the roles), combatants, the combatant saved, log line, release.
+    with django_assert_num_queries(8):
         answer = api.post(url, {**body, "actor": second.pk, "target": second.pk}, format="json")
     assert answer.status_code == 200
     rows = {row["name"]: row for row in answer.json()["order"]}

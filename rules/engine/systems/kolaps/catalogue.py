@@ -619,12 +619,17 @@ class Catalogue:
             ) from None
 
 
-@cache
 def catalogue_versions() -> tuple[str, ...]:
     """The versions shipped, oldest first; the last is the current catalogue. Listed once
     per process, as each version is read once: the live table looks a catalogue up a dozen
     times per action, and the listing cost more than the rest of the lookup."""
-    versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
+    return _versions_in(CATALOGUES_DIR)
+
+
+@cache
+def _versions_in(directory: Path) -> tuple[str, ...]:
+    """The versions in `directory`, listed once per folder (a test may ship another)."""
+    versions = (path.stem for path in directory.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 
 

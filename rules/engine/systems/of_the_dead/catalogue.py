@@ -300,11 +300,16 @@ def _build(data: Mapping[str, Any]) -> Catalogue:
     )
 
 
-@cache
 def catalogue_versions() -> tuple[str, ...]:
     """Every version that shipped, oldest first; the last is the current one (the directory
     is read once: the files ship with the code)."""
-    versions = (path.stem for path in CATALOGUES_DIR.glob("*.json"))
+    return _versions_in(CATALOGUES_DIR)
+
+
+@cache
+def _versions_in(directory: Path) -> tuple[str, ...]:
+    """The versions in `directory`, listed once per folder (a test may ship another)."""
+    versions = (path.stem for path in directory.glob("*.json"))
     return tuple(sorted(versions, key=lambda v: tuple(int(part) for part in v.split("."))))
 
 
