@@ -307,3 +307,20 @@ def test_an_api_token_of_a_player_deactivated_since_its_last_request_is_refused(
     player.is_active = False
     player.save()
     assert _token_get(url, key).status_code == 401
+
+
+def test_a_name_written_like_the_kept_pages_token_mark_shows_as_typed(client, player):
+    """The mark a kept page holds in place of each request's CSRF token derives from the
+    secret key: a name a player types is never taken for it (nor replaced by a token)."""
+    unit = services.unit_create(owner=player, name="X\ue000csrf\ue000Y")
+    client.force_login(player)
+    for url in (
+        reverse("kolaps-unit", args=[unit.pk]),
+        reverse("kolaps-unit-print", args=[unit.pk]),
+    ):
+        client.get(url)
+        page = client.get(url).content.decode()  # kept
+        assert "X\ue000csrf\ue000Y" in page
+        assert (
+            client.cookies["csrftoken"].value not in page.split("<title>")[1].split("</title>")[0]
+        )

@@ -625,8 +625,9 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
 
 def _release() -> str:
     """What the kept pages and sheets were rendered by: the templates (the KOLAPS ones and
-    the site layout a kept page includes), the translations, the KOLAPS catalogues, the
-    static files' manifest when there is one, and this feature's code, by content. Every
+    the site layout a kept page includes), the translations, the KOLAPS catalogues and
+    engine (costing, validity), the layout's tags and the typography kept inside a page,
+    the static files' manifest when there is one, and this feature's code, by content. Every
     server process of one release computes the same value (they share the cache's entries);
     an edit to any of them is a new one."""
     root = settings.BASE_DIR
@@ -636,6 +637,9 @@ def _release() -> str:
             *(root / "templates").rglob("*.html"),
             *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
             *(root / "rules" / "engine" / "systems" / "kolaps" / "catalogues").glob("*.json"),
+            *(root / "rules" / "engine" / "systems" / "kolaps").glob("*.py"),
+            root / "config" / "middleware.py",
+            *(root / "config" / "templatetags").glob("*.py"),
             *Path(__file__).parent.glob("*.py"),
             *([manifest] if manifest.exists() else []),
         ]

@@ -15,6 +15,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -255,7 +256,9 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 # What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
 # token each time the page is sent.
-_CSRF = "\ue000csrf\ue000"
+# Derived from the secret key, so that no name a user types can be it (a name holding it
+# would show each reader their own token in its place).
+_CSRF = f"\ue000csrf-{salted_hmac('kolaps-kept-page', 'csrf').hexdigest()[:20]}\ue000"
 
 
 def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
