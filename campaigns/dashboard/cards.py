@@ -4,15 +4,26 @@ characters and units, the latest lines of their campaigns' histories and, for or
 what is theirs to do (chapters to close, settlements to confirm).
 
 Loaded in a fixed number of queries whatever the number of campaigns (pinned by
-tests/campaigns/test_dashboard.py at 3 and 30): the campaigns with the viewer's role, their
-chapters not yet settled, the viewer's profile, the open votes without their ballot, the
-latest history lines, and the viewer's KOLAPS units and characters.
+tests/campaigns/test_dashboard.py at 3 and 30): the campaigns with the viewer's role, the
+chapters it shows (the next one and the organisers' chapters to close or settle, never
+every chapter of every campaign), the viewer's profile, the open votes without their ballot,
+the latest history lines, and the viewer's KOLAPS units and the characters in none (those
+in a unit are neither read nor costed: the page does not show them).
 """
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+)
 from django.utils import timezone
 
 from campaigns.chapters.eligibility import eligibility
@@ -30,8 +41,10 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from characters.kolaps.cards import lists_for
-from characters.models import Profile, ProfileStatus
+from characters.kolaps import services as kolaps
+from characters.kolaps import text
+from characters.models import KolapsCharacter, KolapsUnit, Profile, ProfileStatus
+from rules.engine.systems.kolaps import costing
 
 HISTORY_LINES = 6
 
@@ -141,14 +154,12 @@ def _campaigns(user) -> dict[int, tuple[Campaign, str]]:
     }
 
 
-def _next_chapter(user, chapters, campaigns, profile) -> DashboardChapter | None:
-    """The first chapter not closed that the viewer plays in (dated ones first), else the
-    first one they organise."""
-    playing = [c for c in chapters if campaigns[c.campaign_id][1] == "player"]
-    candidates = [c for c in (playing or chapters) if c.status != ChapterStatus.CLOSED]
-    if not candidates:
+def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
+    """The chapter `_chapters` marked as the next one, with the viewer's eligibility when
+    they play it."""
+    chapter = next((c for c in chapters if c.is_next), None)
+    if chapter is None:
         return None
-    chapter = candidates[0]
     campaign, role = campaigns[chapter.campaign_id]
     verdict = None
     if role == "player":
@@ -173,10 +184,67 @@ def _next_chapter(user, chapters, campaigns, profile) -> DashboardChapter | None
     )
 
 
-def _todo(chapters, campaigns) -> list[DashboardTodo]:
+def _chapters(campaigns: dict[int, tuple[Campaign, str]], now) -> list[Chapter]:
+    """One query: only the chapters the page shows, in their order (dated ones first).
+
+    The next chapter (`is_next`): the first one not closed of the campaigns the viewer plays
+    in, when any of them has a chapter not settled; else the first one not closed of those
+    they organise. Then, for the campaigns they organise, the chapters to close (being
+    played, or their date past) and the closed ones awaiting their settlement.
+    """
+    ids = list(campaigns)
+    player_of = [pk for pk, (_campaign, role) in campaigns.items() if role == "player"]
+    managed = [pk for pk, (_campaign, role) in campaigns.items() if role == "organiser"]
+    not_settled = ~Q(status=ChapterStatus.CLOSED) | Q(settled_at__isnull=True)
+    order = (F("starts_at").asc(nulls_last=True), "campaign_id", "number")
+    playing = Chapter.objects.filter(not_settled, campaign_id__in=player_of)
+    first = (
+        Chapter.objects.filter(campaign_id__in=ids)
+        .exclude(status=ChapterStatus.CLOSED)
+        .filter(Q(campaign_id__in=player_of) | ~Exists(playing))
+        .order_by(*order)
+        .values("pk")[:1]
+    )
+    to_do = Q(campaign_id__in=managed) & (
+        Q(status__in=[ChapterStatus.CLOSED, ChapterStatus.CURRENT]) | Q(starts_at__lt=now)
+    )
+    return list(
+        Chapter.objects.filter(not_settled, campaign_id__in=ids)
+        .annotate(is_next=ExpressionWrapper(Q(pk=Subquery(first)), output_field=BooleanField()))
+        .filter(Q(is_next=True) | to_do)
+        .order_by(*order)
+    )
+
+
+def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
+    """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
+    own page costs them (`characters.kolaps.cards.lists_for`)."""
+    units = [
+        DashboardUnit(u.pk, u.name, u.vu, u.is_valid, u.size)
+        for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
+    ]
+    characters = []
+    for c in (
+        KolapsCharacter.objects.owned_by(user).filter(unit__isnull=True).order_by("name", "pk")
+    ):
+        cat = kolaps.catalogue(c.catalogue_version)
+        cost = costing.cost_character(cat, kolaps.character_choices(c))
+        characters.append(
+            DashboardCharacter(
+                c.pk,
+                c.name,
+                text.archetype_label(cat, c.archetype),
+                text.rank_label(cat, c.rank),
+                cost.value,
+                cost.pp_left,
+            )
+        )
+    return units, characters
+
+
+def _todo(chapters, campaigns, now) -> list[DashboardTodo]:
     """For the campaigns the viewer manages: chapters being played or whose date is past
     (to close), and closed chapters not settled (a settlement to confirm)."""
-    now = timezone.now()
     lines = []
     for chapter in chapters:
         campaign, role = campaigns[chapter.campaign_id]
@@ -198,11 +266,8 @@ def dashboard_card(user) -> DashboardCard:
     """The signed-in viewer's dashboard (see the module docstring for its queries)."""
     campaigns = _campaigns(user)
     ids = list(campaigns)
-    chapters = list(
-        Chapter.objects.filter(campaign_id__in=ids)
-        .filter(~Q(status=ChapterStatus.CLOSED) | Q(settled_at__isnull=True))
-        .order_by(F("starts_at").asc(nulls_last=True), "campaign_id", "number")
-    )
+    now = timezone.now()
+    chapters = _chapters(campaigns, now)
     profile = Profile.objects.filter(player=user).first()
     player_of = [pk for pk, (_campaign, role) in campaigns.items() if role == "player"]
     votes = (
@@ -224,11 +289,11 @@ def dashboard_card(user) -> DashboardCard:
             "data",
         )[:HISTORY_LINES]
     )
-    units, characters = lists_for(user)
+    units, characters = _mine(user)
     return DashboardCard(
         name=user.public_name,
         campaigns=len(campaigns),
-        next_chapter=_next_chapter(user, chapters, campaigns, profile),
+        next_chapter=_next_chapter(chapters, campaigns, profile),
         votes=[
             DashboardVote(
                 id=pk,
@@ -249,12 +314,8 @@ def dashboard_card(user) -> DashboardCard:
         )
         if profile is not None
         else None,
-        units=[DashboardUnit(u.id, u.name, u.vu, u.valid, u.size) for u in units],
-        characters=[
-            DashboardCharacter(c.id, c.name, c.archetype_label, c.rank_label, c.value, c.pp_left)
-            for c in characters
-            if c.unit_id is None
-        ],
+        units=units,
+        characters=characters,
         history=[
             DashboardHistoryLine(
                 campaign_id=campaign_id,
@@ -264,5 +325,5 @@ def dashboard_card(user) -> DashboardCard:
             )
             for campaign_id, campaign_name, at, display, username, verb, data in events
         ],
-        todo=_todo(chapters, campaigns),
+        todo=_todo(chapters, campaigns, now),
     )

@@ -13,7 +13,9 @@ from campaigns.chapters.services import (
     chapter_start,
     vote_open,
 )
-from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.models import Chapter
+from campaigns.services import campaign_add_participant, campaign_create, campaign_leave
+from characters.kolaps import services as kolaps
 from characters.profiles.services import profile_create
 from tests.factories import PASSWORD, PlayerFactory
 
@@ -142,3 +144,61 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
     # the API twin: the same reads, session and user from the cache since the page
     with django_assert_num_queries(7):
         assert client.get(reverse("api-dashboard")).status_code == 200
+
+
+def test_it_reads_the_next_chapter_and_the_to_do_among_many_chapters(client):
+    """The page reads only the chapters it shows: the next one the viewer plays (before an
+    earlier one they organise), and in their own campaign the chapters to close (being
+    played, or dated in the past) and to settle; never a planned chapter still ahead."""
+    organiser, alice, bob = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    played = _campaign(organiser, [alice], name="Jouée")
+    mine = _campaign(alice, [bob], name="La mienne")
+    now = timezone.now()
+    chapter_plan(actor=organiser, campaign=played, title="Sans date")
+    dated = chapter_plan(actor=organiser, campaign=played, title="Datée",
+                         starts_at=now + timedelta(days=5))  # fmt: skip
+    past = chapter_plan(
+        actor=alice, campaign=mine, title="Passée", starts_at=now + timedelta(days=1)
+    )
+    Chapter.objects.filter(pk=past.pk).update(starts_at=now - timedelta(days=1))  # its date came
+    current = chapter_start(
+        actor=alice, chapter=chapter_plan(actor=alice, campaign=mine, title="En cours")
+    )
+    ahead = chapter_plan(
+        actor=alice, campaign=mine, title="Plus tard", starts_at=now + timedelta(days=9)
+    )
+    closed = chapter_plan(actor=alice, campaign=mine, title="Close")
+    chapter_close(
+        actor=alice,
+        chapter=closed,
+        epilogue="Fin.",
+        outcomes=[OutcomeInput(player_id=bob.pk, result="victory")],
+    )
+    client.force_login(alice)
+    card = client.get(reverse("api-dashboard")).json()
+    assert card["next_chapter"]["id"] == dated.pk  # dated first, and one she plays
+    assert card["next_chapter"]["eligible"] is False  # no profile yet
+    html = client.get(reverse("dashboard")).content.decode()
+    assert reverse("chapter-close", args=[past.pk]) in html
+    assert reverse("chapter-close", args=[current.pk]) in html
+    assert reverse("chapter-settlement", args=[closed.pk]) in html
+    assert reverse("chapter-close", args=[ahead.pk]) not in html
+    # Her own campaign only: its first chapter not closed is the next one, hers to organise.
+    campaign_leave(player=alice, campaign=played)
+    card = client.get(reverse("api-dashboard")).json()
+    assert card["next_chapter"]["id"] == past.pk
+    assert card["next_chapter"]["eligible"] is None
+    assert "organisez." in client.get(reverse("dashboard")).content.decode()
+
+
+def test_it_lists_the_characters_in_no_unit_and_not_those_in_one(client):
+    alice = PlayerFactory()
+    unit = kolaps.unit_create(owner=alice, name="Section")
+    kolaps.character_create(owner=alice, name="Dupont", archetype="agent-de-police",
+                            rank="veteran", unit=unit)  # fmt: skip
+    kolaps.character_create(owner=alice, name="Martin", archetype="agent-de-police", rank="veteran")
+    client.force_login(alice)
+    html = client.get(reverse("dashboard")).content.decode()
+    assert "Section" in html and "1 personnage" in html
+    assert "Martin" in html
+    assert "Dupont" not in html
