@@ -1,12 +1,17 @@
 """Load what a campaign page shows in a fixed number of queries, as plain data."""
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
+from django.conf import settings
 from django.db.models import Count, Q
+from django.utils.timezone import get_current_timezone_name
+from django.utils.translation import get_language
 
-from campaigns.chapters.eligibility import eligibility
-from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
+from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
+from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
 from campaigns.history import event_sentence
 from campaigns.models import (
     Campaign,
@@ -21,6 +26,37 @@ from characters.permissions import Role
 from rules.engine.systems import system_get
 
 HISTORY_SHOWN = 50
+
+
+def _release() -> str:
+    """What a kept fragment of a page was rendered with besides its rows: the templates,
+    the compiled translations and this app's code, by content. Every server process of one
+    release computes the same value; an edit to any of them is a new one."""
+    root = settings.BASE_DIR
+    files = sorted(
+        [
+            *(root / "templates").rglob("*.html"),
+            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
+            *(root / "config" / "templatetags").glob("*.py"),
+            *Path(__file__).parent.glob("*.py"),
+        ]
+    )
+    digest = hashlib.blake2b(digest_size=8)
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_RELEASE = _release()
+
+
+def fragment_key(shown) -> str:
+    """A key naming all a fragment of a page shows (the card's lines, `shown`), with the
+    release, the reader's language and time zone: a change to any of them is another key,
+    so a kept fragment is never stale, only unused (`{% cache %}` in the page's template,
+    kept for `CAMPAIGN_FRAGMENT_CACHE_SECONDS`)."""
+    named = repr((_RELEASE, get_language(), get_current_timezone_name(), shown))
+    return hashlib.blake2b(named.encode(), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -141,32 +177,47 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
         .order_by("-at", "-pk")
         .values_list("at", "actor__display_name", "actor__username", "verb", "data")[:HISTORY_SHOWN]
     )
-    chapters = list(campaign.chapters.order_by("number"))
+    # Plain values, not models: a campaign may have many chapters, and its page lists them.
+    chapters = campaign.chapters.order_by("number").values_list(
+        "pk", "number", "title", "status", "starts_at", "place", "closed_at", "settled_at",
+        "players_min", "players_max", "min_survival_points", "required_cards", "required_items",
+    )  # fmt: skip
     facts = None
     if is_player and campaign.system in PROFILE_SYSTEMS:
         facts = facts_of(Profile.objects.filter(player=user).first())
     elif is_player:
         facts = facts_of(None)
+    verdicts: dict[Requirement, Eligibility] = {}  # chapters often ask the same
     lines = []
-    for chapter in chapters:
+    for (pk, number, title, status, starts_at, place, closed_at, settled_at,
+         players_min, players_max, min_points, cards, items) in chapters:  # fmt: skip
         verdict = None
-        if facts is not None and chapter.status != ChapterStatus.CLOSED:
-            verdict = eligibility(
-                requirement_of(chapter),
-                facts,
-                players=len(player_ids),
-                uses_profiles=campaign.system in PROFILE_SYSTEMS,
+        if facts is not None and status != ChapterStatus.CLOSED:
+            requirement = Requirement(
+                players_min=players_min,
+                players_max=players_max,
+                min_survival_points=min_points,
+                required_cards=tuple(cards),
+                required_items=tuple(items),
             )
+            verdict = verdicts.get(requirement)
+            if verdict is None:
+                verdict = verdicts[requirement] = eligibility(
+                    requirement,
+                    facts,
+                    players=len(player_ids),
+                    uses_profiles=campaign.system in PROFILE_SYSTEMS,
+                )
         lines.append(
             ChapterLine(
-                id=chapter.pk,
-                number=chapter.number,
-                title=chapter.title,
-                status=chapter.status,
-                starts_at=chapter.starts_at,
-                place=chapter.place,
-                closed_at=chapter.closed_at,
-                settled_at=chapter.settled_at,
+                id=pk,
+                number=number,
+                title=title,
+                status=status,
+                starts_at=starts_at,
+                place=place,
+                closed_at=closed_at,
+                settled_at=settled_at,
                 eligible=verdict.eligible if verdict else None,
                 reasons=verdict.reasons if verdict else [],
             )

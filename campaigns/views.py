@@ -5,6 +5,7 @@ Short views: fetch and authorise, call one service, render. A `Refusal` escaping
 becomes the refusal page (config.middleware).
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.cards import campaign_card, campaign_list_for
+from campaigns.cards import campaign_card, campaign_list_for, fragment_key
 from campaigns.forms import CampaignForm, CoOrganiserForm
 from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
 
@@ -33,7 +34,14 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     template = "campaigns/campaign_detail.html"
     if request.htmx and request.htmx.target == "campaign-history":
         template += "#campaign-history"
-    return render(request, template, {"campaign": card})
+    # Its longest lists, kept as rendered under keys naming all they show (they hold no
+    # form, no token, nothing of the request's own).
+    kept = {
+        "seconds": settings.CAMPAIGN_FRAGMENT_CACHE_SECONDS,
+        "chapters": fragment_key(card.chapters),
+        "history": fragment_key(card.history),
+    }
+    return render(request, template, {"campaign": card, "kept": kept})
 
 
 @login_required

@@ -134,6 +134,9 @@ AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
 # The KOLAPS unit page as sent, likewise (characters/kolaps/views.py `_unit_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
+# A campaign page's chapters and history, kept as rendered under keys naming all they show
+# (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
+CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", default=3600)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

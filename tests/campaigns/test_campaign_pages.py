@@ -1,8 +1,11 @@
 """Campaign pages: members see them, others do not; a fixed number of queries."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
+from campaigns.chapters.services import chapter_plan, chapter_update
 from campaigns.models import CampaignEvent
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.permissions import Refusal
@@ -110,3 +113,43 @@ def test_it_answers_the_api_twin_with_the_same_card(client):
     assert body["is_organiser"] is True
     listed = client.get(reverse("api-campaign-list")).json()
     assert [c["id"] for c in listed] == [campaign.pk]
+
+
+def test_its_kept_chapters_and_history_show_a_change_at_once(client, settings):
+    """The chapters and the history are kept as rendered under keys naming all they show:
+    a renamed chapter, a new history line, another reader's eligibility, another language
+    show on the very next page."""
+    organiser, campaign = _campaign_with(0)
+    alice = PlayerFactory()
+    campaign_add_participant(actor=organiser, campaign=campaign, player=alice)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Les quais")
+    url = reverse("campaign-detail", args=[campaign.pk])
+    client.force_login(organiser)
+    html = client.get(url).content.decode()
+    assert "1. Les quais" in html and "not-eligible" not in html
+    chapter_update(actor=organiser, chapter=chapter, title="Le port")
+    html = client.get(url).content.decode()
+    assert "1. Le port" in html and "1. Les quais" not in html
+    assert "a modifié le chapitre Le port" in html  # the history's new line
+    history = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="campaign-history")
+    assert "a modifié le chapitre Le port" in history.content.decode()
+    client.force_login(alice)  # a player without a profile: her own verdict, not the organiser's
+    assert "not-eligible" in client.get(url).content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(url).content.decode()
+    assert "1. Le port" in html and ">planned</span>" in html
+
+
+def test_it_renders_the_same_page_with_its_fragments_kept_or_not(client, settings):
+    organiser, campaign = _campaign_with(3)
+    for n in range(3):
+        chapter_plan(actor=organiser, campaign=campaign, title=f"Chapitre {n}")
+    url = reverse("campaign-detail", args=[campaign.pk])
+    client.force_login(organiser)
+    settings.CAMPAIGN_FRAGMENT_CACHE_SECONDS = 0
+    fresh = client.get(url).content.decode()
+    settings.CAMPAIGN_FRAGMENT_CACHE_SECONDS = 3600
+    client.get(url)  # kept
+    kept = client.get(url).content.decode()
+    token = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]*')
+    assert token.sub("", kept) == token.sub("", fresh)
