@@ -8,12 +8,16 @@ tests/campaigns/test_dashboard.py at 3 and 30): the campaigns with the viewer's 
 chapters it shows (the next one and the organisers' chapters to close or settle, never
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, and the viewer's KOLAPS units and the characters in none (those
-in a unit are neither read nor costed: the page does not show them).
+in a unit are neither read nor costed: the page does not show them). Each read is written
+for a viewer's id alone and compiled once per process (`_Compiled`).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import (
     BooleanField,
     Count,
@@ -24,6 +28,7 @@ from django.db.models import (
     Q,
     Subquery,
 )
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from campaigns.chapters.eligibility import eligibility
@@ -131,31 +136,109 @@ class DashboardCard:
     todo: list[DashboardTodo] = field(default_factory=list)
 
 
-def _campaigns(user) -> dict[int, tuple[Campaign, str]]:
-    """One query: the viewer's campaigns with their role ("organiser", "co_organiser",
-    "player") and their number of players."""
-    mine = Membership.objects.filter(campaign=OuterRef("pk"), player=user)
-    rows = (
-        Campaign.objects.filter(Q(organiser=user) | Exists(mine))
+class _Compiled:
+    """A read written with the ORM for one viewer, compiled once per database and then run
+    as its SQL for each viewer.
+
+    The ORM builds and compiles a query again on every run, which costs several times what
+    PostgreSQL takes to answer these small ones: most of this page's time. `build(viewer)`
+    makes the queryset (values only), compiled with a negative marker for the viewer's id
+    (no id is negative); `rows(viewer_id)` runs its SQL with the marker replaced, the ORM's
+    own constants kept, and converts the values as the ORM would (JSON, SQLite's dates)."""
+
+    MARKER = -1
+
+    def __init__(self, build: Callable):
+        self.build = build
+        self.compiled: dict[str, tuple[str, tuple, list]] = {}
+
+    def rows(self, viewer_id: int) -> list[tuple]:
+        connection = connections[DEFAULT_DB_ALIAS]
+        compiled = self.compiled.get(connection.vendor)
+        if compiled is None:
+            compiler = self.build(self.MARKER).query.get_compiler(connection=connection)
+            sql, params = compiler.as_sql()
+            if self.MARKER not in params:
+                raise ValueError(f"{sql} never names the viewer")
+            columns = [selected[0] for selected in compiler.select[: compiler.col_count]]
+            compiled = self.compiled[connection.vendor] = (sql, tuple(params), columns)
+        sql, params, columns = compiled
+        values = [viewer_id if type(p) is int and p == self.MARKER else p for p in params]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            rows = cursor.fetchall()
+        converters = [
+            (i, [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)])
+            for i, column in enumerate(columns)
+        ]
+        converters = [(i, convert) for i, convert in converters if convert]
+        if not converters:
+            return rows
+        out = []
+        for row in rows:
+            row = list(row)
+            for i, convert in converters:
+                for converter in convert:
+                    row[i] = converter(row[i], columns[i], connection)
+            out.append(tuple(row))
+        return out
+
+
+def _memberships(viewer, role: str | None = None):
+    """The viewer's membership of the campaign `campaign_id` of the outer row (any role,
+    or `role`)."""
+    mine = Membership.objects.filter(campaign=OuterRef("campaign_id"), player_id=viewer)
+    return mine if role is None else mine.filter(role=role)
+
+
+def _viewers(viewer) -> Q:
+    """A row of a campaign the viewer organises or is a member of."""
+    return Q(campaign__organiser_id=viewer) | Exists(_memberships(viewer))
+
+
+@dataclass(frozen=True)
+class _Campaign:
+    pk: int
+    name: str
+    system: str
+    n_players: int
+
+
+# The viewer's campaigns, newest first, with their number of players and whether the
+# viewer plays in it.
+_CAMPAIGNS = _Compiled(
+    lambda viewer: (
+        Campaign.objects.filter(
+            Q(organiser_id=viewer)
+            | Exists(Membership.objects.filter(campaign=OuterRef("pk"), player_id=viewer))
+        )
         .annotate(
             n_players=Count(
                 "memberships", filter=Q(memberships__role=MembershipRole.PLAYER), distinct=True
             ),
-            is_player=Exists(mine.filter(role=MembershipRole.PLAYER)),
+            is_player=Exists(
+                Membership.objects.filter(
+                    campaign=OuterRef("pk"), player_id=viewer, role=MembershipRole.PLAYER
+                )
+            ),
         )
         .order_by("-created_at", "-pk")
+        .values_list("pk", "name", "system", "n_players", "is_player")
     )
+)
+
+
+def _campaigns(user) -> dict[int, tuple[_Campaign, str]]:
+    """One query: the viewer's campaigns with their role ("player", else "organiser": the
+    organiser or a co-organiser who does not play) and their number of players."""
     return {
-        row.pk: (
-            row,
-            "player" if row.is_player else "organiser",
-        )
-        for row in rows
+        pk: (_Campaign(pk, name, system, n_players), "player" if is_player else "organiser")
+        for pk, name, system, n_players, is_player in _CAMPAIGNS.rows(user.pk)
     }
 
 
 def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
-    """The chapter `_chapters` marked as the next one, with the viewer's eligibility when
+    """The chapter `_CHAPTERS` marked as the next one, with the viewer's eligibility when
     they play it."""
     chapter = next((c for c in chapters if c.is_next), None)
     if chapter is None:
@@ -184,49 +267,133 @@ def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
     )
 
 
-def _chapters(campaigns: dict[int, tuple[Campaign, str]], now) -> list[Chapter]:
-    """One query: only the chapters the page shows, in their order (dated ones first).
+class _ChapterRow(NamedTuple):
+    pk: int
+    campaign_id: int
+    number: int
+    title: str
+    status: str
+    starts_at: datetime | None
+    place: str
+    players_min: int | None
+    players_max: int | None
+    min_survival_points: int
+    required_cards: list
+    required_items: list
+    is_next: bool
+
+
+def _build_chapters(viewer):
+    """The chapters the page shows, in their order (dated ones first).
 
     The next chapter (`is_next`): the first one not closed of the campaigns the viewer plays
     in, when any of them has a chapter not settled; else the first one not closed of those
     they organise. Then, for the campaigns they organise, the chapters to close (being
     played, or their date past) and the closed ones awaiting their settlement.
     """
-    ids = list(campaigns)
-    player_of = [pk for pk, (_campaign, role) in campaigns.items() if role == "player"]
-    managed = [pk for pk, (_campaign, role) in campaigns.items() if role == "organiser"]
     not_settled = ~Q(status=ChapterStatus.CLOSED) | Q(settled_at__isnull=True)
     order = (F("starts_at").asc(nulls_last=True), "campaign_id", "number")
-    playing = Chapter.objects.filter(not_settled, campaign_id__in=player_of)
+    plays = Exists(_memberships(viewer, MembershipRole.PLAYER))
+    playing = Chapter.objects.filter(not_settled, plays)
     first = (
-        Chapter.objects.filter(campaign_id__in=ids)
+        Chapter.objects.filter(_viewers(viewer))
         .exclude(status=ChapterStatus.CLOSED)
-        .filter(Q(campaign_id__in=player_of) | ~Exists(playing))
+        .filter(plays | ~Exists(playing))
         .order_by(*order)
         .values("pk")[:1]
     )
-    to_do = Q(campaign_id__in=managed) & (
-        Q(status__in=[ChapterStatus.CLOSED, ChapterStatus.CURRENT]) | Q(starts_at__lt=now)
+    to_do = ~plays & (
+        Q(status__in=[ChapterStatus.CLOSED, ChapterStatus.CURRENT]) | Q(starts_at__lt=Now())
     )
-    return list(
-        Chapter.objects.filter(not_settled, campaign_id__in=ids)
+    return (
+        Chapter.objects.filter(not_settled, _viewers(viewer))
         .annotate(is_next=ExpressionWrapper(Q(pk=Subquery(first)), output_field=BooleanField()))
         .filter(Q(is_next=True) | to_do)
         .order_by(*order)
+        .values_list(*_ChapterRow._fields)
     )
+
+
+_CHAPTERS = _Compiled(_build_chapters)
+
+
+class _Profile(NamedTuple):
+    status: str
+    survival_points: int
+    cards: list
+    equipment: list
+
+
+_PROFILE = _Compiled(
+    lambda viewer: (
+        Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
+    )
+)
+_VOTES = _Compiled(
+    lambda viewer: (
+        Vote.objects.filter(
+            Exists(_memberships(viewer, MembershipRole.PLAYER)), status=VoteStatus.OPEN
+        )
+        .exclude(Exists(Ballot.objects.filter(vote=OuterRef("pk"), voter_id=viewer)))
+        .order_by("opened_at", "pk")
+        .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
+    )
+)
+_EVENTS = _Compiled(
+    lambda viewer: (
+        CampaignEvent.objects.filter(_viewers(viewer))
+        .order_by("-at", "-pk")
+        .values_list(
+            "campaign_id",
+            "campaign__name",
+            "at",
+            "actor__display_name",
+            "actor__username",
+            "verb",
+            "data",
+        )[:HISTORY_LINES]
+    )
+)
+_UNITS = _Compiled(
+    lambda viewer: (
+        KolapsUnit.objects.filter(owner_id=viewer)
+        .annotate(size=Count("members"))
+        .order_by("name", "pk")
+        .values_list("pk", "name", "vu", "status", "size")
+    )
+)
+
+
+class _CharacterRow(NamedTuple):
+    pk: int
+    name: str
+    affiliation: str
+    archetype: str
+    rank: str
+    talents: dict
+    equipment: list
+    is_avatar: bool
+    catalogue_version: str
+
+
+_LOOSE_CHARACTERS = _Compiled(
+    lambda viewer: (
+        KolapsCharacter.objects.filter(owner_id=viewer, unit__isnull=True)
+        .order_by("name", "pk")
+        .values_list(*_CharacterRow._fields)
+    )
+)
 
 
 def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
     own page costs them (`characters.kolaps.cards.lists_for`)."""
     units = [
-        DashboardUnit(u.pk, u.name, u.vu, u.is_valid, u.size)
-        for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
+        DashboardUnit(pk, name, vu, status == KolapsUnit.Status.VALID, size)
+        for pk, name, vu, status, size in _UNITS.rows(user.pk)
     ]
     characters = []
-    for c in (
-        KolapsCharacter.objects.owned_by(user).filter(unit__isnull=True).order_by("name", "pk")
-    ):
+    for c in map(_CharacterRow._make, _LOOSE_CHARACTERS.rows(user.pk)):
         cat = kolaps.catalogue(c.catalogue_version)
         cost = costing.cost_character(cat, kolaps.character_choices(c))
         characters.append(
@@ -265,30 +432,11 @@ def _todo(chapters, campaigns, now) -> list[DashboardTodo]:
 def dashboard_card(user) -> DashboardCard:
     """The signed-in viewer's dashboard (see the module docstring for its queries)."""
     campaigns = _campaigns(user)
-    ids = list(campaigns)
     now = timezone.now()
-    chapters = _chapters(campaigns, now)
-    profile = Profile.objects.filter(player=user).first()
-    player_of = [pk for pk, (_campaign, role) in campaigns.items() if role == "player"]
-    votes = (
-        Vote.objects.filter(campaign_id__in=player_of, status=VoteStatus.OPEN)
-        .exclude(Exists(Ballot.objects.filter(vote=OuterRef("pk"), voter=user)))
-        .order_by("opened_at", "pk")
-        .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
-    )
-    events = (
-        CampaignEvent.objects.filter(campaign_id__in=ids)
-        .order_by("-at", "-pk")
-        .values_list(
-            "campaign_id",
-            "campaign__name",
-            "at",
-            "actor__display_name",
-            "actor__username",
-            "verb",
-            "data",
-        )[:HISTORY_LINES]
-    )
+    chapters = [_ChapterRow._make(row) for row in _CHAPTERS.rows(user.pk)]
+    profile = next(map(_Profile._make, _PROFILE.rows(user.pk)), None)
+    votes = _VOTES.rows(user.pk)
+    events = _EVENTS.rows(user.pk)
     units, characters = _mine(user)
     return DashboardCard(
         name=user.public_name,

@@ -202,3 +202,25 @@ def test_it_lists_the_characters_in_no_unit_and_not_those_in_one(client):
     assert "Section" in html and "1 personnage" in html
     assert "Martin" in html
     assert "Dupont" not in html
+
+
+def test_each_viewer_reads_their_own_card_through_the_same_compiled_reads(client):
+    """The dashboard's reads are compiled once and run for each viewer with their id: two
+    players in turn each see their own campaign, vote and character, never the other's."""
+    seen = {}
+    for name in ("Alpha", "Bravo"):
+        organiser, player = PlayerFactory(), PlayerFactory()
+        campaign = _campaign(organiser, [player], name=f"Campagne {name}")
+        chapter = chapter_plan(actor=organiser, campaign=campaign, title=f"Chapitre {name}")
+        vote = vote_open(actor=organiser, campaign=campaign, kind="vocations", chapter=chapter)
+        kolaps.character_create(owner=player, name=f"Perso {name}", archetype="agent-de-police",
+                                rank="veteran")  # fmt: skip
+        seen[name] = (player, vote)
+    for name, other in (("Alpha", "Bravo"), ("Bravo", "Alpha")):
+        player, vote = seen[name]
+        client.force_login(player)
+        html = client.get(reverse("dashboard")).content.decode()
+        assert f"Chapitre {name}" in html and f"Perso {name}" in html
+        assert reverse("vote-detail", args=[vote.pk]) in html
+        assert f"Campagne {other}" not in html and f"Perso {other}" not in html
+        assert reverse("vote-detail", args=[seen[other][1].pk]) not in html
