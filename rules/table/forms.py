@@ -4,6 +4,10 @@ order directive and pick-up game."""
 import re
 
 from django import forms
+from django.forms.renderers import DjangoTemplates
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import SafeData
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
@@ -84,8 +88,89 @@ def parse_dice(text: str, top: int = 6) -> list[int] | None:
     return [int(part) for part in parts]
 
 
+# --- Widgets drawn without the template engine -------------------------------------------------
+# The action form is on every draw of the live page (phones poll it): Django draws each widget
+# and each <option> through its own template, most of the page's time. These draw the same
+# HTML as Django's templates (tests/rules/table/test_table_widgets.py compares them for every
+# system's form) in plain Python; any other template goes to the engine as before.
+
+_WIDGETS = "django/forms/widgets/"
+
+
+def _text(value) -> str:
+    """`{{ value }}` in a template: localized, escaped unless already safe."""
+    return conditional_escape(localize(value))
+
+
+def _formatted(value) -> str:
+    """`{{ value|stringformat:'s' }}`: safe stays safe, anything else escaped."""
+    text = "%s" % (str(value) if isinstance(value, tuple) else value)
+    return text if isinstance(value, SafeData) else escape(text)
+
+
+def _attrs(attrs: dict) -> str:
+    return "".join(
+        ""
+        if value is False
+        else f" {_text(name)}"
+        if value is True
+        else f' {_text(name)}="{_formatted(value)}"'
+        for name, value in attrs.items()
+    )
+
+
+def _input(widget: dict) -> str:
+    value = "" if widget["value"] is None else f' value="{_formatted(widget["value"])}"'
+    return (
+        f'<input type="{_text(widget["type"])}" name="{_text(widget["name"])}"{value}'
+        f"{_attrs(widget['attrs'])}>"
+    )
+
+
+def _option(widget: dict) -> str:
+    return (
+        f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>'
+        f"{_text(widget['label'])}</option>"
+    )
+
+
+def _select(widget: dict) -> str:
+    parts = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
+    for group_name, group_choices, _index in widget["optgroups"]:
+        if group_name:
+            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
+        for option in group_choices:
+            if option["template_name"] != _WIDGETS + "select_option.html":
+                return ""  # not drawn here: the engine's
+            parts.append("\n  " + _option(option) + "\n")
+        if group_name:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
+    return "".join(parts)
+
+
+_DRAWN = {
+    **{
+        f"{_WIDGETS}{name}.html": _input
+        for name in ("input", "text", "number", "hidden", "email", "url", "password")
+    },
+    _WIDGETS + "select.html": _select,
+}
+
+
+class PlainWidgets(DjangoTemplates):
+    """The form renderer of the table's forms: the usual widgets drawn in Python."""
+
+    def render(self, template_name, context, request=None):
+        draw = _DRAWN.get(template_name)
+        html = draw(context["widget"]) if draw is not None else ""
+        return html or super().render(template_name, context, request=request)
+
+
 class TableActionForm(ServiceForm):
     """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
+
+    default_renderer = PlainWidgets()
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(label=_("Action"))
@@ -322,6 +407,8 @@ class TableQuickForm(ServiceForm):
 class TableAddForm(ServiceForm):
     """The organiser adds zombies of a type, or a non-player character, to an Of the Dead
     encounter, with their attributes (those of the zombie's card or the scenario)."""
+
+    default_renderer = PlainWidgets()
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(

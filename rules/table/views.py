@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -88,10 +89,16 @@ def _weapons(card) -> list[tuple[str, str]]:
     return [(slug, slug) for slug in slugs]
 
 
+# The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
+# table played all evening holds hundreds of lines, and phones poll the page (issue 17).
+LOG_WINDOW = 30
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
-    card = table_card(request.user, encounter, spectator=spectator)
+    window = None if request.GET.get("log") == "all" else LOG_WINDOW
+    card = table_card(request.user, encounter, spectator=spectator, log_window=window)
     adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
     if add_form is None and card.can_manage and card.is_live and adds:
         add_form = TableAddForm(prefix="add", initial={"version": card.version})
@@ -124,6 +131,15 @@ def _table_context(
         "spectator": spectator,
         "add_form": add_form,
         "directives": list(DIRECTIVE_LABELS.items()),
+        "full_log": window is None,
+        # Older lines left out (the encounter's first line, at version 1, among them).
+        "log_hidden": window is not None and card.version > window,
+        "full_log_url": (
+            reverse("table-watch", args=[encounter.spectator_token])
+            if spectator
+            else reverse("table-encounter", args=[encounter.pk])
+        )
+        + "?log=all",
         "ws_path": (
             f"/ws/table/watch/{encounter.spectator_token}/"
             if spectator
