@@ -149,12 +149,48 @@ def _select(widget: dict) -> str:
     return "".join(parts)
 
 
+_OPTIONS = {_WIDGETS + "checkbox_option.html", _WIDGETS + "radio_option.html"}
+
+
+def _input_option(widget: dict) -> str:
+    """checkbox_option.html / radio_option.html: input_option.html and its newline."""
+    wrap = widget.get("wrap_label")
+    label_for = widget["attrs"].get("id")
+    opening = (f'<label for="{_text(label_for)}">' if label_for else "<label>") if wrap else ""
+    closing = f" {_text(widget['label'])}</label>" if wrap else ""
+    return f"{opening}{_input(widget)}\n{closing}\n\n"
+
+
+def _multiple(widget: dict) -> str:
+    """checkbox_select.html / radio.html: multiple_input.html."""
+    attrs = widget["attrs"]
+    parts = ["<div"]
+    if attrs.get("id"):
+        parts.append(f' id="{_text(attrs["id"])}"')
+    if attrs.get("class"):
+        parts.append(f' class="{_text(attrs["class"])}"')
+    parts.append(">")
+    for group, options, _index in widget["optgroups"]:
+        if group:
+            parts.append(f"\n  <div><label>{_text(group)}</label>")
+        for option in options:
+            if option["template_name"] not in _OPTIONS:
+                return ""  # not drawn here: the engine's
+            parts.append("<div>\n    " + _input_option(option) + "</div>")
+        if group:
+            parts.append("\n  </div>")
+    parts.append("\n</div>")
+    return "".join(parts)
+
+
 _DRAWN = {
     **{
         f"{_WIDGETS}{name}.html": _input
-        for name in ("input", "text", "number", "hidden", "email", "url", "password")
+        for name in ("input", "text", "number", "hidden", "email", "url", "password", "checkbox")
     },
     _WIDGETS + "select.html": _select,
+    _WIDGETS + "checkbox_select.html": _multiple,
+    _WIDGETS + "radio.html": _multiple,
 }
 
 

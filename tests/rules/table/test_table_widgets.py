@@ -4,7 +4,7 @@ for every system's form, fresh or sent back with its values and errors."""
 
 import pytest
 from django import forms
-from django.forms.renderers import get_default_renderer
+from django.forms.renderers import DjangoTemplates, get_default_renderer
 
 from rules.table.cards import table_card
 from rules.table.forms import PlainWidgets, TableActionForm, TableAddForm
@@ -58,7 +58,7 @@ def test_every_widget_of_every_system_is_djangos_own_html():
                 assert any("<select" in html for html in plain)
 
 
-def test_odd_values_and_attributes_are_escaped_as_django_does():
+def test_odd_values_and_attributes_are_escaped_as_django_does(monkeypatch):
     class Odd(forms.Form):
         a = forms.CharField(initial='"<b>&', widget=forms.TextInput(attrs={"data-x": "<'>"}))
         b = forms.ChoiceField(
@@ -66,9 +66,18 @@ def test_odd_values_and_attributes_are_escaped_as_django_does():
         )
         c = forms.IntegerField(widget=forms.HiddenInput(attrs={"disabled": True}), initial=3)
         d = forms.FloatField(initial=1234.5, localize=True)
+        e = forms.MultipleChoiceField(
+            choices=[(1, "<un>"), ("g&", [(2, "deux")])],
+            initial=[2],
+            widget=forms.CheckboxSelectMultiple(attrs={"class": "a&b"}),
+        )
+        f = forms.ChoiceField(choices=[(1, "un"), (2, "deux")], widget=forms.RadioSelect)
+        g = forms.BooleanField(initial=True)
 
     form = Odd()
     form.renderer = TableActionForm.default_renderer
-    plain = _drawn(form)
+    with monkeypatch.context() as patch:  # none of them through the template engine
+        patch.setattr(DjangoTemplates, "render", lambda *args, **kwargs: 1 / 0)
+        plain = _drawn(form)
     form.renderer = get_default_renderer()
     assert plain == _drawn(form)
