@@ -11,6 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
+from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -94,6 +98,29 @@ def _weapons(card) -> list[tuple[str, str]]:
 LOG_WINDOW = 30
 
 
+def log_html(card) -> str:
+    """The page's log, newest first, drawn in one loop as its template loop drew it (tested
+    equal): per line, the template engine's lookups and date filters were most of a long
+    log's time on the page (issue 17)."""
+    undone = escape(_("undone"))
+    parts = []
+    for turn in reversed(card.log):
+        heading = _("Turn %(turn)s") % {"turn": escape(localize(turn.turn))}
+        parts.append(f'\n    <h3>{heading}</h3>\n    <ol class="history" reversed>\n      ')
+        for line in reversed(turn.lines):
+            at = localtime(line.at) if is_aware(line.at) else line.at
+            undone_class = ' class="undone"' if line.undone else ""
+            undone_mark = f" <small>({undone})</small>" if line.undone else ""
+            parts.append(
+                f'\n      <li data-version="{localize(line.version)}"{undone_class}>'
+                f'<time datetime="{at.isoformat()}">{at:%H:%M}</time> '
+                f"{conditional_escape(line.text)} <small>— {conditional_escape(line.author)}"
+                f"</small>{undone_mark}</li>\n      "
+            )
+        parts.append("\n    </ol>\n    ")
+    return mark_safe("".join(parts))  # every value above escaped
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
@@ -126,6 +153,7 @@ def _table_context(
             form.data["version"] = str(card.version)
     return {
         "card": card,
+        "log_html": log_html(card),
         "form": form,
         "message": message,
         "spectator": spectator,
