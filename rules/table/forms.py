@@ -7,7 +7,7 @@ from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
-from django.utils.safestring import SafeData
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
@@ -354,6 +354,26 @@ class TableActionForm(ServiceForm):
             self.fields["wound"].choices = [("", "—"), *wounds]
         for name in self.hand_dice:
             self.fields[name].widget.attrs.update(inputmode="numeric", placeholder="3 4 5")
+
+    def fields_html(self) -> str:
+        """The visible fields, each in its `div.field` with its label and errors, drawn in one
+        loop as the page's template loop drew them (tested equal): the engine's lookups on
+        each bound field were a good part of the page's time (issue 17)."""
+        parts = []
+        for field in self:
+            if field.is_hidden:
+                continue
+            errors = field.errors
+            invalid = " invalid" if errors else ""
+            shown = "".join(
+                f'<p class="error" role="alert">{conditional_escape(e)}</p>' for e in errors
+            )
+            parts.append(
+                f'\n  <div class="field field-{conditional_escape(field.name)}{invalid}">\n'
+                f'    <label for="{conditional_escape(field.id_for_label)}">'
+                f"{conditional_escape(field.label)}</label>\n    {field}\n    {shown}\n  </div>\n  "
+            )
+        return mark_safe("".join(parts))  # every value above escaped
 
     def clean(self):
         data = super().clean()

@@ -96,6 +96,7 @@ def _weapons(card) -> list[tuple[str, str]]:
 # The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
 # table played all evening holds hundreds of lines, and phones poll the page (issue 17).
 LOG_WINDOW = 30
+_WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "add", "end")
 
 
 def log_html(card) -> str:
@@ -154,6 +155,8 @@ def _table_context(
     return {
         "card": card,
         "log_html": log_html(card),
+        # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
+        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) for name in _WRITES},
         "form": form,
         "message": message,
         "spectator": spectator,

@@ -5,6 +5,7 @@ for every system's form, fresh or sent back with its values and errors."""
 import pytest
 from django import forms
 from django.forms.renderers import DjangoTemplates, get_default_renderer
+from django.template import Context, Template
 
 from rules.table.cards import table_card
 from rules.table.forms import PlainWidgets, TableActionForm, TableAddForm
@@ -35,6 +36,16 @@ def _encounters():
     return [(organiser, encounter_get_for_user(organiser, e.pk)) for e in found]
 
 
+# The action form's fields as table.html drew them before.
+FIELDS_TEMPLATE = """{% for field in form %}{% if not field.is_hidden %}
+  <div class="field field-{{ field.name }}{% if field.errors %} invalid{% endif %}">
+    <label for="{{ field.id_for_label }}">{{ field.label }}</label>
+    {{ field }}
+    {% for error in field.errors %}<p class="error" role="alert">{{ error }}</p>{% endfor %}
+  </div>
+  {% endif %}{% endfor %}"""
+
+
 def _drawn(form) -> list[str]:
     return [str(field) for field in form]
 
@@ -52,6 +63,10 @@ def test_every_widget_of_every_system_is_djangos_own_html():
             ):
                 form.is_valid() if args else None
                 assert isinstance(form.renderer, PlainWidgets)
+                if isinstance(form, TableActionForm):
+                    rows = Template(FIELDS_TEMPLATE).render(Context({"form": form}))
+                    assert form.fields_html() == rows
+                    assert not args or 'class="error" role="alert"' in rows
                 plain = _drawn(form)
                 form.renderer = get_default_renderer()
                 assert plain == _drawn(form), encounter.system
