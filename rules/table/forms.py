@@ -320,15 +320,16 @@ class TableActionForm(ServiceForm):
     against_dice = forms.CharField(label=_("Dice against"), required=False)
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
-        super().__init__(*args, **kwargs)
         adapter = adapter_for(card.system)
         self.hand_dice = tuple(adapter.HAND_DICE)
         self.die_max = getattr(adapter, "DIE_MAX", 6)
         # The system's own fields, handed to its adapter as the action's options.
         self.option_fields = tuple(getattr(adapter, "OPTION_FIELDS", ()))
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
-        for name in [name for name in self.fields if name not in shown]:
-            del self.fields[name]
+        # Only the system's fields are copied for this form (Django copies every declared
+        # field of every system for each form otherwise).
+        self.base_fields = {n: f for n, f in type(self).base_fields.items() if n in shown}
+        super().__init__(*args, **kwargs)
         self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
