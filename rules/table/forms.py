@@ -359,7 +359,7 @@ class TableActionForm(ServiceForm):
     def fields_html(self) -> str:
         """The visible fields, each in its `div.field` with its label and errors, drawn in one
         loop as the page's template loop drew them (tested equal): the engine's lookups on
-        each bound field were a good part of the page's time (issue 17)."""
+        each bound field were a good part of the page's time."""
         parts = []
         for field in self:
             if field.is_hidden:

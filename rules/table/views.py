@@ -94,7 +94,7 @@ def _weapons(card) -> list[tuple[str, str]]:
 
 
 # The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
-# table played all evening holds hundreds of lines, and phones poll the page (issue 17).
+# table played all evening holds hundreds of lines, and phones poll the page.
 LOG_WINDOW = 30
 _WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "add", "end")
 
@@ -102,7 +102,7 @@ _WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "ad
 def log_html(card) -> str:
     """The page's log, newest first, drawn in one loop as its template loop drew it (tested
     equal): per line, the template engine's lookups and date filters were most of a long
-    log's time on the page (issue 17)."""
+    log's time on the page."""
     undone = escape(_("undone"))
     parts = []
     for turn in reversed(card.log):

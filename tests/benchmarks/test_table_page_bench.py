@@ -1,4 +1,4 @@
-"""The live table's page alone (issue 17): phones poll it, and a table played all evening
+"""The live table's page alone: phones poll it, and a table played all evening
 holds a long log. Its organiser's page is measured through the test client after 0, 100 and
 300 wounds applied and undone through the API (as the load test's phones do), and printed as
 medians and as ratios to the fresh table's page, measured in one run: the page's cost should

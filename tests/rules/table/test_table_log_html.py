@@ -1,4 +1,4 @@
-"""The live page's log is drawn in one Python loop (issue 17): the same HTML as the
+"""The live page's log is drawn in one Python loop: the same HTML as the
 template loop it replaces, in French and in English, whatever the lines hold."""
 
 from datetime import UTC, datetime

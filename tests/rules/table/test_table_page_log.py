@@ -1,4 +1,4 @@
-"""The live page's log on a table played all evening (issue 17): the page draws the lines of
+"""The live page's log on a table played all evening: the page draws the lines of
 the last versions, newest first, with a link to the full log; the undo button still reaches
 an action older than that window; the API twin still answers the whole log."""
 

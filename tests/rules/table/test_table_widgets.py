@@ -1,4 +1,4 @@
-"""The action form's widgets are drawn in Python (issue 17: the template engine per widget
+"""The action form's widgets are drawn in Python (the template engine per widget
 and per option was most of the live page's time): the HTML is Django's own, byte for byte,
 for every system's form, fresh or sent back with its values and errors."""
 
