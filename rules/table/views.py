@@ -5,6 +5,7 @@ chapter's encounter to open). htmx swaps the parts; every page works without Jav
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -122,10 +123,19 @@ def log_html(card) -> str:
     return mark_safe("".join(parts))  # every value above escaped
 
 
+def _full_log(request) -> bool:
+    """Whether the page asks for the full log: `?log=all`, or a write or refresh that htmx
+    sends from a page showing it (its `HX-Current-URL`)."""
+    if request.GET.get("log") == "all":
+        return True
+    current = request.htmx.current_url if request.htmx else None
+    return bool(current) and parse_qs(urlsplit(current).query).get("log") == ["all"]
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
-    window = None if request.GET.get("log") == "all" else LOG_WINDOW
+    window = None if _full_log(request) else LOG_WINDOW
     card = table_card(request.user, encounter, spectator=spectator, log_window=window)
     adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
     if add_form is None and card.can_manage and card.is_live and adds:

@@ -59,6 +59,27 @@ def test_the_page_draws_the_last_versions_lines_and_links_to_the_full_log(evenin
     assert 'data-state-url="' + url + '?log=all"' in full
 
 
+def test_a_phone_reading_the_full_log_keeps_it_after_its_own_action(evening):
+    encounter, _organiser, client = evening
+    page = reverse("table-encounter", args=[encounter.pk])
+    target = Combatant.objects.filter(encounter=encounter).first()
+    body = {"version": encounter.version, "kind": "wound", "target": target.pk}
+    body |= {"wound": "superficial", "roll": "server"}
+    headers = {"HX-Request": "true", "HX-Target": "table-main"}
+    full = client.post(
+        reverse("table-act", args=[encounter.pk]),
+        body,
+        headers=headers | {"HX-Current-URL": f"http://testserver{page}?log=all"},
+    ).content.decode()
+    assert _log_versions(full) == list(range(encounter.version + 1, 0, -1))
+    recent = client.post(
+        reverse("table-undo", args=[encounter.pk]),
+        {"version": encounter.version + 1},
+        headers=headers | {"HX-Current-URL": f"http://testserver{page}"},
+    ).content.decode()
+    assert len(_log_versions(recent)) == LOG_WINDOW and "full-log-link" in recent
+
+
 def test_the_undo_button_reaches_an_action_older_than_the_window(evening):
     encounter, organiser, client = evening
     kept = EncounterEntry.objects.get(encounter=encounter, version=2)
