@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
@@ -414,6 +415,7 @@ def table_card(
     log_since: int | None = None,
     combatants: list[Combatant] | None = None,
     lines: list[dict] | None = None,
+    log_window: int | None = None,
 ) -> TableCard:
     """What the live page, its partial and its API twin show, in two queries after the fetch
     (the combatants, the log with its authors). Directives stay hidden from the other side
@@ -421,7 +423,8 @@ def table_card(
     lines after that version (a device catching up, the answer to a write), and one more
     query for what the last action was. A write's answer hands over what it has just
     written (`combatants` as its lock left them, the `lines` after `log_since`), and the card
-    reads nothing."""
+    reads nothing. `log_window`: only the lines of the log's last `log_window` versions (the
+    page's recent window: older ones are left out once the version passes `log_window`)."""
     roles = getattr(encounter, "viewer_roles", set())
     adapter = adapter_for(encounter.system)
     side_label = getattr(adapter, "side_label", str)
@@ -464,16 +467,30 @@ def table_card(
                 state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )
+    cutoff = 0
     if lines is not None:
         entries = lines
     else:
         log = EncounterEntry.objects.filter(encounter=encounter)
         if log_since is not None:
             log = log.filter(version__gt=log_since)
+        elif log_window and encounter.version > log_window:
+            # The lines of the last versions, and in the same statement the last line an undo
+            # could take back (however old: the undo button's), which is not shown.
+            cutoff = encounter.version - log_window
+            undoable = (
+                EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
+                .exclude(kind=EntryKind.UNDO)
+                .order_by("-version")
+                .values("version")[:1]
+            )
+            log = log.filter(Q(version__gt=cutoff) | Q(version=Subquery(undoable)))
         entries = list(log.order_by("version").values(*LOG_VALUES))
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:
+        if row["version"] <= cutoff:
+            continue
         actor = names.get(row["actor_id"], "?")
         target = names.get(row["target_id"], "?")
         show = can_manage or by_side.get(row["actor_id"]) in my_sides

@@ -4,6 +4,10 @@ order directive and pick-up game."""
 import re
 
 from django import forms
+from django.forms.renderers import DjangoTemplates
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
@@ -84,8 +88,125 @@ def parse_dice(text: str, top: int = 6) -> list[int] | None:
     return [int(part) for part in parts]
 
 
+# --- Widgets drawn without the template engine -------------------------------------------------
+# The action form is on every draw of the live page (phones poll it): Django draws each widget
+# and each <option> through its own template, most of the page's time. These draw the same
+# HTML as Django's templates (tests/rules/table/test_table_widgets.py compares them for every
+# system's form) in plain Python; any other template goes to the engine as before.
+
+_WIDGETS = "django/forms/widgets/"
+
+
+def _text(value) -> str:
+    """`{{ value }}` in a template: localized, escaped unless already safe."""
+    return conditional_escape(localize(value))
+
+
+def _formatted(value) -> str:
+    """`{{ value|stringformat:'s' }}`: safe stays safe, anything else escaped."""
+    text = "%s" % (str(value) if isinstance(value, tuple) else value)
+    return text if isinstance(value, SafeData) else escape(text)
+
+
+def _attrs(attrs: dict) -> str:
+    return "".join(
+        ""
+        if value is False
+        else f" {_text(name)}"
+        if value is True
+        else f' {_text(name)}="{_formatted(value)}"'
+        for name, value in attrs.items()
+    )
+
+
+def _input(widget: dict) -> str:
+    value = "" if widget["value"] is None else f' value="{_formatted(widget["value"])}"'
+    return (
+        f'<input type="{_text(widget["type"])}" name="{_text(widget["name"])}"{value}'
+        f"{_attrs(widget['attrs'])}>"
+    )
+
+
+def _option(widget: dict) -> str:
+    return (
+        f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>'
+        f"{_text(widget['label'])}</option>"
+    )
+
+
+def _select(widget: dict) -> str:
+    parts = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
+    for group_name, group_choices, _index in widget["optgroups"]:
+        if group_name:
+            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
+        for option in group_choices:
+            if option["template_name"] != _WIDGETS + "select_option.html":
+                return ""  # not drawn here: the engine's
+            parts.append("\n  " + _option(option) + "\n")
+        if group_name:
+            parts.append("\n  </optgroup>")
+    parts.append("\n</select>")
+    return "".join(parts)
+
+
+_OPTIONS = {_WIDGETS + "checkbox_option.html", _WIDGETS + "radio_option.html"}
+
+
+def _input_option(widget: dict) -> str:
+    """checkbox_option.html / radio_option.html: input_option.html and its newline."""
+    wrap = widget.get("wrap_label")
+    label_for = widget["attrs"].get("id")
+    opening = (f'<label for="{_text(label_for)}">' if label_for else "<label>") if wrap else ""
+    closing = f" {_text(widget['label'])}</label>" if wrap else ""
+    return f"{opening}{_input(widget)}\n{closing}\n\n"
+
+
+def _multiple(widget: dict) -> str:
+    """checkbox_select.html / radio.html: multiple_input.html."""
+    attrs = widget["attrs"]
+    parts = ["<div"]
+    if attrs.get("id"):
+        parts.append(f' id="{_text(attrs["id"])}"')
+    if attrs.get("class"):
+        parts.append(f' class="{_text(attrs["class"])}"')
+    parts.append(">")
+    for group, options, _index in widget["optgroups"]:
+        if group:
+            parts.append(f"\n  <div><label>{_text(group)}</label>")
+        for option in options:
+            if option["template_name"] not in _OPTIONS:
+                return ""  # not drawn here: the engine's
+            parts.append("<div>\n    " + _input_option(option) + "</div>")
+        if group:
+            parts.append("\n  </div>")
+    parts.append("\n</div>")
+    return "".join(parts)
+
+
+_DRAWN = {
+    **{
+        f"{_WIDGETS}{name}.html": _input
+        for name in ("input", "text", "number", "hidden", "email", "url", "password", "checkbox")
+    },
+    _WIDGETS + "select.html": _select,
+    _WIDGETS + "checkbox_select.html": _multiple,
+    _WIDGETS + "radio.html": _multiple,
+}
+
+
+class PlainWidgets(DjangoTemplates):
+    """The form renderer of the table's forms: the usual widgets drawn in Python."""
+
+    def render(self, template_name, context, request=None):
+        draw = _DRAWN.get(template_name)
+        html = draw(context["widget"]) if draw is not None else ""
+        return html or super().render(template_name, context, request=request)
+
+
 class TableActionForm(ServiceForm):
     """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
+
+    default_renderer = PlainWidgets()
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(label=_("Action"))
@@ -199,15 +320,16 @@ class TableActionForm(ServiceForm):
     against_dice = forms.CharField(label=_("Dice against"), required=False)
 
     def __init__(self, *args, card, wounds, weapons, **kwargs):
-        super().__init__(*args, **kwargs)
         adapter = adapter_for(card.system)
         self.hand_dice = tuple(adapter.HAND_DICE)
         self.die_max = getattr(adapter, "DIE_MAX", 6)
         # The system's own fields, handed to its adapter as the action's options.
         self.option_fields = tuple(getattr(adapter, "OPTION_FIELDS", ()))
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
-        for name in [name for name in self.fields if name not in shown]:
-            del self.fields[name]
+        # Only the system's fields are copied for this form (Django copies every declared
+        # field of every system for each form otherwise).
+        self.base_fields = {n: f for n, f in type(self).base_fields.items() if n in shown}
+        super().__init__(*args, **kwargs)
         self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
         self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
@@ -233,6 +355,26 @@ class TableActionForm(ServiceForm):
             self.fields["wound"].choices = [("", "—"), *wounds]
         for name in self.hand_dice:
             self.fields[name].widget.attrs.update(inputmode="numeric", placeholder="3 4 5")
+
+    def fields_html(self) -> str:
+        """The visible fields, each in its `div.field` with its label and errors, drawn in one
+        loop as the page's template loop drew them (tested equal): the engine's lookups on
+        each bound field were a good part of the page's time."""
+        parts = []
+        for field in self:
+            if field.is_hidden:
+                continue
+            errors = field.errors
+            invalid = " invalid" if errors else ""
+            shown = "".join(
+                f'<p class="error" role="alert">{conditional_escape(e)}</p>' for e in errors
+            )
+            parts.append(
+                f'\n  <div class="field field-{conditional_escape(field.name)}{invalid}">\n'
+                f'    <label for="{conditional_escape(field.id_for_label)}">'
+                f"{conditional_escape(field.label)}</label>\n    {field}\n    {shown}\n  </div>\n  "
+            )
+        return mark_safe("".join(parts))  # every value above escaped
 
     def clean(self):
         data = super().clean()
@@ -322,6 +464,8 @@ class TableQuickForm(ServiceForm):
 class TableAddForm(ServiceForm):
     """The organiser adds zombies of a type, or a non-player character, to an Of the Dead
     encounter, with their attributes (those of the zombie's card or the scenario)."""
+
+    default_renderer = PlainWidgets()
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(

@@ -5,11 +5,17 @@ chapter's encounter to open). htmx swaps the parts; every page works without Jav
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
+from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -88,10 +94,49 @@ def _weapons(card) -> list[tuple[str, str]]:
     return [(slug, slug) for slug in slugs]
 
 
+# The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
+# table played all evening holds hundreds of lines, and phones poll the page.
+LOG_WINDOW = 30
+_WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "add", "end")
+
+
+def log_html(card) -> str:
+    """The page's log, newest first, drawn in one loop as its template loop drew it (tested
+    equal): per line, the template engine's lookups and date filters were most of a long
+    log's time on the page."""
+    undone = escape(_("undone"))
+    parts = []
+    for turn in reversed(card.log):
+        heading = _("Turn %(turn)s") % {"turn": escape(localize(turn.turn))}
+        parts.append(f'\n    <h3>{heading}</h3>\n    <ol class="history" reversed>\n      ')
+        for line in reversed(turn.lines):
+            at = localtime(line.at) if is_aware(line.at) else line.at
+            undone_class = ' class="undone"' if line.undone else ""
+            undone_mark = f" <small>({undone})</small>" if line.undone else ""
+            parts.append(
+                f'\n      <li data-version="{localize(line.version)}"{undone_class}>'
+                f'<time datetime="{at.isoformat()}">{at:%H:%M}</time> '
+                f"{conditional_escape(line.text)} <small>— {conditional_escape(line.author)}"
+                f"</small>{undone_mark}</li>\n      "
+            )
+        parts.append("\n    </ol>\n    ")
+    return mark_safe("".join(parts))  # every value above escaped
+
+
+def _full_log(request) -> bool:
+    """Whether the page asks for the full log: `?log=all`, or a write or refresh that htmx
+    sends from a page showing it (its `HX-Current-URL`)."""
+    if request.GET.get("log") == "all":
+        return True
+    current = request.htmx.current_url if request.htmx else None
+    return bool(current) and parse_qs(urlsplit(current).query).get("log") == ["all"]
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
-    card = table_card(request.user, encounter, spectator=spectator)
+    window = None if _full_log(request) else LOG_WINDOW
+    card = table_card(request.user, encounter, spectator=spectator, log_window=window)
     adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
     if add_form is None and card.can_manage and card.is_live and adds:
         add_form = TableAddForm(prefix="add", initial={"version": card.version})
@@ -119,11 +164,23 @@ def _table_context(
             form.data["version"] = str(card.version)
     return {
         "card": card,
+        "log_html": log_html(card),
+        # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
+        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) for name in _WRITES},
         "form": form,
         "message": message,
         "spectator": spectator,
         "add_form": add_form,
         "directives": list(DIRECTIVE_LABELS.items()),
+        "full_log": window is None,
+        # Older lines left out (the encounter's first line, at version 1, among them).
+        "log_hidden": window is not None and card.version > window,
+        "full_log_url": (
+            reverse("table-watch", args=[encounter.spectator_token])
+            if spectator
+            else reverse("table-encounter", args=[encounter.pk])
+        )
+        + "?log=all",
         "ws_path": (
             f"/ws/table/watch/{encounter.spectator_token}/"
             if spectator

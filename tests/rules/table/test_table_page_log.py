@@ -1,0 +1,103 @@
+"""The live page's log on a table played all evening: the page draws the lines of
+the last versions, newest first, with a link to the full log; the undo button still reaches
+an action older than that window; the API twin still answers the whole log."""
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from rules.table.models import Combatant, EncounterEntry
+from rules.table.services import ActionInput, encounter_act, encounter_undo
+from rules.table.views import LOG_WINDOW
+from tests.factories import PlayerFactory
+from tests.table_fixtures import pick_up_encounter
+
+pytestmark = pytest.mark.django_db
+
+
+def _wound(organiser, encounter, target):
+    action = ActionInput(kind="wound", target=target.pk, wound="superficial")
+    encounter_act(actor=organiser, encounter=encounter, version=None, action=action)
+
+
+@pytest.fixture
+def evening(client):
+    """An action kept, then as many wounds applied and undone as fill two windows."""
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    kept, other = Combatant.objects.filter(encounter=encounter).order_by("pk")[:2]
+    _wound(organiser, encounter, kept)
+    for _ in range(LOG_WINDOW):
+        _wound(organiser, encounter, other)
+        encounter_undo(actor=organiser, encounter=encounter, version=None)
+    encounter.refresh_from_db()
+    client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return encounter, organiser, client
+
+
+def _log_versions(html: str) -> list[int]:
+    log = html.split('id="table-log"', 1)[1].split("</section>", 1)[0]
+    return [int(part.split('"', 1)[0]) for part in log.split('<li data-version="')[1:]]
+
+
+def test_the_page_draws_the_last_versions_lines_and_links_to_the_full_log(evening):
+    encounter, _organiser, client = evening
+    url = reverse("table-encounter", args=[encounter.pk])
+    html = client.get(url).content.decode()
+    newest = list(range(encounter.version, encounter.version - LOG_WINDOW, -1))
+    assert _log_versions(html) == newest
+    assert "The encounter begins" not in html
+    assert f'href="{url}?log=all" id="full-log-link"' in html
+    assert 'data-state-url="' + url + '"' in html
+
+    full = client.get(url + "?log=all").content.decode()
+    assert _log_versions(full) == list(range(encounter.version, 0, -1))
+    assert "The encounter begins" in full and "full-log-link" not in full
+    # A phone reading the full log keeps it when another device changes the table.
+    assert 'data-state-url="' + url + '?log=all"' in full
+
+
+def test_a_phone_reading_the_full_log_keeps_it_after_its_own_action(evening):
+    encounter, _organiser, client = evening
+    page = reverse("table-encounter", args=[encounter.pk])
+    target = Combatant.objects.filter(encounter=encounter).first()
+    body = {"version": encounter.version, "kind": "wound", "target": target.pk}
+    body |= {"wound": "superficial", "roll": "server"}
+    headers = {"HX-Request": "true", "HX-Target": "table-main"}
+    full = client.post(
+        reverse("table-act", args=[encounter.pk]),
+        body,
+        headers=headers | {"HX-Current-URL": f"http://testserver{page}?log=all"},
+    ).content.decode()
+    assert _log_versions(full) == list(range(encounter.version + 1, 0, -1))
+    recent = client.post(
+        reverse("table-undo", args=[encounter.pk]),
+        {"version": encounter.version + 1},
+        headers=headers | {"HX-Current-URL": f"http://testserver{page}"},
+    ).content.decode()
+    assert len(_log_versions(recent)) == LOG_WINDOW and "full-log-link" in recent
+
+
+def test_the_undo_button_reaches_an_action_older_than_the_window(evening):
+    encounter, organiser, client = evening
+    kept = EncounterEntry.objects.get(encounter=encounter, version=2)
+    assert kept.kind == "action" and kept.undone_by_id is None
+    html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert 2 not in _log_versions(html) and 'id="undo-button"' in html
+    api = APIClient()
+    api.force_authenticate(organiser)
+    state = api.get(reverse("api-table-encounter", args=[encounter.pk])).json()
+    assert state["can_undo"] is True
+    assert [line["version"] for turn in state["log"] for line in turn["lines"]] == list(
+        range(1, encounter.version + 1)
+    )
+
+
+def test_a_short_log_is_drawn_whole_without_a_link(client):
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    client.force_login(organiser)
+    html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert _log_versions(html) == [1] and "full-log-link" not in html
