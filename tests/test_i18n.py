@@ -1,6 +1,7 @@
 """French first, English second, every string translated and compiled."""
 
 import gettext
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -48,6 +49,21 @@ def test_it_translates_every_string(language):
     untranslated = [msgid for msgid, msgstr, _ in entries if not msgstr]
     fuzzy = [msgid for msgid, _, is_fuzzy in entries if is_fuzzy]
     assert untranslated == [] and fuzzy == []
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_every_translation_keeps_the_names_its_source_fills_in(language):
+    """A translation that drops `%(n)s` shows a sentence without its number (or another
+    sentence altogether: "created the campaign" once stood for "3 chapters in this
+    campaign." in English); one that adds a name breaks the page."""
+    po = LOCALE / language / "LC_MESSAGES" / "django.po"
+    named = re.compile(r"%\((\w+)\)")
+    wrong = [
+        msgid
+        for msgid, msgstr, _ in _entries(po)
+        if set(named.findall(msgid)) != set(named.findall(msgstr))
+    ]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])
