@@ -46,10 +46,8 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from characters.kolaps import services as kolaps
-from characters.kolaps import text
+from characters.kolaps.cards import costed_line
 from characters.models import KolapsCharacter, KolapsUnit, Profile, ProfileStatus
-from rules.engine.systems.kolaps import costing
 
 HISTORY_LINES = 6
 
@@ -387,25 +385,15 @@ _LOOSE_CHARACTERS = _Compiled(
 
 def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
-    own page costs them (`characters.kolaps.cards.lists_for`)."""
+    own page costs them (`characters.kolaps.cards.costed_line`)."""
     units = [
         DashboardUnit(pk, name, vu, status == KolapsUnit.Status.VALID, size)
         for pk, name, vu, status, size in _UNITS.rows(user.pk)
     ]
-    characters = []
-    for c in map(_CharacterRow._make, _LOOSE_CHARACTERS.rows(user.pk)):
-        cat = kolaps.catalogue(c.catalogue_version)
-        cost = costing.cost_character(cat, kolaps.character_choices(c))
-        characters.append(
-            DashboardCharacter(
-                c.pk,
-                c.name,
-                text.archetype_label(cat, c.archetype),
-                text.rank_label(cat, c.rank),
-                cost.value,
-                cost.pp_left,
-            )
-        )
+    characters = [
+        DashboardCharacter(c.pk, c.name, *costed_line(c))
+        for c in map(_CharacterRow._make, _LOOSE_CHARACTERS.rows(user.pk))
+    ]
     return units, characters
 
 

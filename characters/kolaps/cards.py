@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import F, Value, Window
+from django.db.models import Count, F, Value, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
@@ -724,29 +724,25 @@ class CharacterSummary:
     unit_id: int | None
 
 
+def costed_line(character) -> tuple[str, str, int, int]:
+    """A character's line in a list (its archetype, rank, value in PU and PP left), costed
+    with its own catalogue as its page costs it; `character` is a row or a model."""
+    cat = services.catalogue(character.catalogue_version)
+    cost = costing.cost_character(cat, services.character_choices(character))
+    archetype = text.archetype_label(cat, character.archetype)
+    return archetype, text.rank_label(cat, character.rank), cost.value, cost.pp_left
+
+
 def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:
     """The owner's units and characters: two queries whatever their number."""
-    from django.db.models import Count
-
     units = [
         UnitSummary(u.pk, u.name, u.vu, u.is_valid, bool(u.share_token), u.size)
         for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
     ]
-    characters = []
-    for c in KolapsCharacter.objects.owned_by(user).order_by("name", "pk"):
-        cat = services.catalogue(c.catalogue_version)
-        cost = costing.cost_character(cat, services.character_choices(c))
-        characters.append(
-            CharacterSummary(
-                c.pk,
-                c.name,
-                text.archetype_label(cat, c.archetype),
-                text.rank_label(cat, c.rank),
-                cost.value,
-                cost.pp_left,
-                c.unit_id,
-            )
-        )
+    characters = [
+        CharacterSummary(c.pk, c.name, *costed_line(c), c.unit_id)
+        for c in KolapsCharacter.objects.owned_by(user).order_by("name", "pk")
+    ]
     return units, characters
 
 
