@@ -476,7 +476,8 @@ def table_card(
             log = log.filter(version__gt=log_since)
         elif log_window and encounter.version > log_window:
             # The lines of the last versions, and in the same statement the last line an undo
-            # could take back (however old: the undo button's), which is not shown.
+            # could take back (however old: the undo button's), shown too so that the player
+            # sees what "Undo" would take back.
             cutoff = encounter.version - log_window
             undoable = (
                 EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
@@ -489,8 +490,6 @@ def table_card(
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:
-        if row["version"] <= cutoff:
-            continue
         actor = names.get(row["actor_id"], "?")
         target = names.get(row["target_id"], "?")
         show = can_manage or by_side.get(row["actor_id"]) in my_sides

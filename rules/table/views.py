@@ -129,7 +129,13 @@ def _full_log(request) -> bool:
     if request.GET.get("log") == "all":
         return True
     current = request.htmx.current_url if request.htmx else None
-    return bool(current) and parse_qs(urlsplit(current).query).get("log") == ["all"]
+    if not current:
+        return False
+    try:
+        query = urlsplit(current).query
+    except ValueError:  # the header is the client's: "http://[oops/" is not a URL
+        return False
+    return parse_qs(query).get("log") == ["all"]
 
 
 def _table_context(

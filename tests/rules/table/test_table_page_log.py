@@ -47,7 +47,8 @@ def test_the_page_draws_the_last_versions_lines_and_links_to_the_full_log(evenin
     url = reverse("table-encounter", args=[encounter.pk])
     html = client.get(url).content.decode()
     newest = list(range(encounter.version, encounter.version - LOG_WINDOW, -1))
-    assert _log_versions(html) == newest
+    # ... and the action an undo would take back (version 2), older than the window.
+    assert _log_versions(html) == [*newest, 2]
     assert "The encounter begins" not in html
     assert f'href="{url}?log=all" id="full-log-link"' in html
     assert 'data-state-url="' + url + '"' in html
@@ -77,15 +78,16 @@ def test_a_phone_reading_the_full_log_keeps_it_after_its_own_action(evening):
         {"version": encounter.version + 1},
         headers=headers | {"HX-Current-URL": f"http://testserver{page}"},
     ).content.decode()
-    assert len(_log_versions(recent)) == LOG_WINDOW and "full-log-link" in recent
+    assert len(_log_versions(recent)) == LOG_WINDOW + 1 and "full-log-link" in recent
 
 
-def test_the_undo_button_reaches_an_action_older_than_the_window(evening):
+def test_the_undo_button_reaches_and_shows_an_action_older_than_the_window(evening):
     encounter, organiser, client = evening
     kept = EncounterEntry.objects.get(encounter=encounter, version=2)
     assert kept.kind == "action" and kept.undone_by_id is None
     html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
-    assert 2 not in _log_versions(html) and 'id="undo-button"' in html
+    # The line "Undo" would take back is drawn, although older than the window.
+    assert _log_versions(html)[-1] == 2 and 'id="undo-button"' in html
     api = APIClient()
     api.force_authenticate(organiser)
     state = api.get(reverse("api-table-encounter", args=[encounter.pk])).json()
@@ -101,3 +103,14 @@ def test_a_short_log_is_drawn_whole_without_a_link(client):
     client.force_login(organiser)
     html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert _log_versions(html) == [1] and "full-log-link" not in html
+
+
+def test_a_current_url_header_that_is_no_url_draws_the_recent_log(evening):
+    """`HX-Current-URL` is the client's to send: one that is not a URL is not a 500."""
+    encounter, _organiser, client = evening
+    html = client.get(
+        reverse("table-encounter", args=[encounter.pk]),
+        headers={"HX-Request": "true", "HX-Current-URL": "http://[oops/?log=all"},
+    )
+    assert html.status_code == 200
+    assert "full-log-link" in html.content.decode()
