@@ -399,6 +399,11 @@ class CloseForm(ServiceForm):
             notable_events=self.cleaned_data["notable_events"],
         )
 
+    def text_fields(self):
+        """The epilogue and the notable events, for the template (without walking the
+        hundred fields of the players' rows to find them)."""
+        return [self["epilogue"], self["notable_events"]]
+
     def unit_rows(self):
         """Bound fields grouped by entered unit, for the template."""
         for unit in self.card.units:
