@@ -52,8 +52,8 @@ def test_the_close_form_the_close_and_the_settlement_cost_the_same_queries(
     assert len(closed.json()["outcomes"]) == ChapterOutcome.objects.filter(chapter=chapter).count()
     assert len(closed.json()["outcomes"]) == size
     # chapter with my membership, its settlement, the outcomes with the profiles, the
-    # traumas, the traumas of this chapter, the survival points earned, the kills and the
-    # damage taken at the table
-    with django_assert_num_queries(8):
+    # traumas, the traumas of this chapter, the survival points earned, the encounter log
+    # (damage dealt and taken, rolls) in one
+    with django_assert_num_queries(7):
         page = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert players[0].display_name in page
