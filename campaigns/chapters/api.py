@@ -97,8 +97,13 @@ class ChapterUpdateSerializer(ChapterWriteSerializer):
 
 def _chapter(request, pk: int, code: int = status.HTTP_200_OK) -> Response:
     """The chapter's card as the viewer sees it now (read again after a change)."""
-    card = chapter_card(request.user, chapter_get_for_user(request.user, pk))
-    return Response(ChapterCardSerializer(card).data, status=code)
+    return _card(request, chapter_get_for_user(request.user, pk), code)
+
+
+def _card(request, chapter, code: int = status.HTTP_200_OK) -> Response:
+    """The card of `chapter` as the viewer sees it: the row a service just wrote and
+    returned (locked, saved, its campaign with it) is the row read again."""
+    return Response(ChapterCardSerializer(chapter_card(request.user, chapter)).data, status=code)
 
 
 class ChapterPlanAPI(APIView):
@@ -229,7 +234,7 @@ class ChapterCloseAPI(APIView):
         data = CloseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        chapter_services.chapter_close(
+        closed = chapter_services.chapter_close(
             actor=request.user,
             chapter=chapter,
             epilogue=values["epilogue"],
@@ -256,7 +261,7 @@ class ChapterCloseAPI(APIView):
                 for row in values["unit_results"]
             ],
         )
-        return _chapter(request, pk)
+        return _card(request, closed)
 
 
 class ChapterStartAPI(APIView):

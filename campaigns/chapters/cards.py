@@ -390,7 +390,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
     vocations = dict(
-        VocationAssignment.objects.filter(chapter=chapter).values_list("player_id", "vocation")
+        VocationAssignment.objects.filter(chapter=chapter)
+        .order_by("assigned_at", "pk")  # the model's order within one chapter, without joins
+        .values_list("player_id", "vocation")
     )
     uses_profiles = campaign.system in PROFILE_SYSTEMS
     requirement = requirement_of(chapter)
@@ -430,7 +432,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         )
         for display, username, side, result, died, kills, notes in ChapterOutcome.objects.filter(
             chapter=chapter
-        ).values_list(
+        )
+        .order_by("pk")
+        .values_list(
             "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
         )
     ]
@@ -446,7 +450,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
             notes=notes,
         )
         for unit_id, name, vu, display, username, side, result, losses, notes in (
-            ChapterUnitResult.objects.filter(chapter=chapter).values_list(
+            ChapterUnitResult.objects.filter(chapter=chapter)
+            .order_by("pk")
+            .values_list(
                 "unit_id",
                 "unit_name",
                 "vu",

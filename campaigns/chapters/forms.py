@@ -12,6 +12,7 @@ from characters.accounts.forms import ServiceForm
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.rapid40k.models import Rapid40kArmy
+from characters.widgets import PlainWidgets
 
 ONE_PER_LINE = _("One per line.")
 
@@ -293,7 +294,10 @@ class CloseForm(ServiceForm):
     """The epilogue, then for each player of an Of the Dead campaign: result, death, side and
     kills by zombie type; for KOLAPS (which speaks only of units), for each unit entered: its
     result, its side and the characters lost (ticked among its members). What a live
-    encounter told the chapter fills the first answers (`table_close_initial`)."""
+    encounter told the chapter fills the first answers (`table_close_initial`). Its hundred
+    widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's templates."""
+
+    default_renderer = PlainWidgets()
 
     epilogue = forms.CharField(label=_("Epilogue"), widget=forms.Textarea(attrs={"rows": 4}))
     notable_events = _lines(_("Notable events"))
@@ -394,6 +398,11 @@ class CloseForm(ServiceForm):
             unit_results=self.units(),
             notable_events=self.cleaned_data["notable_events"],
         )
+
+    def text_fields(self):
+        """The epilogue and the notable events, for the template (without walking the
+        hundred fields of the players' rows to find them)."""
+        return [self["epilogue"], self["notable_events"]]
 
     def unit_rows(self):
         """Bound fields grouped by entered unit, for the template."""

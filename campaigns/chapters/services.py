@@ -618,16 +618,21 @@ def chapter_close(
     characters); status closed, `closed_at` now; `settled_at` stays null.
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
     settlement (traumas, survival points, statistics) defers its work to the commit.
+    The campaign's members are read once, under the chapter's lock: the actor's right to
+    close it (checked first, as `require_manager` does) and the players it records.
     """
-    require_manager(actor, chapter.campaign)
-    epilogue = epilogue.strip()
-    if not epilogue:
-        raise Refusal(_("Write the epilogue: how did the chapter end?"), field="epilogue")
-    events = _names(notable_events, "notable_events")
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
+        members = members_of(locked.campaign)
+        require(
+            campaign_role(actor, locked.campaign, members=members), CAN_MANAGE, visible=CAN_VIEW
+        )
+        epilogue = epilogue.strip()
+        if not epilogue:
+            raise Refusal(_("Write the epilogue: how did the chapter end?"), field="epilogue")
+        events = _names(notable_events, "notable_events")
         _require_open(locked, _("This chapter is already closed."))
-        players = set(_player_ids(locked.campaign))
+        players = members.player_ids
         seen: set[int] = set()
         rows = []
         for outcome in outcomes:

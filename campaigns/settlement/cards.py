@@ -119,7 +119,7 @@ def _settled_lines(chapter: Chapter) -> list[SettledLine]:
 
 def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCard:
     """For organisers (`chapter_get_for_user(..., need="manage")`). The preview (the plan) is
-    computed while the chapter awaits its settlement: 1 query, plus 7 for the plan."""
+    computed while the chapter awaits its settlement: 1 query, plus 6 for the plan."""
     settlement = ChapterSettlement.objects.filter(chapter=chapter).first()
     plan = None
     if with_plan and chapter.status == ChapterStatus.CLOSED and chapter.settled_at is None:

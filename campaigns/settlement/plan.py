@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Sum
 
 from campaigns.models import (
     Chapter,
@@ -129,9 +129,9 @@ def _survival_rule(campaign) -> SurvivalRule:
 def settlement_plan(chapter: Chapter) -> SettlementPlan:
     """Every change the settlement of `chapter` makes, computed and not written.
 
-    Seven queries whatever the number of participants: outcomes (with players and
+    Six queries whatever the number of participants: outcomes (with players and
     profiles), active traumas, traumas noted in the chapter, survival points in the
-    ledger, encounter damage and rolls (two), unit results.
+    ledger, encounter damage and rolls (one), unit results.
     """
     campaign = chapter.campaign
     outcomes = list(
@@ -167,21 +167,21 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
             .annotate(total=Sum("survival_points"))
             .values_list("profile_id", "total")
         )
-    dealt = {
-        row["player_id"]: (row["damage"], row["rolls"])
-        for row in EncounterEvent.objects.filter(chapter=chapter)
-        .values("player_id")
-        # Damage dealt is damage to a target, as the encounter log totals it.
-        .annotate(
-            damage=Sum("damage", filter=Q(target__isnull=False), default=0), rolls=Count("pk")
-        )
-    }
-    taken = dict(
-        EncounterEvent.objects.filter(chapter=chapter, target__isnull=False)
-        .values("target_id")
-        .annotate(damage=Sum("damage"))
-        .values_list("target_id", "damage")
-    )
+    # The encounter log in one query, grouped by who rolled and whom it hit: damage dealt
+    # is damage to a target (as the log totals it), damage taken is a target's.
+    dealt: dict[int, tuple[int, int]] = {}
+    taken: dict[int, int] = {}
+    for player_id, target_id, damage, rolls in (
+        EncounterEvent.objects.filter(chapter=chapter)
+        .values("player_id", "target_id")
+        .annotate(damage=Sum("damage", default=0), rolls=Count("pk"))
+        .values_list("player_id", "target_id", "damage", "rolls")
+        .order_by()
+    ):
+        so_far, rolled = dealt.get(player_id, (0, 0))
+        dealt[player_id] = (so_far + (damage if target_id is not None else 0), rolled + rolls)
+        if target_id is not None:
+            taken[target_id] = taken.get(target_id, 0) + damage
     played_in_chronique = bool(dealt)
     rule = _survival_rule(campaign)
     participants = []

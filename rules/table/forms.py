@@ -4,16 +4,15 @@ order directive and pick-up game."""
 import re
 
 from django import forms
-from django.forms.renderers import DjangoTemplates
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
 from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
+from characters.widgets import PlainWidgets
 from rules.dice_calculators.cards import label
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
@@ -86,121 +85,6 @@ def parse_dice(text: str, top: int = 6) -> list[int] | None:
     if not all(re.fullmatch(r"[0-9]{1,2}", part) and 1 <= int(part) <= top for part in parts):
         return None
     return [int(part) for part in parts]
-
-
-# --- Widgets drawn without the template engine -------------------------------------------------
-# The action form is on every draw of the live page (phones poll it): Django draws each widget
-# and each <option> through its own template, most of the page's time. These draw the same
-# HTML as Django's templates (tests/rules/table/test_table_widgets.py compares them for every
-# system's form) in plain Python; any other template goes to the engine as before.
-
-_WIDGETS = "django/forms/widgets/"
-
-
-def _text(value) -> str:
-    """`{{ value }}` in a template: localized, escaped unless already safe."""
-    return conditional_escape(localize(value))
-
-
-def _formatted(value) -> str:
-    """`{{ value|stringformat:'s' }}`: safe stays safe, anything else escaped."""
-    text = "%s" % (str(value) if isinstance(value, tuple) else value)
-    return text if isinstance(value, SafeData) else escape(text)
-
-
-def _attrs(attrs: dict) -> str:
-    return "".join(
-        ""
-        if value is False
-        else f" {_text(name)}"
-        if value is True
-        else f' {_text(name)}="{_formatted(value)}"'
-        for name, value in attrs.items()
-    )
-
-
-def _input(widget: dict) -> str:
-    value = "" if widget["value"] is None else f' value="{_formatted(widget["value"])}"'
-    return (
-        f'<input type="{_text(widget["type"])}" name="{_text(widget["name"])}"{value}'
-        f"{_attrs(widget['attrs'])}>"
-    )
-
-
-def _option(widget: dict) -> str:
-    return (
-        f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>'
-        f"{_text(widget['label'])}</option>"
-    )
-
-
-def _select(widget: dict) -> str:
-    parts = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
-    for group_name, group_choices, _index in widget["optgroups"]:
-        if group_name:
-            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
-        for option in group_choices:
-            if option["template_name"] != _WIDGETS + "select_option.html":
-                return ""  # not drawn here: the engine's
-            parts.append("\n  " + _option(option) + "\n")
-        if group_name:
-            parts.append("\n  </optgroup>")
-    parts.append("\n</select>")
-    return "".join(parts)
-
-
-_OPTIONS = {_WIDGETS + "checkbox_option.html", _WIDGETS + "radio_option.html"}
-
-
-def _input_option(widget: dict) -> str:
-    """checkbox_option.html / radio_option.html: input_option.html and its newline."""
-    wrap = widget.get("wrap_label")
-    label_for = widget["attrs"].get("id")
-    opening = (f'<label for="{_text(label_for)}">' if label_for else "<label>") if wrap else ""
-    closing = f" {_text(widget['label'])}</label>" if wrap else ""
-    return f"{opening}{_input(widget)}\n{closing}\n\n"
-
-
-def _multiple(widget: dict) -> str:
-    """checkbox_select.html / radio.html: multiple_input.html."""
-    attrs = widget["attrs"]
-    parts = ["<div"]
-    if attrs.get("id"):
-        parts.append(f' id="{_text(attrs["id"])}"')
-    if attrs.get("class"):
-        parts.append(f' class="{_text(attrs["class"])}"')
-    parts.append(">")
-    for group, options, _index in widget["optgroups"]:
-        if group:
-            parts.append(f"\n  <div><label>{_text(group)}</label>")
-        for option in options:
-            if option["template_name"] not in _OPTIONS:
-                return ""  # not drawn here: the engine's
-            parts.append("<div>\n    " + _input_option(option) + "</div>")
-        if group:
-            parts.append("\n  </div>")
-    parts.append("\n</div>")
-    return "".join(parts)
-
-
-_DRAWN = {
-    **{
-        f"{_WIDGETS}{name}.html": _input
-        for name in ("input", "text", "number", "hidden", "email", "url", "password", "checkbox")
-    },
-    _WIDGETS + "select.html": _select,
-    _WIDGETS + "checkbox_select.html": _multiple,
-    _WIDGETS + "radio.html": _multiple,
-}
-
-
-class PlainWidgets(DjangoTemplates):
-    """The form renderer of the table's forms: the usual widgets drawn in Python."""
-
-    def render(self, template_name, context, request=None):
-        draw = _DRAWN.get(template_name)
-        html = draw(context["widget"]) if draw is not None else ""
-        return html or super().render(template_name, context, request=request)
 
 
 class TableActionForm(ServiceForm):

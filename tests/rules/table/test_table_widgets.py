@@ -7,8 +7,9 @@ from django import forms
 from django.forms.renderers import DjangoTemplates, get_default_renderer
 from django.template import Context, Template
 
+from characters.widgets import PlainWidgets
 from rules.table.cards import table_card
-from rules.table.forms import PlainWidgets, TableActionForm, TableAddForm
+from rules.table.forms import TableActionForm, TableAddForm
 from rules.table.models import Combatant
 from rules.table.selectors import encounter_get_for_user
 from rules.table.services import encounter_create_quick

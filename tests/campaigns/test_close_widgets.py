@@ -1,0 +1,103 @@
+"""The chapter close form's hundred widgets are drawn in Python (`characters.widgets`), the
+template engine per widget and per option having been most of the organiser's page: the
+HTML is Django's own, byte for byte, for Of the Dead and KOLAPS, fresh or sent back with its
+errors, in French and in English."""
+
+import re
+
+import pytest
+from django.forms.renderers import DjangoTemplates, get_default_renderer
+from django.urls import reverse
+from django.utils import translation
+
+from campaigns.chapters.cards import chapter_card
+from campaigns.chapters.forms import CloseForm
+from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.services import chapter_plan
+from campaigns.selectors import chapter_get_for_user
+from campaigns.services import campaign_add_participant
+from characters.widgets import PlainWidgets
+from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
+from tests.factories import PlayerFactory
+from tests.settlement_fixtures import of_the_dead_table
+
+pytestmark = pytest.mark.django_db
+
+# The CSRF token is masked afresh on every response.
+CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
+
+
+def _of_the_dead():
+    organiser, campaign, players = of_the_dead_table(players=3)
+    odd = PlayerFactory(username="odd", display_name='Zoé "<la> rouge" & co')
+    campaign_add_participant(actor=organiser, campaign=campaign, player=odd)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le <pont>")
+    wrong = {"epilogue": "", "notable_events": "a\nb"}
+    for player in [*players, odd]:
+        wrong |= {f"p{player.pk}_result": "nope<>", f"p{player.pk}_kills_walker": "x"}
+        wrong |= {f"p{player.pk}_side": "S" * 90, f"p{player.pk}_died": "on"}
+    return organiser, chapter, wrong
+
+
+def _kolaps():
+    organiser, _campaign, chapter, players = kolaps_table()
+    wrong = {"epilogue": ""}
+    for index, player in enumerate(players):
+        unit, members = build_unit(player, f"Unité <{index}> & co", ranks=("novice", "aguerri"))
+        chapter_unit_enter(actor=player, chapter=chapter, unit=unit, side="APC")
+        wrong |= {f"u{unit.pk}_result": "nope", f"u{unit.pk}_lost": [str(members[1].pk), "0"]}
+    return organiser, chapter, wrong
+
+
+def _drawn(form) -> list[str]:
+    return [str(field) for field in form]
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("build", [_of_the_dead, _kolaps])
+def test_every_widget_of_the_close_form_is_djangos_own_html(build, language):
+    organiser, chapter, wrong = build()
+    card = chapter_card(organiser, chapter_get_for_user(organiser, chapter.pk))
+    with translation.override(language):
+        for args in ((), (wrong,)):
+            form = CloseForm(*args, card=card)
+            assert not form.is_valid() if args else not form.is_bound
+            assert isinstance(form.renderer, PlainWidgets)
+            plain = _drawn(form)
+            form.renderer = get_default_renderer()
+            assert plain == _drawn(form)
+            assert len(plain) >= 8 and any("<select" in html for html in plain)
+            assert any('type="checkbox"' in html for html in plain)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("build", [_of_the_dead, _kolaps])
+def test_the_close_page_is_the_same_html_and_draws_no_widget_template(
+    client, monkeypatch, build, language
+):
+    organiser, chapter, wrong = build()
+    client.force_login(organiser)
+    client.cookies["django_language"] = language
+    url = reverse("chapter-close", args=[chapter.pk])
+    engine_render = DjangoTemplates.render
+    drawn_by_engine = []
+
+    def spy(self, template_name, context, request=None):
+        drawn_by_engine.append(template_name)
+        return engine_render(self, template_name, context, request=request)
+
+    pages = []
+    for renderer in (CloseForm.default_renderer, get_default_renderer()):
+        monkeypatch.setattr(CloseForm, "default_renderer", renderer)
+        with monkeypatch.context() as patch:
+            patch.setattr(DjangoTemplates, "render", spy)
+            fresh = client.get(url)
+            sent = client.post(url, wrong)
+        assert fresh.status_code == sent.status_code == 200
+        assert 'role="alert"' in sent.content.decode()
+        pages.append([CSRF.sub(r"\1", r.content.decode()) for r in (fresh, sent)])
+        if renderer is not get_default_renderer():
+            # Only the epilogue's and notable events' textareas go to the engine.
+            assert set(drawn_by_engine) <= {"django/forms/widgets/textarea.html"}
+    assert pages[0] == pages[1]
+    assert ("Clôturer le chapitre" if language == "fr" else "Close the chapter") in pages[0][0]
