@@ -5,7 +5,15 @@
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.profiles.services import profile_create
-from rules.table.services import NewCombatants, encounter_add_combatants
+from rules.table import of_the_dead
+from rules.table.models import Combatant
+from rules.table.services import (
+    ActionInput,
+    NewCombatants,
+    encounter_act,
+    encounter_add_combatants,
+    encounter_create_for_chapter,
+)
 from tests.factories import PlayerFactory
 
 
@@ -34,9 +42,6 @@ def add_zombies(organiser, encounter, zombie_type="zonard", count=2, **stats):
 
 def playing_now(encounter):
     """The names of the figures whose turn it is (O5), as the page shows them."""
-    from rules.table import of_the_dead
-    from rules.table.models import Combatant
-
     encounter.refresh_from_db()
     everyone = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     return [
@@ -47,11 +52,21 @@ def playing_now(encounter):
 def pass_until(organiser, encounter, name):
     """The figures before `name` in the phase's order pass (the organiser acting for them),
     until it is `name`'s turn (O5)."""
-    from rules.table.models import Combatant
-    from rules.table.services import ActionInput, encounter_act
-
     while name not in (now := playing_now(encounter)):
         figure = Combatant.objects.get(encounter=encounter, name=now[0])
         action = ActionInput(kind="pass", actor=figure.pk, target=figure.pk)
         encounter_act(actor=organiser, encounter=encounter, version=None, action=action)
     encounter.refresh_from_db()
+
+
+def otd_table():
+    """The chapter's live encounter with two zonards: (encounter, organiser, anna, boris)."""
+    chapter, organiser, anna, boris = otd_chapter()
+    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    add_zombies(organiser, encounter, "zonard", 2)
+    encounter.refresh_from_db()
+    return encounter, organiser, anna, boris
+
+
+def named(encounter, name):
+    return Combatant.objects.get(encounter=encounter, name=name)

@@ -20,29 +20,20 @@ from rules.table.services import (
     encounter_act,
     encounter_add_combatants,
     encounter_advance,
-    encounter_create_for_chapter,
     encounter_create_quick_party,
     encounter_end,
     encounter_odds,
     encounter_undo,
 )
 from tests.factories import PlayerFactory
-from tests.rules.table.otd_fixtures import add_zombies, otd_chapter, pass_until
+from tests.rules.table.otd_fixtures import add_zombies, named, otd_table, pass_until
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table():
-    chapter, organiser, anna, boris = otd_chapter()
-    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
-    add_zombies(organiser, encounter, "zonard", 2)
-    encounter.refresh_from_db()
-    return encounter, organiser, anna, boris
-
-
-def named(encounter, name):
-    return Combatant.objects.get(encounter=encounter, name=name)
+    return otd_table()
 
 
 def act(player, encounter, kind, actor, target=None, **kw):

@@ -18,7 +18,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from characters.permissions import Forbidden, Refusal
-from rules.table.models import Combatant, EncounterEntry, Phase
+from rules.table.models import EncounterEntry, Phase
 from rules.table.services import (
     ActionInput,
     NewCombatants,
@@ -28,22 +28,21 @@ from rules.table.services import (
     encounter_create_for_chapter,
     encounter_undo,
 )
-from tests.rules.table.otd_fixtures import add_zombies, otd_chapter, pass_until, playing_now
+from tests.rules.table.otd_fixtures import (
+    add_zombies,
+    named,
+    otd_chapter,
+    otd_table,
+    pass_until,
+    playing_now,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table():
-    chapter, organiser, anna, boris = otd_chapter()
-    encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
-    add_zombies(organiser, encounter, "zonard", 2)
-    encounter.refresh_from_db()
-    return encounter, organiser, anna, boris
-
-
-def named(encounter, name):
-    return Combatant.objects.get(encounter=encounter, name=name)
+    return otd_table()
 
 
 def act(player, encounter, kind, name, target=None, **kw):
