@@ -126,3 +126,32 @@ EFFECT_LABELS = {
     "target_ally_hit": _("an ally of the target is hit"),
     "plain_miss": _("a plain miss"),
 }
+
+
+# --- Of the Dead: the words of its catalogue tables, for the calculators, the catalogue page
+# and the live table alike.
+
+OTD_MOVE_LABELS = {
+    "careful": _("Careful walk"),
+    "normal": _("Walk"),
+    "run": _("Run"),
+    "sprint": _("Sprint"),
+}
+OTD_COVER_LABELS = {
+    "none": _("In the open"),
+    "partial": _("Partial cover (less than half hidden)"),
+    "cover": _("Cover (more than half hidden)"),
+    "hidden": _("Hidden"),
+}
+OTD_RANGE_LABELS = {"useful": _("Useful range"), "effective": _("Effective range")}
+OTD_SIZE_LABELS = {
+    "slight": _("Slight"),
+    "moderate": _("Moderate"),
+    "substantial": _("Substantial"),
+}
+OTD_TEMPLATE_LABELS = {
+    "slight": _("Slight template"),
+    "moderate": _("Moderate template"),
+    "substantial": _("Substantial template"),
+}
+OTD_ITEM_LABELS = {"explosive": _("Explosive"), "molotov": _("Molotov cocktail")}

@@ -9,7 +9,16 @@ from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.melee import MELEE_TALENT
 from rules.engine.systems.kolaps.ranged import METABOLISM
 from rules.engine.systems.kolaps.talent_test import rank_slugs
-from rules.labels import COVER_LABELS, FOLLOW_UP_LABELS, ORDER_LABELS, RANK_LABELS
+from rules.labels import (
+    COVER_LABELS,
+    FOLLOW_UP_LABELS,
+    ORDER_LABELS,
+    OTD_COVER_LABELS,
+    OTD_ITEM_LABELS,
+    OTD_RANGE_LABELS,
+    OTD_TEMPLATE_LABELS,
+    RANK_LABELS,
+)
 
 RANGED_DICE_FIELDS = ("dice", *FOLLOW_UPS)
 MELEE_DICE_FIELDS = ("a_dice", "b_dice", *RANGED_DICE_FIELDS)
@@ -510,13 +519,8 @@ class ShotForm(OfTheDeadForm):
     SIDES = (("attacker", _("Shooter")), ("defender", _("Target")))
     TOP = ()
 
-    RANGE_LABELS = {"useful": _("Useful range"), "effective": _("Effective range")}
-    COVER_LABELS = {
-        "none": _("In the open"),
-        "partial": _("Partial cover (less than half hidden)"),
-        "cover": _("Cover (more than half hidden)"),
-        "hidden": _("Hidden"),
-    }
+    RANGE_LABELS = OTD_RANGE_LABELS
+    COVER_LABELS = OTD_COVER_LABELS
 
     def side_fields(self) -> dict:
         return {
@@ -545,12 +549,8 @@ class ThrowForm(OfTheDeadForm):
     SIDES = (("thrower", _("Thrower")),)
     TOP = ("item", "size", "distance_cm", "zone_modifiers")
 
-    ITEM_LABELS = {"explosive": _("Explosive"), "molotov": _("Molotov cocktail")}
-    SIZE_LABELS = {
-        "slight": _("Slight template"),
-        "moderate": _("Moderate template"),
-        "substantial": _("Substantial template"),
-    }
+    ITEM_LABELS = OTD_ITEM_LABELS
+    SIZE_LABELS = OTD_TEMPLATE_LABELS
 
     def side_fields(self) -> dict:
         return {

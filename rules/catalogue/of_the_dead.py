@@ -9,33 +9,14 @@ from campaigns.models import ZombieType
 from characters.models import TraumaKind, TraumaPermanence, Vocation
 from rules.catalogue.entries import CatalogueEntry, CatalogueSection, plus
 from rules.engine.systems.of_the_dead.catalogue import load_catalogue
+from rules.labels import (
+    OTD_COVER_LABELS,
+    OTD_MOVE_LABELS,
+    OTD_RANGE_LABELS,
+    OTD_SIZE_LABELS,
+    OTD_TEMPLATE_LABELS,
+)
 
-MOVE_LABELS = {
-    "careful": gettext_lazy("Careful walk"),
-    "normal": gettext_lazy("Walk"),
-    "run": gettext_lazy("Run"),
-    "sprint": gettext_lazy("Sprint"),
-}
-COVER_LABELS = {
-    "none": gettext_lazy("In the open"),
-    "partial": gettext_lazy("Partial cover"),
-    "cover": gettext_lazy("Cover (more than half hidden)"),
-    "hidden": gettext_lazy("Hidden"),
-}
-RANGE_LABELS = {
-    "useful": gettext_lazy("Useful range"),
-    "effective": gettext_lazy("Effective range"),
-}
-SIZE_LABELS = {
-    "slight": gettext_lazy("Slight"),
-    "moderate": gettext_lazy("Moderate"),
-    "substantial": gettext_lazy("Substantial"),
-}
-TEMPLATE_LABELS = {
-    "slight": gettext_lazy("Slight template"),
-    "moderate": gettext_lazy("Moderate template"),
-    "substantial": gettext_lazy("Substantial template"),
-}
 TRAUMA_LABELS = {
     "physical": gettext_lazy("Physical trauma"),
     "psychic": gettext_lazy("Psychic trauma"),
@@ -73,7 +54,7 @@ def sections() -> tuple[str, list[CatalogueSection]]:
     moves = [
         CatalogueEntry(
             slug=key,
-            label=str(MOVE_LABELS[key]),
+            label=str(OTD_MOVE_LABELS[key]),
             facts=[
                 _("%(cm)s cm") % {"cm": move.cm},
                 _("noise %(n)s") % {"n": move.noise},
@@ -82,27 +63,27 @@ def sections() -> tuple[str, list[CatalogueSection]]:
             ],
         )
         for key, move in cat.moves.items()
-        if key in MOVE_LABELS
+        if key in OTD_MOVE_LABELS
     ]
     covers = [
         CatalogueEntry(
             slug=key,
-            label=str(COVER_LABELS[key]),
+            label=str(OTD_COVER_LABELS[key]),
             facts=[_("cannot be attacked") if dice is None else _dice(dice, "defence")],
         )
         for key, dice in cat.cover_dice.items()
-        if key in COVER_LABELS and key != "none"
+        if key in OTD_COVER_LABELS and key != "none"
     ]
     ranges = [
         CatalogueEntry(
             slug=key,
-            label=str(RANGE_LABELS[key]),
+            label=str(OTD_RANGE_LABELS[key]),
             facts=[
                 _dice(n, what) for n, what in zip(dice, ("attack", "defence"), strict=True) if n
             ],
         )
         for key, dice in cat.range_dice.items()
-        if key in RANGE_LABELS
+        if key in OTD_RANGE_LABELS
     ]
     states = [
         CatalogueEntry(
@@ -149,7 +130,7 @@ def sections() -> tuple[str, list[CatalogueSection]]:
     explosives = [
         CatalogueEntry(
             slug=key,
-            label=str(TEMPLATE_LABELS[key]),
+            label=str(OTD_TEMPLATE_LABELS[key]),
             facts=[
                 ngettext("%(n)s damage", "%(n)s damage", template.damage) % {"n": template.damage},
                 str(EFFECT_LABELS.get(template.effect, "")),
@@ -158,18 +139,18 @@ def sections() -> tuple[str, list[CatalogueSection]]:
             ],
         )
         for key, template in cat.templates.items()
-        if key in TEMPLATE_LABELS
+        if key in OTD_TEMPLATE_LABELS
     ]
     obstacles = [
         CatalogueEntry(
             slug=key,
-            label=str(SIZE_LABELS[key]),
+            label=str(OTD_SIZE_LABELS[key]),
             facts=[_("structure %(n)s") % {"n": structure}],
             summary=_("A fall: %(moral)s Moral, on the ground, %(noise)s noise.")
             % {"moral": plus(cat.fall_moral), "noise": cat.fall_noise},
         )
         for key, structure in cat.obstacles.items()
-        if key in SIZE_LABELS
+        if key in OTD_SIZE_LABELS
     ]
     return cat.version, [
         CatalogueSection("vocations", "vocation", _("Vocations"), vocations),

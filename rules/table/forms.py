@@ -14,6 +14,13 @@ from characters.accounts.forms import ServiceForm
 from characters.models import Player
 from characters.widgets import PlainWidgets
 from rules.dice_calculators.cards import label
+from rules.labels import (
+    OTD_COVER_LABELS,
+    OTD_ITEM_LABELS,
+    OTD_MOVE_LABELS,
+    OTD_RANGE_LABELS,
+    OTD_SIZE_LABELS,
+)
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
 from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
@@ -168,20 +175,18 @@ class TableActionForm(ServiceForm):
     soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
     # Of the Dead (rules.table.of_the_dead): the move declared, range and cover of a shot,
     # what is thrown, the adversaries around, and its dice by hand.
-    move = forms.ChoiceField(
-        label=_("Move"), choices=list(of_the_dead.MOVE_LABELS.items()), required=False
-    )
+    move = forms.ChoiceField(label=_("Move"), choices=list(OTD_MOVE_LABELS.items()), required=False)
     range = forms.ChoiceField(
-        label=_("Range"), choices=list(of_the_dead.RANGE_LABELS.items()), required=False
+        label=_("Range"), choices=list(OTD_RANGE_LABELS.items()), required=False
     )
     otd_cover = forms.ChoiceField(
-        label=_("Cover"), choices=list(of_the_dead.COVER_LABELS.items()), required=False
+        label=_("Cover"), choices=list(OTD_COVER_LABELS.items()), required=False
     )
     item = forms.ChoiceField(
-        label=_("Thrown"), choices=list(of_the_dead.ITEM_LABELS.items()), required=False
+        label=_("Thrown"), choices=list(OTD_ITEM_LABELS.items()), required=False
     )
     size = forms.ChoiceField(
-        label=_("Blast size"), choices=list(of_the_dead.SIZE_LABELS.items()), required=False
+        label=_("Blast size"), choices=list(OTD_SIZE_LABELS.items()), required=False
     )
     surrounded_by = forms.IntegerField(
         label=_("Adversaries around the target (or the shooter)"),

@@ -34,6 +34,13 @@ from rules.engine.systems.of_the_dead import states
 from rules.engine.systems.of_the_dead import turn as turn_module
 from rules.engine.systems.of_the_dead.catalogue import COVERS, MOVES, RANGES, SIZES
 from rules.engine.systems.of_the_dead.explosives import ITEMS
+from rules.labels import (
+    OTD_COVER_LABELS,
+    OTD_ITEM_LABELS,
+    OTD_MOVE_LABELS,
+    OTD_RANGE_LABELS,
+    OTD_SIZE_LABELS,
+)
 from rules.rolls.services import _sentence
 from rules.table.models import Combatant, EntryKind, Phase
 
@@ -140,28 +147,6 @@ MARKER_LABELS = {
     "on_ground": gettext_lazy("on the ground"),
     "unconscious": gettext_lazy("unconscious"),
 }
-MOVE_LABELS = {
-    "careful": gettext_lazy("Careful walk"),
-    "normal": gettext_lazy("Normal move"),
-    "run": gettext_lazy("Run"),
-    "sprint": gettext_lazy("Sprint"),
-}
-RANGE_LABELS = {
-    "useful": gettext_lazy("Useful range"),
-    "effective": gettext_lazy("Effective range"),
-}
-COVER_LABELS = {
-    "none": gettext_lazy("No cover"),
-    "partial": gettext_lazy("Partial cover"),
-    "cover": gettext_lazy("Cover (more than half hidden)"),
-    "hidden": gettext_lazy("Hidden"),
-}
-ITEM_LABELS = {"explosive": gettext_lazy("Explosive"), "molotov": gettext_lazy("Molotov")}
-SIZE_LABELS = {
-    "slight": gettext_lazy("Slight"),
-    "moderate": gettext_lazy("Moderate"),
-    "substantial": gettext_lazy("Substantial"),
-}
 BLOCKED = {
     "attacker_panicked": gettext_lazy("A panicked combatant cannot act in the action phase."),
     "attacker_stunned": gettext_lazy("A stunned combatant cannot attack."),
@@ -172,9 +157,9 @@ BLOCKED = {
     "thrower_surrounded": gettext_lazy("A surrounded combatant cannot throw."),
     "too_far": gettext_lazy("Too far: a throw reaches as many steps as the Physique."),
 }
-assert set(MOVE_LABELS) == set(MOVES) and set(RANGE_LABELS) == set(RANGES)
-assert set(COVER_LABELS) == set(COVERS) and set(SIZE_LABELS) == set(SIZES)
-assert set(ITEM_LABELS) == set(ITEMS)
+assert set(OTD_MOVE_LABELS) == set(MOVES) and set(OTD_RANGE_LABELS) == set(RANGES)
+assert set(OTD_COVER_LABELS) == set(COVERS) and set(OTD_SIZE_LABELS) == set(SIZES)
+assert set(OTD_ITEM_LABELS) == set(ITEMS)
 
 
 # --- The live state -------------------------------------------------------------------------
