@@ -4,6 +4,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from characters.files import FileOrTextForm
 from characters.kolaps import services, text
 from characters.kolaps.unit_file import MAX_BYTES
 
@@ -96,24 +97,6 @@ class CompareForm(forms.Form):
     opponent_vu = forms.IntegerField(label=_("Opponent's VU"), min_value=0, max_value=100000)
 
 
-class ImportForm(forms.Form):
-    file = forms.FileField(label=_("JSON file"), required=False)
-    text = forms.CharField(
-        label=_("…or paste its text"), required=False, widget=forms.Textarea(attrs={"rows": 6})
-    )
-
-    def clean(self):
-        data = super().clean()
-        if not data.get("file") and not data.get("text"):
-            raise forms.ValidationError(_("Choose a file or paste its text."))
-        return data
-
-    def content(self) -> bytes | str:
-        upload = self.cleaned_data.get("file")
-        if upload:
-            return upload.read(services_max_bytes() + 1)
-        return self.cleaned_data["text"]
-
-
-def services_max_bytes() -> int:
-    return MAX_BYTES
+class ImportForm(FileOrTextForm):
+    def max_bytes(self) -> int:
+        return MAX_BYTES
