@@ -49,7 +49,12 @@ def test_the_french_page_speaks_french(client, table):
     html = _text(
         _client(client, organiser, "fr").get(reverse("table-encounter", args=[encounter.pk]))
     )
-    assert "Survivants" in html and "Ordre d'initiative" in html and "Mouvement" in html
+    assert (
+        "Survivants" in html
+        and "Ordre d'initiative" in html
+        and "Déplacement" in html
+        and "Marche" in html
+    )
 
 
 def test_a_player_moves_on_the_page_and_the_markers_show(client, table):
