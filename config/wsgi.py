@@ -17,11 +17,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
 
 
-def _prepare() -> None:
+def _prepare() -> list[str]:
+    """Imports every view module and compiles every template (a template that does not
+    compile stops the worker here, not a visitor's request); the templates' names."""
     get_resolver().url_patterns  # noqa: B018 - imports every view module
     templates = Path(settings.BASE_DIR) / "templates"
-    for path in sorted(templates.rglob("*.html")):
-        get_template(path.relative_to(templates).as_posix())
+    names = [p.relative_to(templates).as_posix() for p in sorted(templates.rglob("*.html"))]
+    for name in names:
+        get_template(name)
+    return names
 
 
 _prepare()
