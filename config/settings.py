@@ -137,6 +137,10 @@ KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
 CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", default=3600)
+# How long, in milliseconds, one thread of a WSGI worker may hold Python's GIL while
+# another waits for it (config/wsgi.py; Python's default is 5). A thread back from
+# PostgreSQL waits up to this long behind a thread that is rendering, at every query.
+WSGI_GIL_SWITCH_MS = env.float("WSGI_GIL_SWITCH_MS", default=5.0)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"
