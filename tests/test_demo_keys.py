@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.http import Http404
 from django.urls import reverse
 
 from campaigns.models import Campaign, Chapter
@@ -149,3 +150,11 @@ def test_an_area_that_fails_is_reported_in_a_line_and_the_others_load(monkeypatc
     assert "Demo: server rolls skipped (RuntimeError: the dice are lost)." in out
     assert Campaign.objects.filter(name=DEMO_KOLAPS_CAMPAIGN).exists(), "later areas load"
     assert not DemoObject.objects.filter(key__startswith="rolls/").exists()
+
+
+def test_it_names_an_error_without_a_message_by_its_type_alone(monkeypatch):
+    def not_found(players):
+        raise Http404
+
+    monkeypatch.setattr(demo, "load_server_rolls", not_found)
+    assert "Demo: server rolls skipped (Http404)." in load()
