@@ -8,7 +8,7 @@ JSON) and 409 (changed meanwhile) on writes, 429 (too many tries). `bound_intege
 every integer without bounds the 64-bit range the JSON parser enforces (config/api.py).
 """
 
-from config.api import API_INT_MAX, API_INT_MIN
+from config.bounds import API_INT_MAX, API_INT_MIN
 
 ERROR = {
     "type": "object",

@@ -5,6 +5,7 @@ from dataclasses import asdict
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -68,12 +69,23 @@ class ChapterCardSerializer(CardSerializer):
         }
 
 
+PLAYERS = dict.fromkeys(("min_value", "max_value"), gettext_lazy("Between 1 and 99 players."))
+POINTS = dict.fromkeys(("min_value", "max_value"), gettext_lazy("Between 0 and 999 points."))
+
+
 class ChapterWriteSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=160)
     scenario = serializers.CharField(required=False, allow_blank=True)
-    players_min = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    players_max = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    min_survival_points = serializers.IntegerField(required=False, min_value=0)
+    # The services' ranges, declared so that the schema says them (same sentences).
+    players_min = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99, error_messages=PLAYERS
+    )
+    players_max = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99, error_messages=PLAYERS
+    )
+    min_survival_points = serializers.IntegerField(
+        required=False, min_value=0, max_value=999, error_messages=POINTS
+    )
     required_cards = serializers.ListField(
         child=serializers.CharField(max_length=120), required=False, max_length=30
     )

@@ -46,7 +46,9 @@ def _utc(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> str:
+def calendar(
+    chapters, *, host: str, name: str, now: datetime | None = None, scheme: str = "https"
+) -> str:
     now = now or datetime.now(UTC)
     lines = [
         "BEGIN:VCALENDAR",
@@ -64,7 +66,7 @@ def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> 
         description = "\n".join(
             part for part in (chapter.objectives, chapter.weather, chapter.time_of_day) if part
         )
-        url = f"https://{host}{reverse('chapter-detail', args=[chapter.pk])}"
+        url = f"{scheme}://{host}{reverse('chapter-detail', args=[chapter.pk])}"
         lines += [
             "BEGIN:VEVENT",
             f"UID:chapter-{chapter.pk}@{host}",
@@ -82,7 +84,7 @@ def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> 
     return "".join(fold(line) + "\r\n" for line in lines)
 
 
-def calendar_for_token(token: str, *, host: str) -> str:
+def calendar_for_token(token: str, *, host: str, scheme: str = "https") -> str:
     """Two queries: the feed with its player, their upcoming chapters."""
     feed = CalendarFeed.objects.select_related("player").filter(token=token).first()
     if feed is None:
@@ -92,4 +94,5 @@ def calendar_for_token(token: str, *, host: str) -> str:
         .select_related("campaign")
         .order_by("starts_at", "pk")
     )
-    return calendar(chapters, host=host, name=f"Chronique — {feed.player.public_name}")
+    name = f"Chronique — {feed.player.public_name}"
+    return calendar(chapters, host=host, name=name, scheme=scheme)
