@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
@@ -20,6 +20,7 @@ from campaigns.models import (
     Chapter,
     ChapterStatus,
     Invitation,
+    Membership,
     MembershipRole,
     Vote,
     VoteStatus,
@@ -150,18 +151,47 @@ def _summary(campaign: Campaign, participants: int) -> CampaignSummary:
     )
 
 
-def campaign_list_for(user) -> list[CampaignSummary]:
-    """One query, whatever the number of campaigns."""
-    rows = (
-        Campaign.objects.for_user(user)
-        .select_related("organiser")
+_LISTED = (
+    "pk", "name", "system", "organiser__display_name", "organiser__username", "n_participants",
+    "created_at",
+)  # fmt: skip
+# The campaigns a viewer organises or is a member of, newest first, with their number of
+# players (counted over all the campaign's memberships, not only the viewer's own).
+_CAMPAIGN_LIST = CompiledRead(
+    lambda viewer: (
+        Campaign.objects.filter(
+            Q(organiser_id=viewer)
+            | Exists(Membership.objects.filter(campaign=OuterRef("pk"), player_id=viewer))
+        )
         .annotate(
             n_participants=Count(
                 "memberships", filter=Q(memberships__role=MembershipRole.PLAYER), distinct=True
             )
         )
+        .order_by("-created_at", "-pk")
+        .values_list(*_LISTED)
     )
-    return [_summary(row, row.n_participants) for row in rows]
+)
+
+
+def campaign_list_for(user) -> list[CampaignSummary]:
+    """One query, whatever the number of campaigns, compiled once (`CompiledRead`)."""
+    if not user.is_authenticated:
+        return []
+    return [
+        CampaignSummary(
+            id=pk,
+            name=name,
+            system=system,
+            system_name=system_get(system).name,
+            organiser=display or username,
+            participants=participants,
+            created_at=created_at,
+        )
+        for pk, name, system, display, username, participants, created_at in _CAMPAIGN_LIST.rows(
+            user.pk
+        )
+    ]
 
 
 # The campaign page's reads, each for one campaign's id (the profile: the viewer's), compiled
