@@ -132,7 +132,8 @@ AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 # naming all they show (characters/kolaps/views.py `_print_page`, `_sheets`); 0 renders
 # every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
-# The KOLAPS unit page as sent, likewise (characters/kolaps/views.py `_unit_page`).
+# The KOLAPS unit page and the list of a player's units and characters as sent, likewise
+# (characters/kolaps/views.py `_unit_page`, `_list_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.

@@ -162,6 +162,7 @@ class VocationBallotForm(ServiceForm):
 
 
 class VocationForm(ServiceForm):
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     vocation = forms.ChoiceField(label=_("Vocation"), choices=Vocation.choices)
     player = forms.ChoiceField(label=_("Player"), required=False)
 
@@ -192,6 +193,7 @@ class UnitEntryForm(ServiceForm):
     """A player enters one of their units into a KOLAPS chapter. Drafts are listed too, so
     that choosing one gives the reason it cannot enter."""
 
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     unit = forms.ChoiceField(label=_("Your unit"))
     side = forms.CharField(
         label=_("Side"),
@@ -227,6 +229,7 @@ class ArmyEntryForm(ServiceForm):
     """A player enters one of their army lists into a Rapid 40000 chapter. Drafts are listed
     too, so that choosing one gives the reason it cannot enter."""
 
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     army = forms.ChoiceField(label=_("Your army list"))
     side = forms.CharField(
         label=_("Side"),

@@ -332,7 +332,7 @@ class UnitListAPI(APIView):
 
     @extend_schema(responses=UnitSummarySerializer(many=True))
     def get(self, request):
-        units, _characters = cards.lists_for(request.user)
+        units = cards.list_rows(request.user).units()  # its characters are not costed
         return Response(UnitSummarySerializer(units, many=True).data)
 
     @extend_schema(request=UnitCreateSerializer, responses={201: UnitSerializer})
