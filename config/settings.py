@@ -87,6 +87,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `|bdi`: user text isolated among the page's words (characters/bidi.py).
+            "builtins": ["characters.templatetags.bidi"],
         },
     },
 ]

@@ -298,6 +298,33 @@ def test_a_rotated_or_revoked_api_token_stops_working_at_once(player):
     assert _token_get(url, new).status_code == 401
 
 
+def test_it_refuses_a_token_revoked_between_its_database_read_and_its_caching(
+    player, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A request reads the token from the database; before it writes it to the cache, the
+    player revokes it (committed). The request itself was let in, but the token must not
+    come back to life from the cache for `AUTH_USER_CACHE_SECONDS`."""
+    from rest_framework.authentication import TokenAuthentication
+
+    from characters.accounts.services import player_token, player_token_revoke
+
+    url = reverse("api-table-new")
+    key = player_token(player=player).key
+    read_from_the_database = TokenAuthentication.authenticate_credentials
+
+    def read_then_revoked(self, key):
+        found = read_from_the_database(self, key)
+        with django_capture_on_commit_callbacks(execute=True):
+            player_token_revoke(player=player)
+        return found
+
+    monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", read_then_revoked)
+    assert _token_get(url, key).status_code == 405  # let in: read before the revocation
+    monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", read_from_the_database)
+    assert _token_get(url, key).status_code == 401
+    assert _token_get(url, key).status_code == 401
+
+
 def test_an_api_token_of_a_player_deactivated_since_its_last_request_is_refused(player):
     from characters.accounts.services import player_token
 

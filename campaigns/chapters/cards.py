@@ -26,6 +26,7 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from characters.bidi import isolate_text
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
@@ -327,7 +328,12 @@ def _k12(
                 [kolaps_services.character_choices(m) for m in unit_members],
             )
             characters.extend(cost.characters)
-            names.update({str(m.pk): f"{m.name} ({line.unit_name})" for m in unit_members})
+            names.update(
+                {
+                    str(m.pk): f"{isolate_text(m.name)} ({isolate_text(line.unit_name)})"
+                    for m in unit_members
+                }
+            )
         costed.append(costing.UnitCost(characters=tuple(characters), problems=()))
         labels.append(key[1] if key[0] == "side" else side_lines[0].unit_name)
     (first, second), (first_label, second_label) = costed, labels

@@ -21,6 +21,7 @@ from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from characters.bidi import isolate_text
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
@@ -858,7 +859,8 @@ def change_sentence(change: KolapsChange, cat: Catalogue) -> str:
 def _sentence(verb: str, given: dict, cat: Catalogue) -> str:
     data = {"name": "", "source": "", "talent": "", "item": "", "level": "", "rank": "",
             "sante": "", "souffle": "", "moral": "", "undone": "", "chapter_title": ""}  # fmt: skip
-    data.update(given)
+    # Names as typed, each isolated in the sentence (`characters.bidi`).
+    data.update({k: isolate_text(v) if isinstance(v, str) else v for k, v in given.items()})
     if verb == "level" and data["level"] is None:
         verb = "level_dropped"
     if data["talent"]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
+from characters.bidi import isolate_text
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps import DIRECTIVE_LABELS
@@ -332,7 +333,8 @@ def _line_text(
     if kind == EntryKind.END_PHASE and "events" in data:
         text = _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
         lost = [
-            _("%(name)s loses %(count)s life") % {"name": e.get("name"), "count": -e["change"]}
+            _("%(name)s loses %(count)s life")
+            % {"name": isolate_text(e.get("name") or ""), "count": -e["change"]}
             for e in data["events"]
             if e.get("event") == "life" and e.get("change", 0) < 0
         ]
@@ -342,14 +344,15 @@ def _line_text(
         if attacker:
             return _("End phase of turn %(turn)s: %(side)s attacks next turn.") % {
                 "turn": data.get("turn"),
-                "side": attacker,
+                "side": isolate_text(attacker),
             }
         return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.ENDED:
         return _("The encounter is over.")
     if data.get("added"):
-        return _("Joining the encounter: %(names)s.") % {"names": ", ".join(data["added"])}
-    sides = [str(side_label(side)) for side in data.get("sides", [])]
+        names = ", ".join(isolate_text(name) for name in data["added"])
+        return _("Joining the encounter: %(names)s.") % {"names": names}
+    sides = [isolate_text(str(side_label(side))) for side in data.get("sides", [])]
     return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(sides)}
 
 
@@ -490,14 +493,15 @@ def table_card(
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:
-        actor = names.get(row["actor_id"], "?")
-        target = names.get(row["target_id"], "?")
+        # Names isolated in the line's sentence (`characters.bidi`).
+        actor = isolate_text(names.get(row["actor_id"], "?"))
+        target = isolate_text(names.get(row["target_id"], "?"))
         show = can_manage or by_side.get(row["actor_id"]) in my_sides
         turns.setdefault(row["turn"], []).append(
             LogLine(
                 version=row["version"],
                 kind=row["kind"],
-                author=_name(row["author__display_name"], row["author__username"]),
+                author=isolate_text(_name(row["author__display_name"], row["author__username"])),
                 at=row["at"],
                 text=_line_text(
                     adapter, side_label, row["kind"], row["data"] or {}, actor, target, show

@@ -5,7 +5,8 @@
 (organisers and participants: a participant acts for their own combatants, which the
 service checks), "manage" (organisers). `encounter_get_by_token` is the spectator's link.
 The one exception, the API's action (`rules.table.services.encounter_act_by_id`), makes the
-same checks (`encounter_authorize`) on the row it locks, saving the fetch.
+same checks (`encounter_authorize`) on the row it locks, saving the fetch; who may not see
+the encounter is filtered out by the locking statement itself, so it locks nothing.
 """
 
 from django.db.models import Q

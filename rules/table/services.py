@@ -119,15 +119,47 @@ def _require_for(actor, roles: set[Role], combatant: Combatant) -> None:
 
 
 @cache
-def _lock_sql() -> str:
+def _lock_sql(*, visible: bool = False) -> str:
     """The lock and the version bump in one statement: the row, locked until the commit,
-    comes back as it is now (its version already counts this write)."""
+    comes back as it is now (its version already counts this write). `visible`: only when
+    the user named by the further parameters may see it (`_visible_sql`)."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in Encounter._meta.concrete_fields)
     version = quote(Encounter._meta.get_field("version").column)
+    where = f"{quote(Encounter._meta.pk.column)} = %s"
+    if visible:
+        where += f" AND {_visible_sql()}"
     return (
         f"UPDATE {quote(Encounter._meta.db_table)} SET {version} = {version} + 1 "
-        f"WHERE {quote(Encounter._meta.pk.column)} = %s RETURNING {columns}"
+        f"WHERE {where} RETURNING {columns}"
+    )
+
+
+def _visible_sql() -> str:
+    """`encounter_role`'s CAN_VIEW as SQL on the encounter's row, the user's id in each of
+    its 4 parameters: the pick-up game's creator, a player of one of its combatants, the
+    organiser or a member of its chapter's campaign (a test holds the two to agree)."""
+    quote = connection.ops.quote_name
+
+    def table(model: type[models.Model]) -> str:
+        return quote(model._meta.db_table)
+
+    def col(model: type[models.Model], name: str) -> str:
+        return f"{table(model)}.{quote(model._meta.get_field(name).column)}"
+
+    campaign = Chapter._meta.get_field("campaign").related_model
+    member = campaign._meta.get_field("memberships").related_model
+    return (
+        f"(({col(Encounter, 'chapter')} IS NULL AND {col(Encounter, 'created_by')} = %s)"
+        f" OR EXISTS (SELECT 1 FROM {table(Combatant)}"
+        f" WHERE {col(Combatant, 'encounter')} = {col(Encounter, 'id')}"
+        f" AND {col(Combatant, 'player')} = %s)"
+        f" OR EXISTS (SELECT 1 FROM {table(Chapter)} INNER JOIN {table(campaign)}"
+        f" ON {col(campaign, 'id')} = {col(Chapter, 'campaign')}"
+        f" WHERE {col(Chapter, 'id')} = {col(Encounter, 'chapter')}"
+        f" AND ({col(campaign, 'organiser')} = %s OR EXISTS (SELECT 1 FROM {table(member)}"
+        f" WHERE {col(member, 'campaign')} = {col(campaign, 'id')}"
+        f" AND {col(member, 'player')} = %s))))"
     )
 
 
@@ -180,6 +212,13 @@ def _lock(encounter: Encounter, version: int | None) -> Encounter:
 
 def _lock_row(pk) -> Encounter | None:
     return next(iter(_rows(Encounter, _lock_sql(), [pk])), None)
+
+
+def _lock_row_visible(pk, user) -> Encounter | None:
+    """`_lock_row` when `user` may see the encounter; else None, and nothing locked: the
+    row is filtered out by the UPDATE's WHERE before PostgreSQL would lock it, so an
+    outsider neither waits for a player's action nor makes one wait."""
+    return next(iter(_rows(Encounter, _lock_sql(visible=True), [pk, *[user.pk] * 4])), None)
 
 
 def _check_live(locked: Encounter, version: int | None) -> None:
@@ -670,9 +709,10 @@ def encounter_act_by_id(*, actor, pk: int, version: int | None, action: ActionIn
     """`encounter_act` on the encounter numbered `pk`, which the API fetches and authorises
     with the lock (one statement for a pick-up game, where a view fetches the encounter for
     `encounter_get_for_user` and then locks it): 404 to who may not see it, 403 to who may
-    not act, before anything is told of its state (ended, or changed since `version`)."""
+    not act, before anything is told of its state (ended, or changed since `version`). Who
+    may not see it is refused by the statement itself, which then locks nothing."""
     with transaction.atomic():
-        locked = _lock_row(pk)
+        locked = _lock_row_visible(pk, actor)
         if locked is None:
             raise Http404
         if locked.chapter_id is not None:

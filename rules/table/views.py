@@ -138,10 +138,22 @@ def _full_log(request) -> bool:
     return parse_qs(query).get("log") == ["all"]
 
 
+FULL_LOG_QUERY = "?log=all"
+
+
+def _page_after_write(request, encounter) -> HttpResponse:
+    """Without JavaScript, a write goes back to the page it was made from: the full log
+    stays the full log (the page's forms post to `...?log=all`, the one value read)."""
+    url = reverse("table-encounter", args=[encounter.pk])
+    return redirect(url + FULL_LOG_QUERY if request.GET.get("log") == "all" else url)
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
     window = None if _full_log(request) else LOG_WINDOW
+    # A write from the full log keeps it (its answer, or the page it redirects to).
+    keep = FULL_LOG_QUERY if window is None else ""
     card = table_card(request.user, encounter, spectator=spectator, log_window=window)
     adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
     if add_form is None and card.can_manage and card.is_live and adds:
@@ -172,7 +184,7 @@ def _table_context(
         "card": card,
         "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
-        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) for name in _WRITES},
+        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) + keep for name in _WRITES},
         "form": form,
         "message": message,
         "spectator": spectator,
@@ -186,7 +198,7 @@ def _table_context(
             if spectator
             else reverse("table-encounter", args=[encounter.pk])
         )
-        + "?log=all",
+        + FULL_LOG_QUERY,
         "ws_path": (
             f"/ws/table/watch/{encounter.spectator_token}/"
             if spectator
@@ -206,7 +218,7 @@ def _render_table(request, context, status: int = 200) -> HttpResponse:
 
 def _after_write(request, encounter) -> HttpResponse:
     if not request.htmx:
-        return redirect("table-encounter", pk=encounter.pk)
+        return _page_after_write(request, encounter)
     encounter.refresh_from_db()
     return _render_table(request, _table_context(request, encounter))
 
@@ -283,7 +295,7 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(refusal.field, str(refusal.message))
         return _refused(request, encounter, refusal, form=form)
     if not request.htmx:
-        return redirect("table-encounter", pk=encounter.pk)
+        return _page_after_write(request, encounter)
     encounter.refresh_from_db()
     return _render_table(request, _table_context(request, encounter, form=form))
 
