@@ -74,3 +74,24 @@ def test_redaction_keeps_ordinary_paths_readable():
     assert redact("GET /rules/kolaps/ranged/ 200") == "GET /rules/kolaps/ranged/ 200"
     long = "Abcdefghijklmnopqrstuvwxyz012345_-AB"
     assert redact(f"Not Found: /join/{long}/") == "Not Found: /join/[token]/"
+
+
+def test_it_keeps_a_revoked_unit_link_dead_when_the_unshare_is_undone(client, tokens):
+    organiser, _invitation, _feed, unit = tokens
+    old_share = unit.share_token
+    unit = kolaps.unit_unshare(actor=organiser, unit=unit, version=unit.version)
+    client.force_login(organiser)
+    answer = client.post(
+        reverse("api-kolaps-unit-undo", args=[unit.pk]),
+        {"version": unit.version},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    unit.refresh_from_db()
+    # Shared again, under a new link: whoever had the revoked one still gets nothing.
+    assert unit.share_token and unit.share_token != old_share
+    assert len(unit.share_token) >= 32
+    client.logout()
+    assert client.get(reverse("kolaps-shared", args=[old_share])).status_code == 404
+    assert client.get(reverse("api-kolaps-shared", args=[old_share])).status_code == 404
+    assert client.get(reverse("kolaps-shared", args=[unit.share_token])).status_code == 200
