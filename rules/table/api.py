@@ -47,6 +47,8 @@ from rules.table.services import (
     encounter_end,
     encounter_odds,
     encounter_reveal,
+    encounter_revoke_spectator_link,
+    encounter_rotate_spectator_link,
     encounter_set_directive,
     encounter_undo,
 )
@@ -325,6 +327,7 @@ def _write(request, encounter, service, **kwargs) -> Response:
         written.phase,
     )
     encounter.attacker_side, encounter.status = written.attacker_side, written.status
+    encounter.spectator_token = written.spectator_token
     since = seen if seen is not None else made.version - 1
     written = {}
     combatants = getattr(made, "written_combatants", None)
@@ -435,6 +438,31 @@ TableAdvanceAPI = _simple_api(
 )
 TableEndAPI = _simple_api(
     encounter_end, TableVersionSerializer, "End the encounter (organisers).", need="manage"
+)
+
+
+def _link_api(service, name: str, doc: str):
+    class LinkAPI(APIView):
+        @extend_schema(request=None, responses={200: TableCardSerializer})
+        def post(self, request, pk: int):
+            encounter = encounter_get_for_user(request.user, pk, need="manage")
+            return _write(request, encounter, service)
+
+    LinkAPI.__doc__ = doc
+    LinkAPI.__name__ = LinkAPI.__qualname__ = name
+    return LinkAPI
+
+
+TableLinkRevokeAPI = _link_api(
+    encounter_revoke_spectator_link,
+    "TableLinkRevokeAPI",
+    "Revoke the spectator link (organisers): it answers 404 at once, live or ended, until a "
+    "new one is made. An ended encounter keeps its link until it is revoked.",
+)
+TableLinkRotateAPI = _link_api(
+    encounter_rotate_spectator_link,
+    "TableLinkRotateAPI",
+    "A new spectator link (organisers), in `spectator_token`: the old one answers 404 at once.",
 )
 
 
