@@ -16,9 +16,10 @@ from rest_framework.views import APIView
 
 from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
 from campaigns.selectors import chapter_get_for_user
+from characters.bounds import VERSION_MAX, VERSION_MIN
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player
-from characters.serializers import CardSerializer
+from characters.serializers import CardSerializer, id_field, version_field
 from rules.rolls.models import RollRecord
 from rules.table.cards import (
     EncounterCard,
@@ -75,10 +76,10 @@ class EncounterLogSerializer(CardSerializer):
 class EncounterRollSerializer(serializers.Serializer):
     """Ids; a refusal of the service names the same fields."""
 
-    player = serializers.IntegerField(required=False, help_text="Who rolled; yourself if absent.")
-    target = serializers.IntegerField(required=False, allow_null=True)
+    player = id_field(required=False, help_text="Who rolled; yourself if absent.")
+    target = id_field(required=False, allow_null=True)
     damage = serializers.IntegerField(min_value=0, max_value=MAX_DAMAGE, default=0)
-    roll = serializers.IntegerField(
+    roll = id_field(
         required=False, allow_null=True, help_text="One of the rolling player's server rolls."
     )
 
@@ -141,12 +142,12 @@ class TableActionSerializer(serializers.Serializer):
     does; `dice` absent: the server rolls and records it; present: the faces rolled by hand,
     by the resolver's field names ("dice", "a_dice", "b_dice", "power_dice", "death_die")."""
 
-    version = serializers.IntegerField(
+    version = version_field(
         required=False, allow_null=True, help_text="The encounter's version you saw."
     )
     kind = serializers.ChoiceField(choices=all_kinds())
-    actor = serializers.IntegerField(required=False, allow_null=True)
-    target = serializers.IntegerField()
+    actor = id_field(required=False, allow_null=True)
+    target = id_field()
     weapon = serializers.CharField(required=False, allow_blank=True, default="")
     distance_cm = serializers.FloatField(min_value=0, max_value=1000, default=20)
     cover = serializers.IntegerField(min_value=0, max_value=4, default=0)
@@ -186,11 +187,11 @@ class TableActionSerializer(serializers.Serializer):
 
 
 class TableVersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+    version = version_field(required=False, allow_null=True, default=None)
 
 
 class TableCombatantSerializer(TableVersionSerializer):
-    combatant = serializers.IntegerField()
+    combatant = id_field()
 
 
 class TableDirectiveSerializer(TableCombatantSerializer):
@@ -203,7 +204,7 @@ class TableStraySerializer(TableVersionSerializer):
     asks for an ally in the melee and none is there). `dice`: its death roll typed in by hand
     (`{"death_die": [4]}`); absent, the server rolls it."""
 
-    ally = serializers.IntegerField(allow_null=True)
+    ally = id_field(allow_null=True)
     dice = serializers.DictField(
         child=serializers.ListField(
             child=serializers.IntegerField(min_value=1, max_value=6), min_length=1, max_length=1
@@ -227,9 +228,7 @@ class TableStandaloneSerializer(serializers.Serializer):
     system = serializers.ChoiceField(
         choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
     )
-    units = serializers.ListField(
-        child=serializers.IntegerField(), min_length=0, max_length=2, required=False
-    )
+    units = serializers.ListField(child=id_field(), min_length=0, max_length=2, required=False)
     shared_units = serializers.ListField(
         child=serializers.CharField(max_length=64), max_length=2, required=False, default=list
     )
@@ -340,7 +339,9 @@ def _write(request, encounter, service, **kwargs) -> Response:
 
 
 _SINCE = OpenApiParameter(
-    "since", int, description="A version you have: 304 when nothing changed since."
+    "since",
+    {"type": "integer", "minimum": VERSION_MIN, "maximum": VERSION_MAX},
+    description="A version you have: 304 when nothing changed since (another: ignored).",
 )
 
 
@@ -353,7 +354,9 @@ class TableAPI(APIView):
     def get(self, request, pk: int):
         encounter = encounter_get_for_user(request.user, pk)
         raw = request.query_params.get("since", "")
-        since = int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+        since = int(raw) if re.fullmatch(r"[0-9]{1,10}", raw) else None
+        if since is not None and since > VERSION_MAX:
+            since = None
         if since is not None and since == encounter.version:
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return Response(_state(request, encounter, log_since=since))
