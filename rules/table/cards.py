@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
@@ -21,6 +22,7 @@ from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.models import (
+    UNDO_LOOKS_PAST,
     Combatant,
     Encounter,
     EncounterEntry,
@@ -265,7 +267,7 @@ class TableCard:
     can_manage: bool
     can_act: bool
     can_undo: bool
-    # The spectator link's token, for organisers only.
+    # The spectator link's token, for organisers only; empty when the link is revoked.
     spectator_token: str
     # The log holds the lines after this version (0: the whole log).
     log_since: int = 0
@@ -305,6 +307,13 @@ class TableCard:
 
 def _directive_label(slug: str) -> str:
     return str(DIRECTIVE_LABELS.get(slug, slug))
+
+
+LINK_LINES = {
+    "revoked": gettext_lazy("The spectator link is revoked: it no longer opens."),
+    "replaced": gettext_lazy("A new spectator link replaces the old one, which no longer opens."),
+    "made": gettext_lazy("A new spectator link is made."),
+}
 
 
 def _line_text(
@@ -349,6 +358,8 @@ def _line_text(
         return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.ENDED:
         return _("The encounter is over.")
+    if kind == EntryKind.LINK:
+        return str(LINK_LINES.get(data.get("link"), LINK_LINES["made"]))
     if data.get("added"):
         names = ", ".join(isolate_text(name) for name in data["added"])
         return _("Joining the encounter: %(names)s.") % {"names": names}
@@ -484,7 +495,7 @@ def table_card(
             cutoff = encounter.version - log_window
             undoable = (
                 EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
-                .exclude(kind=EntryKind.UNDO)
+                .exclude(kind__in=UNDO_LOOKS_PAST)
                 .order_by("-version")
                 .values("version")[:1]
             )
@@ -510,13 +521,17 @@ def table_card(
             )
         )
     last = next(
-        (r for r in reversed(entries) if r["kind"] != EntryKind.UNDO and not r["undone_by_id"]),
+        (
+            r
+            for r in reversed(entries)
+            if r["kind"] not in UNDO_LOOKS_PAST and not r["undone_by_id"]
+        ),
         None,
     )
     if last is None and log_since is not None:
         last = (
             EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
-            .exclude(kind=EntryKind.UNDO)
+            .exclude(kind__in=UNDO_LOOKS_PAST)
             .order_by("-version")
             .values("kind", "turn", "author_id")
             .first()
@@ -552,7 +567,7 @@ def table_card(
         can_manage=can_manage,
         can_act=not spectator and bool(roles & CAN_VIEW) and encounter.status == "live",
         can_undo=not spectator and can_undo,
-        spectator_token=encounter.spectator_token if can_manage else "",
+        spectator_token=(encounter.spectator_token or "") if can_manage else "",
         log_since=log_since or 0,
         combatant_template=getattr(
             adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"

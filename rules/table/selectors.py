@@ -25,7 +25,9 @@ def encounter_get_for_user(user, pk: int, *, need: str = "view") -> Encounter:
 
 
 def encounter_get_by_token(token: str) -> Encounter:
-    """The read-only spectator link of a screen beside the table."""
+    """The read-only spectator link of a screen beside the table: 404 once the organiser
+    revoked or replaced it (`encounter_revoke_spectator_link`), at once. An ended encounter
+    keeps its link until then: the finished game stays watchable."""
     encounter = (
         Encounter.objects.select_related("chapter__campaign").filter(spectator_token=token).first()
     )

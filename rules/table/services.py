@@ -36,8 +36,9 @@ from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
 from rules.table import kolaps, of_the_dead
-from rules.table.live import encounter_changed
+from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
+    UNDO_LOOKS_PAST,
     Combatant,
     Encounter,
     EncounterEntry,
@@ -198,15 +199,19 @@ def _rows(model: type[models.Model], sql: str, params: list) -> list:
     return found
 
 
-def _lock(encounter: Encounter, version: int | None) -> Encounter:
+def _lock(encounter: Encounter, version: int | None, *, live: bool = True) -> Encounter:
     """Lock the encounter's row and count this write in its version (one `UPDATE ...
     RETURNING`; a refusal rolls the bump back with the rest). `_log` then saves the
-    encounter's fields only when the write changed them."""
+    encounter's fields only when the write changed them. `live=False`: an ended encounter
+    too (its spectator link outlives the game), whatever its version."""
     locked = _lock_row(encounter.pk)
     if locked is None:
         raise Encounter.DoesNotExist
     locked.chapter = encounter.chapter if encounter.chapter_id else None
-    _check_live(locked, version)
+    if live:
+        _check_live(locked, version)
+    else:
+        locked.locked_state = _encounter_state(locked)
     return locked
 
 
@@ -826,7 +831,7 @@ def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> Encou
         locked = _lock(encounter, version)
         last = (
             EncounterEntry.objects.filter(encounter=locked)
-            .exclude(kind=EntryKind.UNDO)
+            .exclude(kind__in=UNDO_LOOKS_PAST)
             .filter(undone_by__isnull=True)
             .order_by("-version")
             .first()
@@ -834,7 +839,7 @@ def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> Encou
         if last is None or last.kind != EntryKind.ACTION or last.turn != locked.turn:
             raise Refusal(_("There is no action to undo."))
         later = EncounterEntry.objects.filter(encounter=locked, version__gt=last.version)
-        if later.exclude(kind=EntryKind.UNDO).exists():
+        if later.exclude(kind__in=UNDO_LOOKS_PAST).exists():
             raise Refusal(_("There is no action to undo."))
         if last.author_id != actor.pk and not roles & CAN_MANAGE:
             raise Forbidden(_("Only who made the action or an organiser may undo it."))
@@ -947,3 +952,39 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
             chapter_table_record(actor=actor, chapter=locked.chapter, record=locked.summary)
         _log(locked, actor, EntryKind.ENDED, data=locked.summary)
         return locked
+
+
+# --- The spectator link -----------------------------------------------------------------------
+
+
+def encounter_revoke_spectator_link(*, actor, encounter: Encounter) -> EncounterEntry:
+    """The organiser takes the spectator link back: it answers 404 from this commit on, and
+    the screens watching through it are closed (`rules.table.live.spectators_revoked`). A
+    live or an ended encounter alike; no link until the organiser makes a new one."""
+    _require(actor, encounter, CAN_MANAGE)
+    with transaction.atomic():
+        locked = _lock(encounter, None, live=False)
+        if not locked.spectator_token:
+            raise Refusal(_("This encounter's spectator link is revoked already."))
+        locked.spectator_token = None
+        locked.save(update_fields=["spectator_token"])
+        entry = _log(locked, actor, EntryKind.LINK, data={"link": "revoked"})
+        transaction.on_commit(lambda: spectators_revoked(locked.pk))
+        return entry
+
+
+def encounter_rotate_spectator_link(*, actor, encounter: Encounter) -> EncounterEntry:
+    """The organiser makes a new spectator link: the old one, if there was one, answers 404
+    from this commit on and its screens are closed, as by a revocation."""
+    _require(actor, encounter, CAN_MANAGE)
+    with transaction.atomic():
+        locked = _lock(encounter, None, live=False)
+        replaced = bool(locked.spectator_token)
+        locked.spectator_token = _token()
+        locked.save(update_fields=["spectator_token"])
+        entry = _log(
+            locked, actor, EntryKind.LINK, data={"link": "replaced" if replaced else "made"}
+        )
+        if replaced:
+            transaction.on_commit(lambda: spectators_revoked(locked.pk))
+        return entry

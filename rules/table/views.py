@@ -17,6 +17,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
@@ -50,6 +51,8 @@ from rules.table.services import (
     encounter_end,
     encounter_odds,
     encounter_reveal,
+    encounter_revoke_spectator_link,
+    encounter_rotate_spectator_link,
     encounter_set_directive,
     encounter_undo,
 )
@@ -97,7 +100,19 @@ def _weapons(card) -> list[tuple[str, str]]:
 # The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
 # table played all evening holds hundreds of lines, and phones poll the page.
 LOG_WINDOW = 30
-_WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "add", "end")
+_WRITES = (
+    "directive",
+    "reveal",
+    "undo",
+    "advance",
+    "act",
+    "odds",
+    "stray",
+    "add",
+    "end",
+    "link-revoke",
+    "link-rotate",
+)
 
 
 def log_html(card) -> str:
@@ -184,7 +199,10 @@ def _table_context(
         "card": card,
         "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
-        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) + keep for name in _WRITES},
+        "urls": {
+            name.replace("-", "_"): reverse(f"table-{name}", args=[encounter.pk]) + keep
+            for name in _WRITES
+        },
         "form": form,
         "message": message,
         "spectator": spectator,
@@ -377,6 +395,30 @@ def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_write(request, encounter)
 
 
+def _link_write(service, done: str):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        encounter = encounter_get_for_user(request.user, pk, need="manage")
+        try:
+            service(actor=request.user, encounter=encounter)
+        except Refusal as refusal:
+            return _refused(request, encounter, refusal)
+        if not request.htmx:
+            messages.success(request, _(done))
+        return _after_write(request, encounter)
+
+    view.__doc__ = service.__doc__
+    view.__name__ = service.__name__.replace("encounter_", "table_")
+    return view
+
+
+table_link_revoke = _link_write(
+    encounter_revoke_spectator_link, gettext_noop("The spectator link is revoked.")
+)
+table_link_rotate = _link_write(
+    encounter_rotate_spectator_link, gettext_noop("A new spectator link is made.")
+)
 table_undo = _simple_write(encounter_undo)
 table_directive = _simple_write(encounter_set_directive, combatant=_id, directive=_text)
 table_reveal = _simple_write(encounter_reveal, combatant=_id)
