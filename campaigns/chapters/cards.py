@@ -19,7 +19,7 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
@@ -244,6 +244,15 @@ def _facts(row) -> PlayerFacts:
 def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
     """Two queries whatever the number of units: the entries with their units and players,
     and every character of the entered units (costed in `rules/` for K12)."""
+    lines, members, versions = _entry_lines(chapter, viewer_id)
+    return lines, _k12(lines, members, versions)
+
+
+def _entry_lines(
+    chapter, viewer_id
+) -> tuple[list[EntryLine], dict[int, list[KolapsCharacter]], dict[int, str]]:
+    """The two queries of `_entries`: the lines, each unit's characters and the catalogue
+    version each unit was built with."""
     rows = list(
         ChapterUnitEntry.objects.filter(chapter=chapter)
         .order_by("entered_at", "pk")
@@ -283,7 +292,7 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
         for unit_id, name, player_id, display, username, side, vu, status, _version in rows
     ]
     versions = {row[0]: row[-1] for row in rows}
-    return lines, _k12(lines, members, versions)
+    return lines, members, versions
 
 
 def _k12(
@@ -523,6 +532,56 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         uses_armies=uses_armies,
         armies=armies,
         my_armies=my_armies,
+        table_record=dict(chapter.table_record or {}),
+    )
+
+
+@dataclass(frozen=True)
+class CloseCard:
+    """What the organiser's close form shows of a chapter: the players whose outcome it
+    records (Of the Dead and the like) or the KOLAPS units entered, and what a live
+    encounter told the chapter (`table_close_initial`). Neither eligibility, vocations, votes
+    nor K12: the form shows none of them."""
+
+    id: int
+    number: int
+    title: str
+    status: str
+    can_manage: bool
+    uses_units: bool
+    players: list[Member]  # empty for KOLAPS (units are recorded), or when not shown
+    units: list[EntryLine]
+    table_record: dict
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == ChapterStatus.CLOSED
+
+
+def close_card(user, chapter: Chapter) -> CloseCard:
+    """For the close form of a chapter read by `chapter_get_for_user` (with the viewer's
+    membership): one query, the members (none for KOLAPS: two, the units entered and their
+    characters); none when the viewer may not close it or it is closed already (the page
+    refuses or sends them to the chapter)."""
+    campaign = chapter.campaign
+    can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
+    uses_units = campaign.system == KOLAPS
+    shown = can_manage and chapter.status != ChapterStatus.CLOSED
+    players: list[Member] = []
+    units: list[EntryLine] = []
+    if shown and uses_units:
+        units = _entry_lines(chapter, getattr(user, "pk", None))[0]
+    elif shown:
+        players = members_of(campaign).players
+    return CloseCard(
+        id=chapter.pk,
+        number=chapter.number,
+        title=chapter.title,
+        status=chapter.status,
+        can_manage=can_manage,
+        uses_units=uses_units,
+        players=players,
+        units=units,
         table_record=dict(chapter.table_record or {}),
     )
 

@@ -294,8 +294,10 @@ class CloseForm(ServiceForm):
     """The epilogue, then for each player of an Of the Dead campaign: result, death, side and
     kills by zombie type; for KOLAPS (which speaks only of units), for each unit entered: its
     result, its side and the characters lost (ticked among its members). What a live
-    encounter told the chapter fills the first answers (`table_close_initial`). Its hundred
-    widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's templates."""
+    encounter told the chapter fills the first answers (`table_close_initial`). `card` is
+    the chapter's `close_card` (any card with its players, units and table record will do).
+    Its hundred widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's
+    templates."""
 
     default_renderer = PlainWidgets()
 
@@ -309,23 +311,27 @@ class CloseForm(ServiceForm):
         # KOLAPS chapters speak KOLAPS: units, no player outcomes or zombie kills.
         self.player_ids = [] if card.uses_units else [p.id for p in card.players]
         result_choices = [*ChapterResult.choices, (ABSENT, _("did not play"))]
+        # Each sentence translated once, not once per player.
+        result_label, died_label = str(_("%(name)s: result")), str(_("%(name)s died"))
+        side_label, killed_label = str(_("%(name)s: side")), str(_("%(name)s: %(zombie)s killed"))
+        zombies = [(value, str(label)) for value, label in ZombieType.choices]
         for player in [] if card.uses_units else card.players:
             prefix = f"p{player.id}_"
             self.fields[prefix + "result"] = forms.ChoiceField(
-                label=_("%(name)s: result") % {"name": player.name},
+                label=result_label % {"name": player.name},
                 choices=result_choices,
                 initial=ABSENT,
                 required=False,  # not sent: did not play
             )
             self.fields[prefix + "died"] = forms.BooleanField(
-                label=_("%(name)s died") % {"name": player.name}, required=False
+                label=died_label % {"name": player.name}, required=False
             )
             self.fields[prefix + "side"] = forms.CharField(
-                label=_("%(name)s: side") % {"name": player.name}, required=False, max_length=80
+                label=side_label % {"name": player.name}, required=False, max_length=80
             )
-            for value, label in ZombieType.choices:
+            for value, label in zombies:
                 self.fields[f"{prefix}kills_{value}"] = forms.IntegerField(
-                    label=_("%(name)s: %(zombie)s killed") % {"name": player.name, "zombie": label},
+                    label=killed_label % {"name": player.name, "zombie": label},
                     required=False,
                     min_value=0,
                     max_value=999,

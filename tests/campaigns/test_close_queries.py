@@ -28,9 +28,8 @@ def test_the_close_form_the_close_and_the_settlement_cost_the_same_queries(
     organiser, campaign, players = of_the_dead_table(players=size, prefix=f"q{size}")
     chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le pont")
     client.force_login(organiser)
-    # user (the session from the cache), chapter with my membership, memberships with
-    # profiles, vocations, outcomes, unit results, votes
-    with django_assert_num_queries(7):
+    # user (the session from the cache), chapter with my membership, the players
+    with django_assert_num_queries(3):
         form = client.get(reverse("chapter-close", args=[chapter.pk])).content.decode()
     assert form.count("<fieldset>") == size
     body = {

@@ -10,7 +10,7 @@ from django.forms.renderers import DjangoTemplates, get_default_renderer
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.cards import chapter_card
+from campaigns.chapters.cards import close_card
 from campaigns.chapters.forms import CloseForm
 from campaigns.chapters.kolaps import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan
@@ -57,7 +57,7 @@ def _drawn(form) -> list[str]:
 @pytest.mark.parametrize("build", [_of_the_dead, _kolaps])
 def test_every_widget_of_the_close_form_is_djangos_own_html(build, language):
     organiser, chapter, wrong = build()
-    card = chapter_card(organiser, chapter_get_for_user(organiser, chapter.pk))
+    card = close_card(organiser, chapter_get_for_user(organiser, chapter.pk))
     with translation.override(language):
         for args in ((), (wrong,)):
             form = CloseForm(*args, card=card)
