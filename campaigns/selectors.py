@@ -42,8 +42,13 @@ def campaign_get_for_user(user, pk: int, *, need: str = "view") -> Campaign:
     return _get_for_user(queryset, user, pk, need, via=None)
 
 
-def chapter_get_for_user(user, pk: int, *, need: str = "view") -> Chapter:
+def chapter_get_for_user(
+    user, pk: int, *, need: str = "view", with_settlement: bool = False
+) -> Chapter:
+    """`with_settlement`: its settlement's row read with it (the settlement pages)."""
     queryset = Chapter.objects.select_related("campaign")
+    if with_settlement:
+        queryset = queryset.select_related("settlement")
     return _get_for_user(queryset, user, pk, need, via="campaign")
 
 

@@ -50,9 +50,9 @@ def test_the_close_form_the_close_and_the_settlement_cost_the_same_queries(
     assert closed.json()["status"] == ChapterStatus.CLOSED
     assert len(closed.json()["outcomes"]) == ChapterOutcome.objects.filter(chapter=chapter).count()
     assert len(closed.json()["outcomes"]) == size
-    # chapter with my membership, its settlement, the outcomes with the profiles, the
-    # traumas, the traumas of this chapter, the survival points earned, the encounter log
-    # (damage dealt and taken, rolls) in one
-    with django_assert_num_queries(7):
+    # chapter with my membership and its settlement, the outcomes with the profiles and
+    # their survival points in the ledger, the traumas (active or of this chapter), the
+    # encounter log (damage dealt and taken, rolls) in one
+    with django_assert_num_queries(4):
         page = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert players[0].display_name in page
