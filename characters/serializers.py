@@ -7,9 +7,11 @@ A card nested in another needs no serialiser of its own: it gets the one declare
 dataclass (showing all its fields), else a plain `CardSerializer` named after the dataclass.
 """
 
+import copy
 from typing import ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
+from rest_framework.fields import Field
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
 
@@ -33,6 +35,18 @@ class CardSerializer(DataclassSerializer):
             if meta.dataclass in CardSerializer.declared:
                 raise ImproperlyConfigured(f"Two serialisers show all of {meta.dataclass}.")
             CardSerializer.declared[meta.dataclass] = cls
+
+    # The fields built for each (serialiser, dataclass): building them reads the card's type
+    # annotations field by field, on every answer, for the same result; each answer gets a
+    # copy of the first build (`copy.deepcopy`, as DRF copies a serialiser's declared fields).
+    built: ClassVar[dict[tuple[type, type], dict[str, Field]]] = {}
+
+    def get_fields(self) -> dict[str, Field]:
+        key = (type(self), self.dataclass_definition.dataclass_type)
+        fields = CardSerializer.built.get(key)
+        if fields is None:
+            fields = CardSerializer.built[key] = super().get_fields()
+        return copy.deepcopy(fields)
 
     @property
     def serializer_dataclass_field(self):
