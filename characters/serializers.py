@@ -42,7 +42,10 @@ class CardSerializer(DataclassSerializer):
     built: ClassVar[dict[tuple[type, type], dict[str, Field]]] = {}
 
     def get_fields(self) -> dict[str, Field]:
-        key = (type(self), self.dataclass_definition.dataclass_type)
+        if self.extra_kwargs:  # options of this instance: built for it alone
+            return super().get_fields()
+        # The dataclass given to this instance, else the class's own (Meta.dataclass).
+        key = (type(self), self.dataclass)
         fields = CardSerializer.built.get(key)
         if fields is None:
             fields = CardSerializer.built[key] = super().get_fields()
