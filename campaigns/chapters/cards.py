@@ -228,6 +228,16 @@ class ChapterCard:
         return self.status == ChapterStatus.CLOSED
 
 
+# What eligibility reads of each player's profile (`_facts`), with the members.
+PLAYER_FACTS = (
+    "player__otd_profile__id",
+    "player__otd_profile__survival_points",
+    "player__otd_profile__cards",
+    "player__otd_profile__equipment",
+    "player__otd_profile__status",
+)
+
+
 def _facts(row) -> PlayerFacts:
     profile_id, points, cards, equipment, status = row
     if profile_id is None:
@@ -387,14 +397,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     closed adds two whatever the number of units (the entries, their characters) and, for a
     player while it is planned, one for their own units."""
     campaign = chapter.campaign
-    members = members_of(
-        campaign,
-        "player__otd_profile__id",
-        "player__otd_profile__survival_points",
-        "player__otd_profile__cards",
-        "player__otd_profile__equipment",
-        "player__otd_profile__status",
-    )
+    # Eligibility is shown until the chapter closes: the profiles' facts only until then.
+    closed = chapter.status == ChapterStatus.CLOSED
+    members = members_of(campaign, *(() if closed else PLAYER_FACTS))
     players = members.players
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
@@ -408,9 +413,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     lines = []
     for member in players:
         player_id = member.id
-        shown = chapter.status != ChapterStatus.CLOSED and (
-            can_manage or player_id == getattr(user, "pk", None)
-        )
+        shown = not closed and (can_manage or player_id == getattr(user, "pk", None))
         verdict = (
             eligibility(
                 requirement, _facts(member.extra), players=len(players), uses_profiles=uses_profiles
@@ -481,13 +484,13 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     )
     uses_units = campaign.system == KOLAPS
     entries, k12, my_units = [], None, []
-    if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows
+    if uses_units and not closed:  # closed: the record shows
         entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_units = _my_units(user)
     uses_armies = campaign.system == RAPID40K
     armies, my_armies = [], []
-    if uses_armies and chapter.status != ChapterStatus.CLOSED:
+    if uses_armies and not closed:
         armies = _army_entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_armies = _my_armies(user)
