@@ -1,6 +1,13 @@
 """Forms of the campaign, chapter and vote pages: they parse, the services decide."""
 
+from dataclasses import replace
+
 from django import forms
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters import kolaps as kolaps_chapters
@@ -8,6 +15,7 @@ from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
+from campaigns.permissions import Member
 from characters.accounts.forms import ServiceForm
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
@@ -15,6 +23,9 @@ from characters.rapid40k.models import Rapid40kArmy
 from characters.widgets import PlainWidgets
 
 ONE_PER_LINE = _("One per line.")
+# The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
+ROW_ID, ROW_NAME = "\ue001", "\ue002"
+_ROW_STAMPS: dict[tuple[str, type], str] = {}
 
 
 def _lines(label, help_text=ONE_PER_LINE):
@@ -424,9 +435,17 @@ class CloseForm(ServiceForm):
             }
 
     def player_rows(self):
-        """Bound fields grouped by player, for the template."""
+        """Bound fields grouped by player, for the template; a fresh row (nothing sent,
+        nothing filled in from the live encounter) comes `drawn` already: the page's row
+        stamped with the player's id and name (`_row_stamp`)."""
+        stamp = self._row_stamp() if self.stamp_rows and not self.is_bound else None
         for player in [] if self.card.uses_units else self.card.players:
             prefix = f"p{player.id}_"
+            if stamp is not None and not any(key.startswith(prefix) for key in self.initial):
+                # Django's own HTML, the name escaped as the template would.
+                drawn = stamp.replace(ROW_ID, str(player.id)).replace(ROW_NAME, escape(player.name))
+                yield {"drawn": mark_safe(drawn)}
+                continue
             yield {
                 "name": player.name,
                 "result": self[prefix + "result"],
@@ -434,3 +453,26 @@ class CloseForm(ServiceForm):
                 "side": self[prefix + "side"],
                 "kills": [self[f"{prefix}kills_{value}"] for value, _label in ZombieType.choices],
             }
+
+    # A fresh player's row is the same HTML for every player but for their id and name: the
+    # close page's row (its `player-row` partial), drawn once per language and renderer for
+    # a player whose id and name are these private-use characters, then stamped. Drawing
+    # the row's ten widgets was most of the page. Kept for the life of the process (a
+    # deploy restarts it); with DEBUG on, drawn on every request so that edits show at once.
+    stamp_rows = True
+
+    def _row_stamp(self) -> str:
+        key = (translation.get_language(), type(self.renderer))
+        stamp = _ROW_STAMPS.get(key)
+        if stamp is None:
+            placeholder = Member(id=ROW_ID, display_name=ROW_NAME, username=ROW_NAME, role="")
+            card = replace(self.card, players=[placeholder], units=[], table_record={})
+            form = type(self)(card=card, renderer=self.renderer)
+            form.stamp_rows = False
+            stamp = render_to_string(
+                "campaigns/chapters/chapter_close.html#player-row",
+                {"row": next(form.player_rows())},
+            )
+            if not settings.DEBUG:
+                _ROW_STAMPS[key] = stamp
+        return stamp
