@@ -237,9 +237,10 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
     played_in_chronique = bool(dealt)
     rule = _survival_rule(campaign)
     participants = []
+    zombie_types = ZombieType.values
     for outcome in outcomes:
         has_profile = with_profiles and outcome.profile_id is not None
-        kills = dict.fromkeys(ZombieType.values, 0)
+        kills = dict.fromkeys(zombie_types, 0)
         for kind, count in (outcome.kills or {}).items():
             if kind in kills:
                 kills[kind] += int(count)
