@@ -438,8 +438,9 @@ class CloseForm(ServiceForm):
         """Bound fields grouped by player, for the template; a fresh row (nothing sent,
         nothing filled in from the live encounter) comes `drawn` already: the page's row
         stamped with the player's id and name (`_row_stamp`)."""
-        stamp = self._row_stamp() if self.stamp_rows and not self.is_bound else None
-        for player in [] if self.card.uses_units else self.card.players:
+        players = [] if self.card.uses_units else self.card.players
+        stamp = self._row_stamp() if players and self.stamp_rows and not self.is_bound else None
+        for player in players:
             prefix = f"p{player.id}_"
             if stamp is not None and not any(key.startswith(prefix) for key in self.initial):
                 # Django's own HTML, the name escaped as the template would.

@@ -11,6 +11,7 @@ from django.forms.renderers import DjangoTemplates, get_default_renderer
 from django.urls import reverse
 from django.utils import translation
 
+from campaigns.chapters import forms as close_forms
 from campaigns.chapters.cards import close_card
 from campaigns.chapters.forms import CloseForm
 from campaigns.chapters.kolaps import chapter_unit_enter
@@ -23,6 +24,14 @@ from tests.factories import PlayerFactory
 from tests.settlement_fixtures import of_the_dead_table
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _row_stamps_drawn_afresh():
+    """Each test draws the players' row stamp itself (kept per process otherwise): a page
+    with no player rows (KOLAPS) is then also tried before any stamp exists."""
+    close_forms._ROW_STAMPS.clear()
+
 
 # The CSRF token is masked afresh on every response.
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
