@@ -25,7 +25,7 @@ from characters.widgets import PlainWidgets
 ONE_PER_LINE = _("One per line.")
 # The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
 ROW_ID, ROW_NAME = "\ue001", "\ue002"
-_ROW_STAMPS: dict[tuple[str, type], str] = {}
+_ROW_STAMPS: dict[tuple[type, str, type], str] = {}
 
 
 def _lines(label, help_text=ONE_PER_LINE):
@@ -456,14 +456,14 @@ class CloseForm(ServiceForm):
             }
 
     # A fresh player's row is the same HTML for every player but for their id and name: the
-    # close page's row (its `player-row` partial), drawn once per language and renderer for
-    # a player whose id and name are these private-use characters, then stamped. Drawing
-    # the row's ten widgets was most of the page. Kept for the life of the process (a
-    # deploy restarts it); with DEBUG on, drawn on every request so that edits show at once.
+    # close page's row (its `player-row` partial), drawn once per form, language and
+    # renderer for a player whose id and name are private-use characters, then stamped.
+    # Drawing the row's ten widgets was most of the page. Kept for the life of the process
+    # (a deploy restarts it); with DEBUG on, drawn on every request so edits show at once.
     stamp_rows = True
 
     def _row_stamp(self) -> str:
-        key = (translation.get_language(), type(self.renderer))
+        key = (type(self), translation.get_language(), type(self.renderer))
         stamp = _ROW_STAMPS.get(key)
         if stamp is None:
             placeholder = Member(id=ROW_ID, display_name=ROW_NAME, username=ROW_NAME, role="")
