@@ -142,7 +142,7 @@ class _Outcome(NamedTuple):
     ledger: int | None
 
 
-OUTCOME_FIELDS = (
+_OUTCOME_FIELDS = (  # in the order of `_Outcome`
     "player_id",
     "player__display_name",
     "player__username",
@@ -199,7 +199,7 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
         for row in ChapterOutcome.objects.filter(chapter=chapter)
         .annotate(ledger=Subquery(ledger) if with_profiles else Value(None, IntegerField()))
         .order_by("player_id")
-        .values_list(*OUTCOME_FIELDS)
+        .values_list(*_OUTCOME_FIELDS)
     ]
     profile_ids = [
         row.profile_id for row in outcomes if with_profiles and row.profile_id is not None
@@ -258,7 +258,7 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
                 if t.permanence == TraumaPermanence.TEMPORARY
             )
             healed = {c.trauma_id for c in changes if c.fate == TraumaFate.HEAL}
-            attributes = {
+            attributes = {  # the profile's base attributes (Profile.base_attributes)
                 "physique": outcome.physique,
                 "psychique": outcome.psychique,
                 "reflexes": outcome.reflexes,
