@@ -392,14 +392,18 @@ def _my_armies(user) -> list[ArmyChoice]:
 
 def chapter_card(user, chapter: Chapter) -> ChapterCard:
     """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
-    whatever the number of players: the memberships with the players' profiles, the
-    vocations, the outcomes, the unit results, the open vocation votes. A KOLAPS chapter not
+    whatever the number of players: the memberships with the players' profiles (none for
+    the row `chapter_close` returns: it read them), the vocations, the outcomes, the unit
+    results, the open vocation votes. A KOLAPS chapter not
     closed adds two whatever the number of units (the entries, their characters) and, for a
     player while it is planned, one for their own units."""
     campaign = chapter.campaign
     # Eligibility is shown until the chapter closes: the profiles' facts only until then.
+    # The row `chapter_close` returns keeps the members it read under its lock.
     closed = chapter.status == ChapterStatus.CLOSED
-    members = members_of(campaign, *(() if closed else PLAYER_FACTS))
+    members = getattr(chapter, "members_read", None) if closed else None
+    if members is None:
+        members = members_of(campaign, *(() if closed else PLAYER_FACTS))
     players = members.players
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)

@@ -38,15 +38,15 @@ def test_the_close_form_the_close_and_the_settlement_cost_the_same_queries(
     }
     # chapter with my membership (the user from the session cache); in the transaction: the
     # chapter locked, the memberships, the outcomes, the chapter, the history; then the card
-    # of the row written (not read again): memberships with profiles, vocations, outcomes,
-    # unit results, votes
+    # of the row written, with the memberships it read (neither read again): vocations,
+    # outcomes, unit results, votes
     with CaptureQueriesContext(connection) as queries:
         closed = client.post(
             reverse("api-chapter-close", args=[chapter.pk]), body, content_type="application/json"
         )
     assert closed.status_code == 200, closed.content
     written = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
-    assert len(written) == 11, "\n".join(written)
+    assert len(written) == 10, "\n".join(written)
     assert closed.json()["status"] == ChapterStatus.CLOSED
     assert len(closed.json()["outcomes"]) == ChapterOutcome.objects.filter(chapter=chapter).count()
     assert len(closed.json()["outcomes"]) == size
