@@ -87,6 +87,7 @@ def _get_for_user(fetch: _Fetch, user, pk: int, need: str, *, via: str | None):
 
 _CAMPAIGN = _Fetch(Campaign, ("organiser",), via=None)
 _CHAPTER = _Fetch(Chapter, ("campaign",), via="campaign")
+_CHAPTER_SETTLED = _Fetch(Chapter, ("campaign", "settlement"), via="campaign")
 _VOTE = _Fetch(Vote, ("campaign", "chapter", "winner"), via="campaign")
 
 
@@ -94,8 +95,12 @@ def campaign_get_for_user(user, pk: int, *, need: str = "view") -> Campaign:
     return _get_for_user(_CAMPAIGN, user, pk, need, via=None)
 
 
-def chapter_get_for_user(user, pk: int, *, need: str = "view") -> Chapter:
-    return _get_for_user(_CHAPTER, user, pk, need, via="campaign")
+def chapter_get_for_user(
+    user, pk: int, *, need: str = "view", with_settlement: bool = False
+) -> Chapter:
+    """`with_settlement`: its settlement's row read with it (the settlement pages)."""
+    fetch = _CHAPTER_SETTLED if with_settlement else _CHAPTER
+    return _get_for_user(fetch, user, pk, need, via="campaign")
 
 
 def vote_get_for_user(user, pk: int, *, need: str = "view") -> Vote:

@@ -11,11 +11,13 @@ bounded by their columns (`characters.bounds`) so that the schema says the range
 beyond it reaches the database.
 """
 
+import copy
 from typing import ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import lazy
 from rest_framework import serializers
+from rest_framework.fields import Field
 from rest_framework_dataclasses.serializers import DataclassSerializer
 
 from characters.bounds import ID_MAX, ID_MIN, VERSION_MAX, VERSION_MIN, out_of_range_sentence
@@ -41,6 +43,21 @@ class CardSerializer(DataclassSerializer):
             if meta.dataclass in CardSerializer.declared:
                 raise ImproperlyConfigured(f"Two serialisers show all of {meta.dataclass}.")
             CardSerializer.declared[meta.dataclass] = cls
+
+    # The fields built for each (serialiser, dataclass): building them reads the card's type
+    # annotations field by field, on every answer, for the same result; each answer gets a
+    # copy of the first build (`copy.deepcopy`, as DRF copies a serialiser's declared fields).
+    built: ClassVar[dict[tuple[type, type], dict[str, Field]]] = {}
+
+    def get_fields(self) -> dict[str, Field]:
+        if self.extra_kwargs:  # options of this instance: built for it alone
+            return super().get_fields()
+        # The dataclass given to this instance, else the class's own (Meta.dataclass).
+        key = (type(self), self.dataclass)
+        fields = CardSerializer.built.get(key)
+        if fields is None:
+            fields = CardSerializer.built[key] = super().get_fields()
+        return copy.deepcopy(fields)
 
     @property
     def serializer_dataclass_field(self):

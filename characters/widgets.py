@@ -8,23 +8,31 @@ compare them), in plain Python; any other template goes to the engine as before.
 the lowest Django layer so that `rules` and `campaigns` may both use it.
 """
 
+import html
+
 from django.forms.renderers import DjangoTemplates
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeData
 
 _WIDGETS = "django/forms/widgets/"
 
 
 def _text(value) -> str:
-    """`{{ value }}` in a template: localized, escaped unless already safe."""
+    """`{{ value }}` in a template: localized, escaped unless already safe. A plain string
+    (most names, ids and attributes) is escaped as Django's `escape` does, without marking
+    each piece safe on the way: the renderer's whole answer is marked safe once."""
+    if type(value) is str:
+        return html.escape(value)
     return conditional_escape(localize(value))
 
 
 def _formatted(value) -> str:
     """`{{ value|stringformat:'s' }}`: safe stays safe, anything else escaped."""
+    if type(value) is str:
+        return html.escape(value)
     text = "%s" % (str(value) if isinstance(value, tuple) else value)
-    return text if isinstance(value, SafeData) else escape(text)
+    return text if isinstance(value, SafeData) else html.escape(text)
 
 
 def _attrs(attrs: dict) -> str:
@@ -118,5 +126,5 @@ class PlainWidgets(DjangoTemplates):
 
     def render(self, template_name, context, request=None):
         draw = _DRAWN.get(template_name)
-        html = draw(context["widget"]) if draw is not None else ""
-        return html or super().render(template_name, context, request=request)
+        drawn = draw(context["widget"]) if draw is not None else ""
+        return drawn or super().render(template_name, context, request=request)

@@ -25,7 +25,7 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from characters.bidi import isolate_text
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
@@ -236,6 +236,16 @@ class ChapterCard:
         return self.status == ChapterStatus.CLOSED
 
 
+# What eligibility reads of each player's profile (`_facts`), with the members.
+PLAYER_FACTS = (
+    "player__otd_profile__id",
+    "player__otd_profile__survival_points",
+    "player__otd_profile__cards",
+    "player__otd_profile__equipment",
+    "player__otd_profile__status",
+)
+
+
 def _facts(row) -> PlayerFacts:
     profile_id, points, cards, equipment, status = row
     if profile_id is None:
@@ -279,6 +289,15 @@ _ENTERED_CHARACTERS = CompiledRead(
 def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
     """Two queries whatever the number of units: the entries with their units and players,
     and every character of the entered units (costed in `rules/` for K12)."""
+    lines, members, versions = _entry_lines(chapter, viewer_id)
+    return lines, _k12(lines, members, versions)
+
+
+def _entry_lines(
+    chapter, viewer_id
+) -> tuple[list[EntryLine], dict[int, list[KolapsCharacter]], dict[int, str]]:
+    """The two queries of `_entries`: the lines, each unit's characters and the catalogue
+    version each unit was built with."""
     rows = _UNIT_ENTRIES.rows(chapter.pk)
     members: dict[int, list[KolapsCharacter]] = defaultdict(list)
     for row in _ENTERED_CHARACTERS.rows(chapter.pk):
@@ -303,7 +322,7 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
         for unit_id, name, player_id, display, username, side, vu, status, _version in rows
     ]
     versions = {row[0]: row[-1] for row in rows}
-    return lines, _k12(lines, members, versions)
+    return lines, members, versions
 
 
 def _k12(
@@ -459,19 +478,18 @@ _OPEN_VOCATION_VOTES = CompiledRead(
 
 def chapter_card(user, chapter: Chapter) -> ChapterCard:
     """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
-    whatever the number of players: the memberships with the players' profiles, the
-    vocations, the outcomes, the unit results, the open vocation votes. A KOLAPS chapter not
+    whatever the number of players: the memberships with the players' profiles (none for
+    the row `chapter_close` returns: it read them), the vocations, the outcomes, the unit
+    results, the open vocation votes. A KOLAPS chapter not
     closed adds two whatever the number of units (the entries, their characters) and, for a
     player while it is planned, one for their own units."""
     campaign = chapter.campaign
-    members = members_of(
-        campaign,
-        "player__otd_profile__id",
-        "player__otd_profile__survival_points",
-        "player__otd_profile__cards",
-        "player__otd_profile__equipment",
-        "player__otd_profile__status",
-    )
+    # Eligibility is shown until the chapter closes: the profiles' facts only until then.
+    # The row `chapter_close` returns keeps the members it read under its lock.
+    closed = chapter.status == ChapterStatus.CLOSED
+    members = getattr(chapter, "members_read", None) if closed else None
+    if members is None:
+        members = members_of(campaign, *(() if closed else PLAYER_FACTS))
     players = members.players
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
@@ -481,9 +499,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     lines = []
     for member in players:
         player_id = member.id
-        shown = chapter.status != ChapterStatus.CLOSED and (
-            can_manage or player_id == getattr(user, "pk", None)
-        )
+        shown = not closed and (can_manage or player_id == getattr(user, "pk", None))
         verdict = (
             eligibility(
                 requirement, _facts(member.extra), players=len(players), uses_profiles=uses_profiles
@@ -532,13 +548,13 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     open_votes = [pk for (pk,) in _OPEN_VOCATION_VOTES.rows(chapter.pk)]
     uses_units = campaign.system == KOLAPS
     entries, k12, my_units = [], None, []
-    if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows
+    if uses_units and not closed:  # closed: the record shows
         entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_units = _my_units(user)
     uses_armies = campaign.system == RAPID40K
     armies, my_armies = [], []
-    if uses_armies and chapter.status != ChapterStatus.CLOSED:
+    if uses_armies and not closed:
         armies = _army_entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_armies = _my_armies(user)
@@ -583,6 +599,56 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         uses_armies=uses_armies,
         armies=armies,
         my_armies=my_armies,
+        table_record=dict(chapter.table_record or {}),
+    )
+
+
+@dataclass(frozen=True)
+class CloseCard:
+    """What the organiser's close form shows of a chapter: the players whose outcome it
+    records (Of the Dead and the like) or the KOLAPS units entered, and what a live
+    encounter told the chapter (`table_close_initial`). Neither eligibility, vocations, votes
+    nor K12: the form shows none of them."""
+
+    id: int
+    number: int
+    title: str
+    status: str
+    can_manage: bool
+    uses_units: bool
+    players: list[Member]  # empty for KOLAPS (units are recorded), or when not shown
+    units: list[EntryLine]
+    table_record: dict
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == ChapterStatus.CLOSED
+
+
+def close_card(user, chapter: Chapter) -> CloseCard:
+    """For the close form of a chapter read by `chapter_get_for_user` (with the viewer's
+    membership): one query, the members (none for KOLAPS: two, the units entered and their
+    characters); none when the viewer may not close it or it is closed already (the page
+    refuses or sends them to the chapter)."""
+    campaign = chapter.campaign
+    can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
+    uses_units = campaign.system == KOLAPS
+    shown = can_manage and chapter.status != ChapterStatus.CLOSED
+    players: list[Member] = []
+    units: list[EntryLine] = []
+    if shown and uses_units:
+        units = _entry_lines(chapter, getattr(user, "pk", None))[0]
+    elif shown:
+        players = members_of(campaign).players
+    return CloseCard(
+        id=chapter.pk,
+        number=chapter.number,
+        title=chapter.title,
+        status=chapter.status,
+        can_manage=can_manage,
+        uses_units=uses_units,
+        players=players,
+        units=units,
         table_record=dict(chapter.table_record or {}),
     )
 

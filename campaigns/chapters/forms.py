@@ -1,6 +1,13 @@
 """Forms of the campaign, chapter and vote pages: they parse, the services decide."""
 
+from dataclasses import replace
+
 from django import forms
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters import kolaps as kolaps_chapters
@@ -8,6 +15,7 @@ from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
+from campaigns.permissions import Member
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text
 from characters.kolaps.models import KolapsUnit
@@ -16,6 +24,9 @@ from characters.rapid40k.models import Rapid40kArmy
 from characters.widgets import PlainWidgets
 
 ONE_PER_LINE = _("One per line.")
+# The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
+ROW_ID, ROW_NAME = "\ue001", "\ue002"
+_ROW_STAMPS: dict[tuple[type, str, type], str] = {}
 
 
 def _lines(label, help_text=ONE_PER_LINE):
@@ -308,8 +319,10 @@ class CloseForm(ServiceForm):
     """The epilogue, then for each player of an Of the Dead campaign: result, death, side and
     kills by zombie type; for KOLAPS (which speaks only of units), for each unit entered: its
     result, its side and the characters lost (ticked among its members). What a live
-    encounter told the chapter fills the first answers (`table_close_initial`). Its hundred
-    widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's templates."""
+    encounter told the chapter fills the first answers (`table_close_initial`). `card` is
+    the chapter's `close_card` (any card with its players, units and table record will do).
+    Its hundred widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's
+    templates."""
 
     default_renderer = PlainWidgets()
 
@@ -323,26 +336,29 @@ class CloseForm(ServiceForm):
         # KOLAPS chapters speak KOLAPS: units, no player outcomes or zombie kills.
         self.player_ids = [] if card.uses_units else [p.id for p in card.players]
         result_choices = [*ChapterResult.choices, (ABSENT, _("did not play"))]
+        # Each sentence translated once, not once per player.
+        result_label, died_label = str(_("%(name)s: result")), str(_("%(name)s died"))
+        side_label, killed_label = str(_("%(name)s: side")), str(_("%(name)s: %(zombie)s killed"))
+        zombies = [(value, str(label)) for value, label in ZombieType.choices]
         for player in [] if card.uses_units else card.players:
             prefix = f"p{player.id}_"
             self.fields[prefix + "result"] = forms.ChoiceField(
-                label=_("%(name)s: result") % {"name": isolate_text(player.name)},
+                label=result_label % {"name": isolate_text(player.name)},
                 choices=result_choices,
                 initial=ABSENT,
                 required=False,  # not sent: did not play
             )
             self.fields[prefix + "died"] = forms.BooleanField(
-                label=_("%(name)s died") % {"name": isolate_text(player.name)}, required=False
+                label=died_label % {"name": isolate_text(player.name)}, required=False
             )
             self.fields[prefix + "side"] = forms.CharField(
-                label=_("%(name)s: side") % {"name": isolate_text(player.name)},
+                label=side_label % {"name": isolate_text(player.name)},
                 required=False,
                 max_length=80,
             )
-            for value, label in ZombieType.choices:
+            for value, label in zombies:
                 self.fields[f"{prefix}kills_{value}"] = forms.IntegerField(
-                    label=_("%(name)s: %(zombie)s killed")
-                    % {"name": isolate_text(player.name), "zombie": label},
+                    label=killed_label % {"name": isolate_text(player.name), "zombie": label},
                     required=False,
                     min_value=0,
                     max_value=999,
@@ -435,9 +451,18 @@ class CloseForm(ServiceForm):
             }
 
     def player_rows(self):
-        """Bound fields grouped by player, for the template."""
-        for player in [] if self.card.uses_units else self.card.players:
+        """Bound fields grouped by player, for the template; a fresh row (nothing sent,
+        nothing filled in from the live encounter) comes `drawn` already: the page's row
+        stamped with the player's id and name (`_row_stamp`)."""
+        players = [] if self.card.uses_units else self.card.players
+        stamp = self._row_stamp() if players and self.stamp_rows and not self.is_bound else None
+        for player in players:
             prefix = f"p{player.id}_"
+            if stamp is not None and not any(key.startswith(prefix) for key in self.initial):
+                # Django's own HTML, the name escaped as the template would.
+                drawn = stamp.replace(ROW_ID, str(player.id)).replace(ROW_NAME, escape(player.name))
+                yield {"drawn": mark_safe(drawn)}
+                continue
             yield {
                 "name": player.name,
                 "result": self[prefix + "result"],
@@ -445,3 +470,26 @@ class CloseForm(ServiceForm):
                 "side": self[prefix + "side"],
                 "kills": [self[f"{prefix}kills_{value}"] for value, _label in ZombieType.choices],
             }
+
+    # A fresh player's row is the same HTML for every player but for their id and name: the
+    # close page's row (its `player-row` partial), drawn once per form, language and
+    # renderer for a player whose id and name are private-use characters, then stamped.
+    # Drawing the row's ten widgets was most of the page. Kept for the life of the process
+    # (a deploy restarts it); with DEBUG on, drawn on every request so edits show at once.
+    stamp_rows = True
+
+    def _row_stamp(self) -> str:
+        key = (type(self), translation.get_language(), type(self.renderer))
+        stamp = _ROW_STAMPS.get(key)
+        if stamp is None:
+            placeholder = Member(id=ROW_ID, display_name=ROW_NAME, username=ROW_NAME, role="")
+            card = replace(self.card, players=[placeholder], units=[], table_record={})
+            form = type(self)(card=card, renderer=self.renderer)
+            form.stamp_rows = False
+            stamp = render_to_string(
+                "campaigns/chapters/chapter_close.html#player-row",
+                {"row": next(form.player_rows())},
+            )
+            if not settings.DEBUG:
+                _ROW_STAMPS[key] = stamp
+        return stamp

@@ -630,7 +630,9 @@ def chapter_close(
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
     settlement (traumas, survival points, statistics) defers its work to the commit.
     The campaign's members are read once, under the chapter's lock: the actor's right to
-    close it (checked first, as `require_manager` does) and the players it records.
+    close it (checked first, as `require_manager` does) and the players it records; the
+    row returned keeps them (`members_read`), so that its card (`chapter_card`, the close
+    API's answer) does not read them again.
     """
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
@@ -692,6 +694,7 @@ def chapter_close(
             characters_lost=sum(len(row.losses) for row in unit_rows),
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
+    locked.members_read = members
     return locked
 
 

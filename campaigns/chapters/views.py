@@ -17,7 +17,13 @@ from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
-from campaigns.chapters.cards import chapter_card, sheet_card, upcoming_for, vote_card
+from campaigns.chapters.cards import (
+    chapter_card,
+    close_card,
+    sheet_card,
+    upcoming_for,
+    vote_card,
+)
 from campaigns.chapters.forms import (
     ArmyEntryForm,
     ChapterForm,
@@ -220,7 +226,7 @@ def chapter_start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
     chapter = chapter_get_for_user(request.user, pk)
-    card = chapter_card(request.user, chapter)
+    card = close_card(request.user, chapter)
     if not card.can_manage:
         raise Forbidden(_("Only the campaign's organisers close a chapter."))
     if card.is_closed:

@@ -56,7 +56,7 @@ class ChapterSettlementAPI(APIView):
 
     @extend_schema(responses=SettlementSerializer)
     def get(self, request, pk: int):
-        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        chapter = chapter_get_for_user(request.user, pk, need="manage", with_settlement=True)
         return Response(SettlementSerializer(settlement_card(chapter)).data)
 
     @extend_schema(request=None, responses={202: SettlementSerializer})
@@ -64,7 +64,7 @@ class ChapterSettlementAPI(APIView):
         chapter = chapter_get_for_user(request.user, pk, need="manage")
         settlement_request(actor=request.user, chapter=chapter)
         # Read again: the settlement may have run already (no broker: tasks run in-process).
-        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        chapter = chapter_get_for_user(request.user, pk, need="manage", with_settlement=True)
         card = settlement_card(chapter, with_plan=False)
         return Response(SettlementSerializer(card).data, status=status.HTTP_202_ACCEPTED)
 
@@ -76,7 +76,8 @@ class ChapterSettlementReopenAPI(APIView):
     def post(self, request, pk: int):
         chapter = chapter_get_for_user(request.user, pk, need="manage")
         settlement_reopen(actor=request.user, chapter=chapter)
-        chapter = chapter_get_for_user(request.user, pk, need="manage")  # reopened: read again
+        # Reopened: read again.
+        chapter = chapter_get_for_user(request.user, pk, need="manage", with_settlement=True)
         return Response(SettlementSerializer(settlement_card(chapter)).data)
 
 

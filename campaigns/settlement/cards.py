@@ -117,10 +117,19 @@ def _settled_lines(chapter: Chapter) -> list[SettledLine]:
     ]
 
 
+def _settlement_of(chapter: Chapter) -> ChapterSettlement | None:
+    """The chapter's settlement row: read with the chapter when its fetch asked for it
+    (`chapter_get_for_user(..., with_settlement=True)`), else one query."""
+    if Chapter.settlement.is_cached(chapter):
+        return getattr(chapter, "settlement", None)  # None: read, and there is none
+    return ChapterSettlement.objects.filter(chapter=chapter).first()
+
+
 def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCard:
-    """For organisers (`chapter_get_for_user(..., need="manage")`). The preview (the plan) is
-    computed while the chapter awaits its settlement: 1 query, plus 6 for the plan."""
-    settlement = ChapterSettlement.objects.filter(chapter=chapter).first()
+    """For organisers (`chapter_get_for_user(..., need="manage", with_settlement=True)`).
+    The preview (the plan) is computed while the chapter awaits its settlement: no query
+    of its own (1 when the fetch did not read the settlement), plus 3 for the plan."""
+    settlement = _settlement_of(chapter)
     plan = None
     if with_plan and chapter.status == ChapterStatus.CLOSED and chapter.settled_at is None:
         plan = settlement_plan(chapter)

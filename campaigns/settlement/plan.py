@@ -5,8 +5,9 @@ Reads only."""
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from django.db.models import Count, Sum
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Value
 
 from campaigns.models import (
     Chapter,
@@ -16,7 +17,7 @@ from campaigns.models import (
     SettlementEntry,
     ZombieType,
 )
-from characters.models import Profile, ProfileStatus, Trauma, TraumaPermanence
+from characters.models import ProfileStatus, Trauma, TraumaPermanence
 from rules.engine.systems.of_the_dead import effects
 from rules.engine.systems.of_the_dead.settlement import (
     SurvivalRule,
@@ -120,6 +121,54 @@ def kolaps_unit_departures(unit_results: Iterable[ChapterUnitResult]) -> list[Un
     ]
 
 
+class _Outcome(NamedTuple):
+    """An outcome as the plan reads it: its player's names, their profile (null without
+    one) with what the sheet needs, and the survival points the ledger holds for it."""
+
+    player_id: int
+    display_name: str
+    username: str
+    result: str
+    died: bool
+    side: str
+    kills: dict[str, int]
+    profile_id: int | None
+    physique: int | None
+    psychique: int | None
+    reflexes: int | None
+    combat: int | None
+    status: str | None
+    survival_points: int | None
+    ledger: int | None
+
+
+_OUTCOME_FIELDS = (  # in the order of `_Outcome`
+    "player_id",
+    "player__display_name",
+    "player__username",
+    "result",
+    "died",
+    "side",
+    "kills",
+    "player__otd_profile__id",
+    "player__otd_profile__physique",
+    "player__otd_profile__psychique",
+    "player__otd_profile__reflexes",
+    "player__otd_profile__combat",
+    "player__otd_profile__status",
+    "player__otd_profile__survival_points",
+    "ledger",
+)
+
+
+class _Trauma(NamedTuple):
+    pk: int
+    name: str
+    kind: str
+    permanence: str
+    effect: dict[str, int] | None
+
+
 def _survival_rule(campaign) -> SurvivalRule:
     return SurvivalRule(
         survive=campaign.survival_points_survive, victory=campaign.survival_points_victory
@@ -129,44 +178,47 @@ def _survival_rule(campaign) -> SurvivalRule:
 def settlement_plan(chapter: Chapter) -> SettlementPlan:
     """Every change the settlement of `chapter` makes, computed and not written.
 
-    Six queries whatever the number of participants: outcomes (with players and
-    profiles), active traumas, traumas noted in the chapter, survival points in the
-    ledger, encounter damage and rolls (one), unit results.
+    Three queries whatever the number of participants: the outcomes with their players,
+    profiles and each profile's survival points in the ledger; the traumas (active, or
+    noted in the chapter); the encounter log's damage and rolls. KOLAPS adds the unit
+    results.
     """
     campaign = chapter.campaign
-    outcomes = list(
-        ChapterOutcome.objects.filter(chapter=chapter)
-        .select_related("player", "player__otd_profile")
-        .order_by("player_id")
-    )
     with_profiles = campaign.system in PROFILE_SYSTEMS
-    profiles: dict[int, Profile] = {}
-    if with_profiles:
-        for outcome in outcomes:
-            profile = getattr(outcome.player, "otd_profile", None)
-            if profile is not None:
-                profiles[outcome.player_id] = profile
-    profile_ids = [p.pk for p in profiles.values()]
-    active: dict[int, list[Trauma]] = defaultdict(list)
-    gained: dict[int, int] = {}
-    survival_sum: dict[int, int] = {}
+    ledger = (
+        SettlementEntry.objects.filter(
+            profile_id=OuterRef("player__otd_profile__id"), reverted_at__isnull=True
+        )
+        .order_by()
+        .values("profile_id")
+        .annotate(total=Sum("survival_points"))
+        .values("total")
+    )
+    outcomes = [
+        _Outcome(*row)
+        for row in ChapterOutcome.objects.filter(chapter=chapter)
+        .annotate(ledger=Subquery(ledger) if with_profiles else Value(None, IntegerField()))
+        .order_by("player_id")
+        .values_list(*_OUTCOME_FIELDS)
+    ]
+    profile_ids = [
+        row.profile_id for row in outcomes if with_profiles and row.profile_id is not None
+    ]
+    active: dict[int, list[_Trauma]] = defaultdict(list)
+    gained: dict[int, int] = defaultdict(int)
     if profile_ids:
-        for trauma in Trauma.objects.filter(profile_id__in=profile_ids, active=True).order_by(
-            "created_at", "pk"
+        for pk, profile_id, name, kind, permanence, effect, is_active, chapter_id in (
+            Trauma.objects.filter(profile_id__in=profile_ids)
+            .filter(Q(active=True) | Q(chapter=chapter))
+            .order_by("created_at", "pk")
+            .values_list(
+                "pk", "profile_id", "name", "kind", "permanence", "effect", "active", "chapter"
+            )
         ):
-            active[trauma.profile_id].append(trauma)
-        gained = dict(
-            Trauma.objects.filter(profile_id__in=profile_ids, chapter=chapter)
-            .values("profile_id")
-            .annotate(n=Count("pk"))
-            .values_list("profile_id", "n")
-        )
-        survival_sum = dict(
-            SettlementEntry.objects.filter(profile_id__in=profile_ids, reverted_at__isnull=True)
-            .values("profile_id")
-            .annotate(total=Sum("survival_points"))
-            .values_list("profile_id", "total")
-        )
+            if is_active:
+                active[profile_id].append(_Trauma(pk, name, kind, permanence, effect))
+            if chapter_id == chapter.pk:
+                gained[profile_id] += 1
     # The encounter log in one query, grouped by who rolled and whom it hit: damage dealt
     # is damage to a target (as the log totals it), damage taken is a target's.
     dealt: dict[int, tuple[int, int]] = {}
@@ -185,9 +237,10 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
     played_in_chronique = bool(dealt)
     rule = _survival_rule(campaign)
     participants = []
+    zombie_types = ZombieType.values
     for outcome in outcomes:
-        profile = profiles.get(outcome.player_id)
-        kills = dict.fromkeys(ZombieType.values, 0)
+        has_profile = with_profiles and outcome.profile_id is not None
+        kills = dict.fromkeys(zombie_types, 0)
         for kind, count in (outcome.kills or {}).items():
             if kind in kills:
                 kills[kind] += int(count)
@@ -196,31 +249,35 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
         sheet_before = sheet_after = None
         status_before = status_after = None
         survival_before = survival_after = None
-        if profile is not None:
+        if has_profile:
             fate = trauma_fate(outcome.result)
-            traumas = active.get(profile.pk, [])
+            traumas = active.get(outcome.profile_id, [])
             changes = tuple(
                 TraumaChange(trauma_id=t.pk, name=t.name, kind=t.kind, fate=fate, effect=t.effect)
                 for t in traumas
                 if t.permanence == TraumaPermanence.TEMPORARY
             )
             healed = {c.trauma_id for c in changes if c.fate == TraumaFate.HEAL}
-            sheet_before = effects.sheet_numbers(
-                profile.base_attributes, [t.effect for t in traumas]
-            )
+            attributes = {  # the profile's base attributes (Profile.base_attributes)
+                "physique": outcome.physique,
+                "psychique": outcome.psychique,
+                "reflexes": outcome.reflexes,
+                "combat": outcome.combat,
+            }
+            sheet_before = effects.sheet_numbers(attributes, [t.effect for t in traumas])
             sheet_after = effects.sheet_numbers(
-                profile.base_attributes, [t.effect for t in traumas if t.pk not in healed]
+                attributes, [t.effect for t in traumas if t.pk not in healed]
             )
-            status_before = profile.status
-            status_after = ProfileStatus.DEAD if outcome.died else profile.status
-            survival_before = profile.survival_points
-            survival_after = survival_sum.get(profile.pk, 0) + points
+            status_before = outcome.status
+            status_after = ProfileStatus.DEAD if outcome.died else outcome.status
+            survival_before = outcome.survival_points
+            survival_after = (outcome.ledger or 0) + points
         damage, rolls = dealt.get(outcome.player_id, (0, 0))
         participants.append(
             ParticipantPlan(
                 player_id=outcome.player_id,
-                name=outcome.player.public_name,
-                profile_id=profile.pk if profile else None,
+                name=outcome.display_name or outcome.username,
+                profile_id=outcome.profile_id if has_profile else None,
                 result=outcome.result,
                 died=outcome.died,
                 side=outcome.side,
@@ -232,7 +289,7 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
                 status_before=status_before,
                 status_after=status_after,
                 trauma_changes=changes,
-                traumas_gained=gained.get(profile.pk, 0) if profile else 0,
+                traumas_gained=gained.get(outcome.profile_id, 0) if has_profile else 0,
                 sheet_before=sheet_before,
                 sheet_after=sheet_after,
                 damage_dealt=damage if played_in_chronique else None,

@@ -33,7 +33,7 @@ OVER_TIME = (BY_NAME["survival_points"], BY_NAME["kills_total"])
 @require_http_methods(["GET", "POST"])
 def chapter_settlement(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the preview of every change, or the settlement's progress. POST: confirm."""
-    chapter = chapter_get_for_user(request.user, pk, need="manage")
+    chapter = chapter_get_for_user(request.user, pk, need="manage", with_settlement=True)
     if request.method == "POST":
         settlement_request(actor=request.user, chapter=chapter)
         messages.success(request, _("The settlement is on its way."))
@@ -46,7 +46,7 @@ def chapter_settlement(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def chapter_settlement_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """The progress region, polled by htmx every second while the task is queued or runs."""
-    chapter = chapter_get_for_user(request.user, pk, need="manage")
+    chapter = chapter_get_for_user(request.user, pk, need="manage", with_settlement=True)
     card = settlement_card(chapter, with_plan=False)
     return render(request, "campaigns/settlement/_progress.html", {"card": card})
 

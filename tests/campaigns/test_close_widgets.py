@@ -1,7 +1,8 @@
 """The chapter close form's hundred widgets are drawn in Python (`characters.widgets`), the
 template engine per widget and per option having been most of the organiser's page: the
 HTML is Django's own, byte for byte, for Of the Dead and KOLAPS, fresh or sent back with its
-errors, in French and in English."""
+errors, in French and in English. A fresh player's row is drawn once and stamped with each
+player's id and name (`CloseForm._row_stamp`): the same page as drawn row by row."""
 
 import re
 
@@ -10,10 +11,11 @@ from django.forms.renderers import DjangoTemplates, get_default_renderer
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.cards import chapter_card
+from campaigns.chapters import forms as close_forms
+from campaigns.chapters.cards import close_card
 from campaigns.chapters.forms import CloseForm
 from campaigns.chapters.kolaps import chapter_unit_enter
-from campaigns.chapters.services import chapter_plan
+from campaigns.chapters.services import chapter_plan, chapter_table_record
 from campaigns.selectors import chapter_get_for_user
 from campaigns.services import campaign_add_participant
 from characters.widgets import PlainWidgets
@@ -22,6 +24,14 @@ from tests.factories import PlayerFactory
 from tests.settlement_fixtures import of_the_dead_table
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _row_stamps_drawn_afresh():
+    """Each test draws the players' row stamp itself (kept per process otherwise): a page
+    with no player rows (KOLAPS) is then also tried before any stamp exists."""
+    close_forms._ROW_STAMPS.clear()
+
 
 # The CSRF token is masked afresh on every response.
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
@@ -57,7 +67,7 @@ def _drawn(form) -> list[str]:
 @pytest.mark.parametrize("build", [_of_the_dead, _kolaps])
 def test_every_widget_of_the_close_form_is_djangos_own_html(build, language):
     organiser, chapter, wrong = build()
-    card = chapter_card(organiser, chapter_get_for_user(organiser, chapter.pk))
+    card = close_card(organiser, chapter_get_for_user(organiser, chapter.pk))
     with translation.override(language):
         for args in ((), (wrong,)):
             form = CloseForm(*args, card=card)
@@ -101,3 +111,36 @@ def test_the_close_page_is_the_same_html_and_draws_no_widget_template(
             assert set(drawn_by_engine) <= {"django/forms/widgets/textarea.html"}
     assert pages[0] == pages[1]
     assert ("Clôturer le chapitre" if language == "fr" else "Close the chapter") in pages[0][0]
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_each_fresh_players_row_is_the_one_django_draws_for_them(client, monkeypatch, language):
+    organiser, chapter, _wrong = _of_the_dead()
+    first = chapter.campaign.memberships.filter(role="player").order_by("pk").first().player
+    # The live encounter filled in one player's row: that one is drawn as it is.
+    record = {
+        "ended": True,
+        "encounter": 1,
+        "turns": 3,
+        "players": {
+            str(first.pk): {
+                "name": first.display_name,
+                "died": True,
+                "damage_dealt": 4,
+                "damage_taken": 2,
+                "kills": {"zonard": 2},
+            }
+        },
+    }
+    chapter_table_record(actor=organiser, chapter=chapter, record=record)
+    client.force_login(organiser)
+    client.cookies["django_language"] = language
+    url = reverse("chapter-close", args=[chapter.pk])
+    pages = []
+    for stamped in (True, False):
+        monkeypatch.setattr(CloseForm, "stamp_rows", stamped)
+        pages.append(CSRF.sub(r"\1", client.get(url).content.decode()))
+    assert pages[0] == pages[1]
+    assert pages[0].count("<fieldset>") == 4
+    assert "Zoé &quot;&lt;la&gt; rouge&quot; &amp; co" in pages[0]
+    assert f'name="p{first.pk}_died" id="id_p{first.pk}_died" checked' in pages[0]
