@@ -6,7 +6,8 @@ naming the JSON file of the world it made (sessions, tokens, ids).
 - Phones at the table watch the live encounter's page and act through its API, each action
   followed by its undo so that the encounter stays playable (weight 3).
 - Organisers open a chapter's close form and close it through the API, then look at the
-  settlement it proposes (weight 1).
+  settlement it proposes (weight 1), each at a desk of its own: a campaign whose chapters it
+  closes one at a time.
 
 Each request is named by its route (ids replaced), so the figures are per page.
 
@@ -28,6 +29,7 @@ from locust import FastHttpUser, between, task
 
 WORLD = json.loads(open(os.environ["CHRONIQUE_LOAD_WORLD"]).read())  # noqa: SIM115
 _serial = count()
+_desks = count()  # each organiser visitor at a desk of its own (a campaign, its chapters)
 
 
 def _cookie(host: str, name: str, value: str) -> Cookie:
@@ -119,11 +121,10 @@ class Organiser(_Visitor):
     weight = 1
 
     def on_start(self) -> None:
-        self.me = WORLD["organisers"][next(_serial) % len(WORLD["organisers"])]
+        self.me = WORLD["organisers"][next(_desks) % len(WORLD["organisers"])]
         self._session(self.me["session"])
         self.api = {**self.headers, "Authorization": f"Token {self.me['token']}"}
-        # This level's chapters (each level closes chapters of its own), shared by the
-        # visitors of one organiser.
+        # This level's chapters of its desk (each level closes chapters of its own).
         self.chapters = self.me["open_chapters"][os.environ["CHRONIQUE_LOAD_USERS"]]
 
     @task

@@ -11,8 +11,9 @@ files collected and served by WhiteNoise.
 
 The world: the demo (`demo_load`) plus generated data: 6 players with a KOLAPS unit of 30
 characters each and 8 campaigns (Of the Dead, 12 participants, 6 chapters each) in which
-they play, 3 organisers each with a campaign of 12 other participants and enough chapters
-to close one every ~1.5 s all through each level, 6 live encounters at the table.
+they play, 3 organisers with a campaign of 12 other participants for each organiser visitor
+(its desk) and enough chapters in it to close one every ~1.5 s all through each level, 6 live
+encounters at the table.
 
 The visitors (tests/benchmarks/locustfile.py, locust's FastHttpUser), from a second process
 on loopback, headless and time-bounded (LOAD_SECONDS per level, 60 by default): players
@@ -101,11 +102,16 @@ def _session(player) -> str:
     return session.session_key
 
 
+def _desks(users: int) -> int:
+    """The organiser visitors of a level (weight 1 of 10): each closes the chapters of a
+    campaign of its own, one at a time, as an organiser does."""
+    return max(users // 10, 1)
+
+
 def _chapters_to_close(users: int) -> int:
-    """Chapters one organiser needs for a level: its share of the organiser visitors (weight
-    1 of 10, spread over ORGANISERS) closing one every ~1.5 s for the whole level, doubled."""
-    visitors = max(users // 10 // ORGANISERS, 1)
-    return int(visitors * SECONDS / 1.5 * 2)
+    """Chapters one organiser visitor needs for a level: one every ~1.5 s (three requests and
+    the wait) for the whole level, doubled."""
+    return int(SECONDS / 1.5 * 2)
 
 
 def _world() -> dict:
@@ -124,29 +130,31 @@ def _world() -> dict:
             chapter_plan(actor=organiser, campaign=campaign, title=f"Chapitre {n}.{c}")
             for c in range(6)
         ]
+    # A desk per organiser visitor of the biggest level: a campaign of its own with 12
+    # participants of its own (the browsing players' pages keep their size) and enough
+    # chapters for each level's whole run, so the close is measured all along, not only
+    # while the visitors arrive. Closes of one campaign queue on its row (the close locks
+    # it, as membership changes do): one organiser closes one chapter at a time.
     closing = []
-    for index, organiser in enumerate(organisers):
-        # A campaign of its own to close chapters in, with 12 participants of its own (the
-        # browsing players' pages keep their size), and enough chapters for every level's
-        # whole run: each organiser visitor closes one about every 2 s (three requests and
-        # its wait), so the close is measured all along, not only while visitors arrive.
+    for desk in range(_desks(max(LEVELS))):
+        organiser = organisers[desk % ORGANISERS]
         campaign = campaign_create(
-            organiser=organiser, name=f"Campagne à clore {index}", system="of-the-dead"
+            organiser=organiser, name=f"Campagne à clore {desk}", system="of-the-dead"
         )
-        table = [PlayerFactory(username=f"load-closed-{index}-{n}") for n in range(12)]
+        table = [PlayerFactory(username=f"load-closed-{desk}-{n}") for n in range(12)]
         for player in table:
             campaign_add_participant(actor=organiser, campaign=campaign, player=player)
         open_chapters = {
             str(users): [
                 chapter_plan(actor=organiser, campaign=campaign, title=f"À clore {users}.{c}")
-                for c in range(_chapters_to_close(users))
+                for c in range(_chapters_to_close(users) if desk < _desks(users) else 0)
             ]
             for users in LEVELS
         }
         closing.append(
             {
                 "session": _session(organiser),
-                "token": Token.objects.create(user=organiser).key,
+                "token": Token.objects.get_or_create(user=organiser)[0].key,
                 "campaign": reverse("campaign-detail", args=[campaign.pk]),
                 "outcomes": [{"player": p.pk, "result": "victory"} for p in table],
                 "open_chapters": {
