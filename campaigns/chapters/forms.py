@@ -17,7 +17,7 @@ from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from campaigns.permissions import Member
 from characters.accounts.forms import ServiceForm
-from characters.bidi import isolate_text
+from characters.bidi import isolate_text, needs_isolation
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.rapid40k.models import Rapid40kArmy
@@ -458,7 +458,13 @@ class CloseForm(ServiceForm):
         stamp = self._row_stamp() if players and self.stamp_rows and not self.is_bound else None
         for player in players:
             prefix = f"p{player.id}_"
-            if stamp is not None and not any(key.startswith(prefix) for key in self.initial):
+            if (
+                stamp is not None
+                and not any(key.startswith(prefix) for key in self.initial)
+                # a name that needs isolating is isolated differently in its legend (<bdi>)
+                # and its labels (FSI ... PDI): drawn in full
+                and not needs_isolation(player.name)
+            ):
                 # Django's own HTML, the name escaped as the template would.
                 drawn = stamp.replace(ROW_ID, str(player.id)).replace(ROW_NAME, escape(player.name))
                 yield {"drawn": mark_safe(drawn)}
