@@ -20,6 +20,7 @@ from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from characters.kept import release
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
@@ -624,30 +625,15 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
 
 
 def _release() -> str:
-    """What the kept pages and sheets were rendered by: the templates (the KOLAPS ones and
-    the site layout a kept page includes), the translations, the KOLAPS catalogues and
-    engine (costing, validity), the layout's tags and the typography kept inside a page,
-    the static files' manifest when there is one, and this feature's code, by content. Every
-    server process of one release computes the same value (they share the cache's entries);
-    an edit to any of them is a new one."""
-    root = settings.BASE_DIR
-    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    files = sorted(
-        [
-            *(root / "templates").rglob("*.html"),
-            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
-            *(root / "rules" / "engine" / "systems" / "kolaps" / "catalogues").glob("*.json"),
-            *(root / "rules" / "engine" / "systems" / "kolaps").glob("*.py"),
-            root / "config" / "middleware.py",
-            *(root / "config" / "templatetags").glob("*.py"),
-            *Path(__file__).parent.glob("*.py"),
-            *([manifest] if manifest.exists() else []),
-        ]
+    """What the kept pages and sheets were rendered by (`characters.kept.release`): besides
+    the templates, translations and layout, the KOLAPS catalogues and engine (costing,
+    validity) and this feature's code."""
+    kolaps = settings.BASE_DIR / "rules" / "engine" / "systems" / "kolaps"
+    return release(
+        (kolaps / "catalogues").glob("*.json"),
+        kolaps.glob("*.py"),
+        Path(__file__).parent.glob("*.py"),
     )
-    digest = hashlib.blake2b(digest_size=8)
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 # Pages and sheets rendered by an earlier release never serve this one.
