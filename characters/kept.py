@@ -62,21 +62,44 @@ CSRF = f"\ue000csrf-{salted_hmac('kolaps-kept-page', 'csrf').hexdigest()[:20]}\u
 
 
 def kept_page(
-    request, key: str | None, seconds: int, render_page: Callable[[dict], str]
+    request,
+    key: str | None,
+    seconds: int,
+    render_page: Callable[[dict], str],
+    *,
+    slot: str | None = None,
+    stamps: tuple[str, ...] = (),
 ) -> HttpResponse:
     """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
     else the page `render_page(extra)` renders with `extra` in its context (the token's
     placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
     page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
-    messages to show once)."""
-    html = cache.get(key) if key else None
+    messages to show once).
+
+    `slot`: the cache entry the page is kept in when the keys of one page take turns in it
+    (the live table's versions: once a newer one is asked, an older one never is again), so
+    that a page asked often costs one entry, not one per change; the entry holds the key
+    it was rendered under and answers only that key. `stamps`: what the page shows without
+    reading it (`stamp`), read in the same round trip and named with the key."""
+    entry = slot or key
+    html = None
+    if key:
+        names = [_stamp_key(name) for name in stamps]
+        found = cache.get_many([entry, *names])
+        current = tuple(found.get(name) for name in names)
+        if None in current:  # a stamp the cache lost: drawn again
+            current = tuple(stamp(name) for name in stamps)
+        named = (key, current)
+        kept = found.get(entry)
+        if kept is not None and kept[0] == named:
+            html = kept[1]
     typography = getattr(request, "typography", None)  # config.middleware, when installed
     if html is None:
         html = render_page({"csrf_token": CSRF})
         if typography is not None:
             html = typography(html)
         if key:
-            cache.set(key, html, seconds)
+            cache.set(entry, (named, html), seconds)
     if CSRF in html:
         html = html.replace(CSRF, get_token(request))
     response = HttpResponse(html)

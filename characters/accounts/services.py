@@ -58,6 +58,8 @@ def player_update(*, player: Player, email: str, display_name: str) -> Player:
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.display_name != display_name.strip():
+            # Now, and again once committed: a page read in between would keep the old name.
+            stamp_renew(PLAYER_NAMES)
             transaction.on_commit(lambda: stamp_renew(PLAYER_NAMES))
         locked.email = email
         locked.display_name = display_name.strip()
