@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, Subquery
 from django.utils.translation import gettext as _
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
@@ -475,17 +474,10 @@ def table_card(
         if log_since is not None:
             log = log.filter(version__gt=log_since)
         elif log_window and encounter.version > log_window:
-            # The lines of the last versions, and in the same statement the last line an undo
-            # could take back (however old: the undo button's), shown too so that the player
-            # sees what "Undo" would take back.
+            # The lines of the last versions (the newest among them: what "Undo" would take
+            # back, if anything).
             cutoff = encounter.version - log_window
-            undoable = (
-                EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
-                .exclude(kind=EntryKind.UNDO)
-                .order_by("-version")
-                .values("version")[:1]
-            )
-            log = log.filter(Q(version__gt=cutoff) | Q(version=Subquery(undoable)))
+            log = log.filter(version__gt=cutoff)
         entries = list(log.order_by("version").values(*LOG_VALUES))
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
@@ -505,22 +497,21 @@ def table_card(
                 undone=row["undone_by_id"] is not None,
             )
         )
-    last = next(
-        (r for r in reversed(entries) if r["kind"] != EntryKind.UNDO and not r["undone_by_id"]),
-        None,
-    )
+    # Undo is one level deep (`encounter_undo`): it takes back the encounter's newest line
+    # when that line is an action not undone yet, of this turn.
+    last = entries[-1] if entries else None
     if last is None and log_since is not None:
         last = (
-            EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
-            .exclude(kind=EntryKind.UNDO)
+            EncounterEntry.objects.filter(encounter=encounter)
             .order_by("-version")
-            .values("kind", "turn", "author_id")
+            .values("kind", "turn", "author_id", "undone_by_id")
             .first()
         )
     can_undo = (
         encounter.status == EncounterStatus.LIVE
         and last is not None
         and last["kind"] == EntryKind.ACTION
+        and last["undone_by_id"] is None
         and last["turn"] == encounter.turn
         and (can_manage or (user_id is not None and last["author_id"] == user_id))
     )
