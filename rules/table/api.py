@@ -49,6 +49,7 @@ from rules.table.services import (
     encounter_reveal,
     encounter_set_directive,
     encounter_undo,
+    encounter_undo_by_id,
 )
 from rules.table.systems import all_kinds
 
@@ -398,10 +399,20 @@ class TableActAPI(APIView):
         )
 
 
-def _simple_api(service, serializer_class, doc: str, need: str = "act"):
+def _simple_api(service, serializer_class, doc: str, need: str = "act", by_id=None):
+    """A write's API class. `by_id`: the service's twin that fetches and authorises the
+    encounter with its lock (`encounter_undo_by_id`), a query and its building saved."""
+
     class WriteAPI(APIView):
         @extend_schema(request=serializer_class, responses={200: TableCardSerializer})
         def post(self, request, pk: int):
+            if by_id is not None:
+                serializer = serializer_class(data=request.data)
+                if not serializer.is_valid():
+                    # Who may not see the encounter or act on it hears so first (404, 403).
+                    encounter_get_for_user(request.user, pk, need=need)
+                    raise serializers.ValidationError(serializer.errors)
+                return _write(request, pk, by_id, **serializer.validated_data)
             encounter = encounter_get_for_user(request.user, pk, need=need)
             serializer = serializer_class(data=request.data)
             serializer.is_valid(raise_exception=True)
@@ -419,7 +430,10 @@ TableStrayAPI = _simple_api(
     "organiser); its death roll by the server, or typed in `dice`.",
 )
 TableUndoAPI = _simple_api(
-    encounter_undo, TableVersionSerializer, "Undo the last action (its author or an organiser)."
+    encounter_undo,
+    TableVersionSerializer,
+    "Undo the last action (its author or an organiser).",
+    by_id=encounter_undo_by_id,
 )
 TableDirectiveAPI = _simple_api(
     encounter_set_directive, TableDirectiveSerializer, "Give a combatant its order directive."

@@ -199,6 +199,8 @@ def _fields(combatant: Combatant) -> tuple[str, ...]:
 
 
 def _snapshot(combatant: Combatant) -> dict[str, Any]:
+    """The combatant's live state (its system's fields). A system's adapter gives a field a
+    new value, never changes a dict or list in place, so that a snapshot tells what changed."""
     return {name: getattr(combatant, name) for name in _fields(combatant)}
 
 
@@ -265,9 +267,16 @@ def _insert_with_roll(entry: EncounterEntry, roll: RollRecord) -> None:
     entry.roll = roll
 
 
-def _save(*combatants: Combatant) -> None:
+def _save(*combatants: Combatant, before: dict[str, dict] | None = None) -> None:
+    """Write the combatants' live state: with `before` (their snapshots by id), only the
+    fields that changed since (an action changes two or three of a figure's fifteen)."""
     for combatant in combatants:
-        combatant.save(update_fields=list(_fields(combatant)))
+        names = list(_fields(combatant))
+        if before is not None:
+            was = before[str(combatant.pk)]
+            names = [name for name in names if getattr(combatant, name) != was[name]]
+        if names:
+            combatant.save(update_fields=names)
 
 
 def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
@@ -672,14 +681,23 @@ def encounter_act_by_id(*, actor, pk: int, version: int | None, action: ActionIn
     `encounter_get_for_user` and then locks it): 404 to who may not see it, 403 to who may
     not act, before anything is told of its state (ended, or changed since `version`)."""
     with transaction.atomic():
-        locked = _lock_row(pk)
-        if locked is None:
-            raise Http404
-        if locked.chapter_id is not None:
-            locked.chapter = Chapter.objects.select_related("campaign").get(pk=locked.chapter_id)
-        roles = encounter_authorize(actor, locked, "act")
-        _check_live(locked, version)
+        locked, roles = _lock_by_id(actor, pk, version)
         return _act(actor, roles, locked, action)
+
+
+def _lock_by_id(actor, pk: int, version: int | None) -> tuple[Encounter, set[Role]]:
+    """The encounter numbered `pk` locked and its version counted (`_lock`), authorised for
+    `actor` to act (404, 403) before anything is told of its state (ended, or changed since
+    `version`): one statement for a pick-up game, where a view fetches the encounter for
+    `encounter_get_for_user` and then locks it."""
+    locked = _lock_row(pk)
+    if locked is None:
+        raise Http404
+    if locked.chapter_id is not None:
+        locked.chapter = Chapter.objects.select_related("campaign").get(pk=locked.chapter_id)
+    roles = encounter_authorize(actor, locked, "act")
+    _check_live(locked, version)
+    return locked, roles
 
 
 def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> EncounterEntry:
@@ -726,7 +744,7 @@ def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> Enc
     for c in (fighter, target):
         if c is not None and str(c.pk) not in before:
             before[str(c.pk)] = snapshots[str(c.pk)]
-    _save(*changed)
+    _save(*changed, before=snapshots)
     entry = _log(
         locked,
         actor,
@@ -780,36 +798,48 @@ def encounter_choose_stray(
 def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:
     """Undo the last action, by who made it or an organiser: what it changed is put back as
     it was; both lines stay in the log. Only the last change of the encounter can be undone
-    (an end phase or a directive after it keep it)."""
+    (an end phase or a directive after it keep it; an undo is one level deep)."""
     roles = _require(actor, encounter, CAN_VIEW)
     with transaction.atomic():
-        locked = _lock(encounter, version)
-        last = (
-            EncounterEntry.objects.filter(encounter=locked)
-            .exclude(kind=EntryKind.UNDO)
-            .filter(undone_by__isnull=True)
-            .order_by("-version")
-            .first()
-        )
-        if last is None or last.kind != EntryKind.ACTION or last.turn != locked.turn:
-            raise Refusal(_("There is no action to undo."))
-        later = EncounterEntry.objects.filter(encounter=locked, version__gt=last.version)
-        if later.exclude(kind=EntryKind.UNDO).exists():
-            raise Refusal(_("There is no action to undo."))
-        if last.author_id != actor.pk and not roles & CAN_MANAGE:
-            raise Forbidden(_("Only who made the action or an organiser may undo it."))
-        changed = [c for c in _combatants(locked) if str(c.pk) in last.before]
-        for combatant in changed:
-            for field, value in last.before[str(combatant.pk)].items():
-                setattr(combatant, field, value)
-            _save(combatant)
-        entry = _log(
-            locked, actor, EntryKind.UNDO, actor=last.actor, target=last.target,
-            data={"undoes": last.version, "kind": last.data.get("kind")},
-        )  # fmt: skip
-        last.undone_by = entry
-        last.save(update_fields=["undone_by"])
-        return entry
+        return _undo(actor, roles, _lock(encounter, version))
+
+
+def encounter_undo_by_id(*, actor, pk: int, version: int | None) -> EncounterEntry:
+    """`encounter_undo` on the encounter numbered `pk`, fetched and authorised with its lock
+    (`encounter_act_by_id`)."""
+    with transaction.atomic():
+        locked, roles = _lock_by_id(actor, pk, version)
+        return _undo(actor, roles, locked)
+
+
+def _undo(actor, roles: set[Role], locked: Encounter) -> EncounterEntry:
+    # The encounter's newest line before this write: an action not undone, of this turn.
+    last = EncounterEntry.objects.filter(encounter=locked).order_by("-version").first()
+    if (
+        last is None
+        or last.kind != EntryKind.ACTION
+        or last.undone_by_id is not None
+        or last.turn != locked.turn
+    ):
+        raise Refusal(_("There is no action to undo."))
+    if last.author_id != actor.pk and not roles & CAN_MANAGE:
+        raise Forbidden(_("Only who made the action or an organiser may undo it."))
+    everyone = _combatants(locked)
+    snapshots = {str(c.pk): _snapshot(c) for c in everyone if str(c.pk) in last.before}
+    changed = [c for c in everyone if str(c.pk) in snapshots]
+    for combatant in changed:
+        for name, value in last.before[str(combatant.pk)].items():
+            setattr(combatant, name, value)
+    _save(*changed, before=snapshots)
+    entry = _log(
+        locked, actor, EntryKind.UNDO, actor_id=last.actor_id, target_id=last.target_id,
+        data={"undoes": last.version, "kind": last.data.get("kind")},
+    )  # fmt: skip
+    last.undone_by = entry
+    last.save(update_fields=["undone_by"])
+    # The state this write left, for its answer (read again, it would cost two queries).
+    entry.written_combatants = everyone
+    return entry
 
 
 def encounter_set_directive(
