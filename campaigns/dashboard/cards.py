@@ -9,15 +9,13 @@ chapters it shows (the next one and the organisers' chapters to close or settle,
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, and the viewer's KOLAPS units and the characters in none (those
 in a unit are neither read nor costed: the page does not show them). Each read is written
-for a viewer's id alone and compiled once per process (`_Compiled`).
+for a viewer's id alone and compiled once per process (`_read`).
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import (
     BooleanField,
     Count,
@@ -48,6 +46,7 @@ from campaigns.models import (
 )
 from characters.kolaps.cards import costed_line
 from characters.models import KolapsCharacter, KolapsUnit, Profile, ProfileStatus
+from characters.prepared import Prepared
 
 HISTORY_LINES = 6
 
@@ -134,52 +133,11 @@ class DashboardCard:
     todo: list[DashboardTodo] = field(default_factory=list)
 
 
-class _Compiled:
-    """A read written with the ORM for one viewer, compiled once per database and then run
-    as its SQL for each viewer.
-
-    The ORM builds and compiles a query again on every run, which costs several times what
-    PostgreSQL takes to answer these small ones: most of this page's time. `build(viewer)`
-    makes the queryset (values only), compiled with a negative marker for the viewer's id
-    (no id is negative); `rows(viewer_id)` runs its SQL with the marker replaced, the ORM's
-    own constants kept, and converts the values as the ORM would (JSON, SQLite's dates)."""
-
-    MARKER = -1
-
-    def __init__(self, build: Callable):
-        self.build = build
-        self.compiled: dict[str, tuple[str, tuple, list]] = {}
-
-    def rows(self, viewer_id: int) -> list[tuple]:
-        connection = connections[DEFAULT_DB_ALIAS]
-        compiled = self.compiled.get(connection.vendor)
-        if compiled is None:
-            compiler = self.build(self.MARKER).query.get_compiler(connection=connection)
-            sql, params = compiler.as_sql()
-            if self.MARKER not in params:
-                raise ValueError(f"{sql} never names the viewer")
-            columns = [selected[0] for selected in compiler.select[: compiler.col_count]]
-            compiled = self.compiled[connection.vendor] = (sql, tuple(params), columns)
-        sql, params, columns = compiled
-        values = [viewer_id if type(p) is int and p == self.MARKER else p for p in params]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            rows = cursor.fetchall()
-        converters = [
-            (i, [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)])
-            for i, column in enumerate(columns)
-        ]
-        converters = [(i, convert) for i, convert in converters if convert]
-        if not converters:
-            return rows
-        out = []
-        for row in rows:
-            row = list(row)
-            for i, convert in converters:
-                for converter in convert:
-                    row[i] = converter(row[i], columns[i], connection)
-            out.append(tuple(row))
-        return out
+def _read(build) -> Prepared:
+    """A read written for one viewer's id, compiled once per process and run as its SQL
+    for each viewer (`characters.prepared.Prepared`: the ORM's building and compiling cost
+    several times what PostgreSQL takes to answer), its values converted as the ORM would."""
+    return Prepared(build, convert=True)
 
 
 def _memberships(viewer, role: str | None = None):
@@ -204,7 +162,7 @@ class _Campaign:
 
 # The viewer's campaigns, newest first, with their number of players and whether the
 # viewer plays in it.
-_CAMPAIGNS = _Compiled(
+_CAMPAIGNS = _read(
     lambda viewer: (
         Campaign.objects.filter(
             Q(organiser_id=viewer)
@@ -312,7 +270,7 @@ def _build_chapters(viewer):
     )
 
 
-_CHAPTERS = _Compiled(_build_chapters)
+_CHAPTERS = _read(_build_chapters)
 
 
 class _Profile(NamedTuple):
@@ -322,12 +280,12 @@ class _Profile(NamedTuple):
     equipment: list
 
 
-_PROFILE = _Compiled(
+_PROFILE = _read(
     lambda viewer: (
         Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
     )
 )
-_VOTES = _Compiled(
+_VOTES = _read(
     lambda viewer: (
         Vote.objects.filter(
             Exists(_memberships(viewer, MembershipRole.PLAYER)), status=VoteStatus.OPEN
@@ -337,7 +295,7 @@ _VOTES = _Compiled(
         .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
     )
 )
-_EVENTS = _Compiled(
+_EVENTS = _read(
     lambda viewer: (
         CampaignEvent.objects.filter(_viewers(viewer))
         .order_by("-at", "-pk")
@@ -352,7 +310,7 @@ _EVENTS = _Compiled(
         )[:HISTORY_LINES]
     )
 )
-_UNITS = _Compiled(
+_UNITS = _read(
     lambda viewer: (
         KolapsUnit.objects.filter(owner_id=viewer)
         .annotate(size=Count("members"))
@@ -374,7 +332,7 @@ class _CharacterRow(NamedTuple):
     catalogue_version: str
 
 
-_LOOSE_CHARACTERS = _Compiled(
+_LOOSE_CHARACTERS = _read(
     lambda viewer: (
         KolapsCharacter.objects.filter(owner_id=viewer, unit__isnull=True)
         .order_by("name", "pk")

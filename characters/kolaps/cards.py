@@ -24,6 +24,7 @@ from characters.kept import release
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
+from characters.prepared import Prepared
 from rules.engine.dice import BANDS
 from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue import Armour, Catalogue, Weapon
@@ -109,39 +110,8 @@ def unit_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsUnit:
     return _owned_get(KolapsUnit, user, pk, need)
 
 
-class _Prepared:
-    """A SELECT written with the ORM, compiled once per database and then run as its SQL.
-
-    The ORM compiles a query again on every run, which costs about as long as the database
-    takes to answer these small ones; the reads of the pages shown most often (a unit page,
-    its print) go through here. `build(*params)` makes the queryset, which is compiled with
-    negative markers for `params` (no id is negative); `rows(*params)` runs its SQL with
-    each marker replaced by its value, the ORM's own constants kept. Rows come as the
-    database gives them (`_converted` turns one into the model's values)."""
-
-    def __init__(self, build: Callable, arity: int):
-        self.build = build
-        self.markers = tuple(range(-1, -arity - 1, -1))
-        self.compiled: dict[str, tuple[str, tuple]] = {}
-
-    def rows(self, *params) -> list[tuple]:
-        connection = connections[DEFAULT_DB_ALIAS]
-        compiled = self.compiled.get(connection.vendor)
-        if compiled is None:
-            sql, constants = self.build(*self.markers).query.sql_with_params()
-            given = [p for p in constants if type(p) is int and p < 0]
-            if given != list(self.markers):
-                raise ValueError(f"{sql} takes {constants}, not {self.markers}")
-            compiled = self.compiled[connection.vendor] = (sql, tuple(constants))
-        sql, constants = compiled
-        values = [params[-1 - p] if type(p) is int and p < 0 else p for p in constants]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            return cursor.fetchall()
-
-
 def _converted(model, names: list[str], values) -> list:
-    """A row read through `_Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
+    """A row read through `Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
     dates and booleans made Python's)."""
     connection = connections[DEFAULT_DB_ALIAS]
     out = []
@@ -161,7 +131,7 @@ _UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
 _MEMBER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
 # The unit joined to its members, in order (a unit without any: one row, members' columns
 # empty).
-_UNIT_ROWS = _Prepared(
+_UNIT_ROWS = Prepared(
     lambda pk: (
         KolapsUnit.objects.filter(pk=pk)
         .order_by("members__position", "members__pk")
@@ -197,7 +167,7 @@ def _unit_page_rows(pk: int, owner: int):
     return unit_rows.union(free_rows, all=True).order_by("kind", "place")
 
 
-_UNIT_PAGE_ROWS = _Prepared(_unit_page_rows, 2)
+_UNIT_PAGE_ROWS = Prepared(_unit_page_rows, 2)
 
 
 @dataclass(frozen=True)
