@@ -35,7 +35,7 @@ class Prepared:
             queryset = self.build(*self.markers)
             compiler = queryset.query.get_compiler(connection=connection)
             sql, constants = compiler.as_sql()
-            given = {p for p in constants if type(p) is int and p < 0}
+            given = {int(p) for p in constants if _marker(p)}
             if given != set(self.markers):
                 raise ValueError(f"{sql} takes {constants}, not {self.markers}")
             converters = []
@@ -55,7 +55,7 @@ class Prepared:
     def rows(self, *params) -> list[tuple]:
         connection = connections[DEFAULT_DB_ALIAS]
         sql, constants, converters, _model = self._compiled(connection)
-        values = [params[-1 - p] if type(p) is int and p < 0 else p for p in constants]
+        values = [params[-1 - int(p)] if _marker(p) else p for p in constants]
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             rows = cursor.fetchall()
@@ -76,6 +76,11 @@ class Prepared:
         model = self._compiled(connections[DEFAULT_DB_ALIAS])[3]
         names = fields_of(model)
         return [model.from_db(DEFAULT_DB_ALIAS, names, row) for row in self.rows(*params)]
+
+
+def _marker(param) -> bool:
+    # An int, or the database driver's wrapper of one (psycopg's Int4), never a bool.
+    return isinstance(param, int) and not isinstance(param, bool) and param < 0
 
 
 def fields_of(model) -> list[str]:

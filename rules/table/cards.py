@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Value
 from django.utils.translation import gettext as _
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
+from characters.prepared import Prepared, fields_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps import DIRECTIVE_LABELS
@@ -367,6 +369,27 @@ LOG_VALUES = (
 )
 
 
+# The page's and its API twin's reads, compiled once per process (every phone polls them).
+_COMBATANTS = Prepared(
+    lambda pk: (
+        Combatant.objects.filter(encounter_id=pk)
+        .order_by("position", "pk")
+        .values_list(*fields_of(Combatant))
+    ),
+    convert=True,
+)
+# The log's lines after a version (0: the whole log).
+_LOG = Prepared(
+    lambda pk, after: (
+        EncounterEntry.objects.filter(encounter_id=pk, version__gt=Value(after))
+        .order_by("version")
+        .values_list(*LOG_VALUES)
+    ),
+    2,
+    convert=True,
+)
+
+
 def written_line(entry: EncounterEntry, author) -> dict:
     """The log's row of a line a write has just made, as the log query reads it."""
     return {
@@ -430,7 +453,7 @@ def table_card(
     badges = getattr(adapter, "badges", None)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     if combatants is None:
-        combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+        combatants = _COMBATANTS.objects(encounter.pk)
     state_lines_of = getattr(adapter, "state_lines", None)
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
@@ -466,19 +489,19 @@ def table_card(
                 state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )
-    cutoff = 0
     if lines is not None:
         entries = lines
     else:
-        log = EncounterEntry.objects.filter(encounter=encounter)
+        after = 0
         if log_since is not None:
-            log = log.filter(version__gt=log_since)
+            after = log_since
         elif log_window and encounter.version > log_window:
             # The lines of the last versions (the newest among them: what "Undo" would take
             # back, if anything).
-            cutoff = encounter.version - log_window
-            log = log.filter(version__gt=cutoff)
-        entries = list(log.order_by("version").values(*LOG_VALUES))
+            after = encounter.version - log_window
+        entries = [
+            dict(zip(LOG_VALUES, row, strict=True)) for row in _LOG.rows(encounter.pk, after)
+        ]
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:

@@ -25,10 +25,11 @@ from django.utils.translation import gettext as _
 
 from campaigns.chapters.services import chapter_table_record
 from campaigns.models import Chapter, ChapterStatus, ZombieType
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, member_role
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
+from characters.prepared import Prepared, fields_of
 from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
@@ -67,12 +68,18 @@ def encounter_role(user, encounter: Encounter) -> set[Role]:
     participants (the campaign's players, or whoever plays a combatant)."""
     if not user.is_authenticated:
         return {Role.ANYONE}
+    # What the viewer is to it, when read with the encounter (`rules.table.selectors`):
+    # (their id, their membership of the campaign, whether they play a combatant).
+    read = getattr(encounter, "viewer_read", None)
+    if read is not None and read[0] != user.pk:
+        read = None
     roles = {Role.ANYONE}
     if encounter.chapter_id is not None:
-        roles |= campaign_role(user, encounter.chapter.campaign)
+        campaign = encounter.chapter.campaign
+        roles |= member_role(user, campaign, read[1]) if read else campaign_role(user, campaign)
     elif encounter.created_by_id == user.pk:
         roles.add(Role.ORGANISER)
-    if Role.ORGANISER not in roles and _plays(user, encounter):
+    if Role.ORGANISER not in roles and (read[2] if read else _plays(user, encounter)):
         roles.add(Role.PARTICIPANT)
     return roles
 
@@ -289,21 +296,22 @@ def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
     return found
 
 
-@cache
-def _combatants_sql(vendor: str) -> str:
-    """The ORM's statement for an encounter's combatants, locked, in their order, compiled
-    once with the encounter's number as its one parameter: compiling it cost the live table
-    more than running it (every write reads them)."""
-    query = Combatant.objects.select_for_update().filter(encounter_id=0).query
-    sql, params = query.sql_with_params()
-    if params != (0,):
-        raise RuntimeError(f"the combatants' statement takes {params!r}, not the encounter")
-    return sql
+# Every write reads the encounter's combatants, locked, in their order: compiled once per
+# process (compiling the ORM's statement cost the live table more than running it).
+_LOCKED_COMBATANTS = Prepared(
+    lambda pk: (
+        Combatant.objects.select_for_update()
+        .filter(encounter_id=pk)
+        .order_by("position", "pk")
+        .values_list(*fields_of(Combatant))
+    ),
+    convert=True,
+)
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order."""
-    found = _rows(Combatant, _combatants_sql(connection.vendor), [encounter.pk])
+    found = _LOCKED_COMBATANTS.objects(encounter.pk)
     for combatant in found:
         combatant.encounter = encounter
     return found
