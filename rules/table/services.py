@@ -309,6 +309,17 @@ _LOCKED_COMBATANTS = Prepared(
 )
 
 
+# The encounter's newest line (what an undo takes back), compiled once likewise.
+_NEWEST_LINE = Prepared(
+    lambda pk: (
+        EncounterEntry.objects.filter(encounter_id=pk)
+        .order_by("-version")
+        .values_list(*fields_of(EncounterEntry))[:1]
+    ),
+    convert=True,
+)
+
+
 def _combatants(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order."""
     found = _LOCKED_COMBATANTS.objects(encounter.pk)
@@ -822,7 +833,7 @@ def encounter_undo_by_id(*, actor, pk: int, version: int | None) -> EncounterEnt
 
 def _undo(actor, roles: set[Role], locked: Encounter) -> EncounterEntry:
     # The encounter's newest line before this write: an action not undone, of this turn.
-    last = EncounterEntry.objects.filter(encounter=locked).order_by("-version").first()
+    last = next(iter(_NEWEST_LINE.objects(locked.pk)), None)
     if (
         last is None
         or last.kind != EntryKind.ACTION
