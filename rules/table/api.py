@@ -1,6 +1,7 @@
 """API twins of the table's pages: the encounter log, and the live encounter (its state,
 the spectator's, the odds, each write). The same cards, services and permission checks."""
 
+import copy
 import re
 from dataclasses import asdict, fields, is_dataclass
 from datetime import UTC, datetime
@@ -135,7 +136,19 @@ class TableCardSerializer(CardSerializer):
         dataclass = TableCard
 
 
-class TableActionSerializer(serializers.Serializer):
+class _SharedFields:
+    """A serializer whose fields are shallow copies of its declared ones. DRF deep-copies a
+    serializer's declared fields for every instance, that is every request (0.16 ms of an
+    action's 2.4 ms of CPU; 0.06 ms shallow), so that a view may change them; the table's
+    writes never do, and their fields hold no state while validating (each copy is bound
+    to its own serializer; the choices, validators and child fields they share are only
+    read)."""
+
+    def get_fields(self):
+        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
+
+
+class TableActionSerializer(_SharedFields, serializers.Serializer):
     """An action: who acts (none for a wound an organiser applies), the target, what it
     does; `dice` absent: the server rolls and records it; present: the faces rolled by hand,
     by the resolver's field names ("dice", "a_dice", "b_dice", "power_dice", "death_die")."""
@@ -184,7 +197,7 @@ class TableActionSerializer(serializers.Serializer):
         )
 
 
-class TableVersionSerializer(serializers.Serializer):
+class TableVersionSerializer(_SharedFields, serializers.Serializer):
     version = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
