@@ -3,8 +3,9 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
@@ -12,11 +13,16 @@ from campaigns.history import event_sentence
 from campaigns.models import (
     Campaign,
     CampaignEvent,
+    Chapter,
     ChapterStatus,
+    Invitation,
+    Membership,
     MembershipRole,
+    Vote,
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from characters.compiled import CompiledRead
 from characters.kept import fragment_key as kept_fragment_key
 from characters.kept import release
 from characters.models import Profile
@@ -125,18 +131,94 @@ def _summary(campaign: Campaign, participants: int) -> CampaignSummary:
     )
 
 
-def campaign_list_for(user) -> list[CampaignSummary]:
-    """One query, whatever the number of campaigns."""
-    rows = (
-        Campaign.objects.for_user(user)
-        .select_related("organiser")
+_LISTED = (
+    "pk", "name", "system", "organiser__display_name", "organiser__username", "n_participants",
+    "created_at",
+)  # fmt: skip
+# The campaigns a viewer organises or is a member of, newest first, with their number of
+# players (counted over all the campaign's memberships, not only the viewer's own).
+_CAMPAIGN_LIST = CompiledRead(
+    lambda viewer: (
+        Campaign.objects.filter(
+            Q(organiser_id=viewer)
+            | Exists(Membership.objects.filter(campaign=OuterRef("pk"), player_id=viewer))
+        )
         .annotate(
             n_participants=Count(
                 "memberships", filter=Q(memberships__role=MembershipRole.PLAYER), distinct=True
             )
         )
+        .order_by("-created_at", "-pk")
+        .values_list(*_LISTED)
     )
-    return [_summary(row, row.n_participants) for row in rows]
+)
+
+
+def campaign_list_for(user) -> list[CampaignSummary]:
+    """One query, whatever the number of campaigns, compiled once (`CompiledRead`)."""
+    if not user.is_authenticated:
+        return []
+    return [
+        CampaignSummary(
+            id=pk,
+            name=name,
+            system=system,
+            system_name=system_get(system).name,
+            organiser=display or username,
+            participants=participants,
+            created_at=created_at,
+        )
+        for pk, name, system, display, username, participants, created_at in _CAMPAIGN_LIST.rows(
+            user.pk
+        )
+    ]
+
+
+# The campaign page's reads, each for one campaign's id (the profile: the viewer's), compiled
+# once per process (`CompiledRead`): the ORM's compiling cost more than PostgreSQL's answers.
+# Plain values, not models: a campaign may have many chapters, and its page lists them.
+_EVENTS = CompiledRead(
+    lambda campaign: (
+        CampaignEvent.objects.filter(campaign_id=campaign)
+        .order_by("-at", "-pk")
+        .values_list("at", "actor__display_name", "actor__username", "verb", "data")[:HISTORY_SHOWN]
+    )
+)
+_CHAPTER_LINE = (
+    "pk", "number", "title", "status", "starts_at", "place", "closed_at", "settled_at",
+    "players_min", "players_max", "min_survival_points", "required_cards", "required_items",
+)  # fmt: skip
+_CHAPTERS = CompiledRead(
+    lambda campaign: (
+        Chapter.objects.filter(campaign_id=campaign).order_by("number").values_list(*_CHAPTER_LINE)
+    )
+)
+
+
+class _Profile(NamedTuple):
+    """What eligibility reads of the viewer's profile (`facts_of`)."""
+
+    status: str
+    survival_points: int
+    cards: list
+    equipment: list
+
+
+_PROFILE = CompiledRead(
+    lambda viewer: (
+        Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
+    )
+)
+_OPEN_VOTES = CompiledRead(
+    lambda campaign: Vote.objects.filter(campaign_id=campaign, status=VoteStatus.OPEN).values_list(
+        "pk", "kind", "chapter__title", "opened_at", "closes_at"
+    )
+)
+_INVITATIONS = CompiledRead(
+    lambda campaign: Invitation.objects.filter(
+        campaign_id=campaign, revoked_at__isnull=True
+    ).values_list("pk", "token", "created_at")
+)
 
 
 def campaign_card(user, campaign: Campaign) -> CampaignCard:
@@ -152,19 +234,11 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
     is_player = Role.PARTICIPANT in roles
-    events = (
-        CampaignEvent.objects.filter(campaign=campaign)
-        .order_by("-at", "-pk")
-        .values_list("at", "actor__display_name", "actor__username", "verb", "data")[:HISTORY_SHOWN]
-    )
-    # Plain values, not models: a campaign may have many chapters, and its page lists them.
-    chapters = campaign.chapters.order_by("number").values_list(
-        "pk", "number", "title", "status", "starts_at", "place", "closed_at", "settled_at",
-        "players_min", "players_max", "min_survival_points", "required_cards", "required_items",
-    )  # fmt: skip
+    events = _EVENTS.rows(campaign.pk)
+    chapters = _CHAPTERS.rows(campaign.pk)
     facts = None
     if is_player and campaign.system in PROFILE_SYSTEMS:
-        facts = facts_of(Profile.objects.filter(player=user).first())
+        facts = facts_of(next(map(_Profile._make, _PROFILE.rows(user.pk)), None))
     elif is_player:
         facts = facts_of(None)
     verdicts: dict[Requirement, Eligibility] = {}  # chapters often ask the same
@@ -210,17 +284,13 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             opened_at=opened_at,
             closes_at=closes_at,
         )
-        for vote_id, kind, title, opened_at, closes_at in campaign.votes.filter(
-            status=VoteStatus.OPEN
-        ).values_list("pk", "kind", "chapter__title", "opened_at", "closes_at")
+        for vote_id, kind, title, opened_at, closes_at in _OPEN_VOTES.rows(campaign.pk)
     ]
     invitations = []
     if can_manage:
         invitations = [
             InvitationLine(id=inv_id, token=token, created_at=created_at)
-            for inv_id, token, created_at in campaign.invitations.filter(
-                revoked_at__isnull=True
-            ).values_list("pk", "token", "created_at")
+            for inv_id, token, created_at in _INVITATIONS.rows(campaign.pk)
         ]
     return CampaignCard(
         summary=_summary(campaign, len(player_ids)),

@@ -10,6 +10,7 @@ a sentence, never its key.
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from characters.bidi import isolate_text
 from characters.models import Vocation
 
 # The sentence of each verb, with the actor first; `%(actor)s` is the player's name.
@@ -64,8 +65,12 @@ class _Blank(dict):
 
 
 def event_sentence(actor: str, verb: str, data: dict) -> str:
-    """The line's sentence in the active language."""
-    values = _Blank(data or {}, actor=actor)
+    """The line's sentence in the active language; each name in it isolated, so that one
+    typed right to left (or with bidi controls) does not reorder the sentence around it."""
+    values = _Blank(
+        {key: isolate_text(v) if isinstance(v, str) else v for key, v in (data or {}).items()},
+        actor=isolate_text(actor),
+    )
     if verb == "vocation_chosen" and values["vocation"] in Vocation.values:
         values["vocation"] = Vocation(values["vocation"]).label
     if not actor and verb in WITHOUT_ACTOR:
@@ -78,4 +83,4 @@ def event_sentence(actor: str, verb: str, data: dict) -> str:
         return str(WITH_ACTOR[verb]) % values
     if verb in WITHOUT_ACTOR:
         return str(WITHOUT_ACTOR[verb]) % values
-    return _("%(actor)s changed the campaign") % {"actor": actor or _("Chronique")}
+    return _("%(actor)s changed the campaign") % {"actor": values["actor"] or _("Chronique")}

@@ -1,17 +1,19 @@
 """The one permission helper for campaigns, and the campaign's members it reads.
 
-`members_of(campaign)` reads the memberships once (one query, in order of joining) with
-what the pages show of each member; `campaign_role(viewer, campaign, members=...)` answers
-from them without another query. A fetch that only authorises reads the viewer's own
-membership with the object instead (`viewer_membership`, then `member_role`).
+`members_of(campaign)` reads the memberships once (one query, in order of joining, compiled
+once: `CompiledRead`) with what the pages show of each member; `campaign_role(viewer,
+campaign, members=...)` answers from them without another query. A fetch that only
+authorises reads the viewer's own membership with the object instead (`viewer_membership`,
+then `member_role`).
 """
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import CharField, OuterRef, Subquery, Value
+from django.db.models import OuterRef, Subquery
 
 from campaigns.models import Membership, MembershipRole
+from characters.compiled import CompiledRead
 from characters.permissions import Role
 
 MEMBER_FIELDS = ("player_id", "player__display_name", "player__username", "role")
@@ -47,14 +49,23 @@ class Members:
         return {m.id for m in self.players}
 
 
+# The read of `members_of` for each tuple of extra fields asked (a handful, named in code).
+_MEMBER_READS: dict[tuple[str, ...], CompiledRead] = {}
+
+
 def members_of(campaign, *extra: str) -> Members:
     """One query: the campaign's members in order of joining, with the `extra` fields (paths
     from the membership, such as "player__otd_profile__status") in `Member.extra`."""
-    rows = (
-        Membership.objects.filter(campaign=campaign)
-        .order_by("joined_at", "pk")
-        .values_list(*MEMBER_FIELDS, *extra)
-    )
+    read = _MEMBER_READS.get(extra)
+    if read is None:
+        read = _MEMBER_READS[extra] = CompiledRead(
+            lambda campaign_id: (
+                Membership.objects.filter(campaign_id=campaign_id)
+                .order_by("joined_at", "pk")
+                .values_list(*MEMBER_FIELDS, *extra)
+            )
+        )
+    rows = read.rows(getattr(campaign, "pk", campaign))
     return Members(tuple(Member(*row[:4], extra=tuple(row[4:])) for row in rows))
 
 
@@ -85,12 +96,11 @@ def member_role(viewer, campaign, membership: str | None) -> set[Role]:
     return roles
 
 
-def viewer_membership(viewer, campaign_field: str = "pk"):
-    """The viewer's membership role in the campaign `campaign_field` names, as an expression
-    to annotate the fetch with: the row and what the viewer is to it come in one query."""
-    if not viewer.is_authenticated:
-        return Value(None, output_field=CharField())
-    mine = Membership.objects.filter(campaign=OuterRef(campaign_field), player=viewer.pk)
+def viewer_membership(viewer_id: int, campaign_field: str = "pk"):
+    """The membership role of the viewer `viewer_id` (0 for anyone anonymous: none) in the
+    campaign `campaign_field` names, as an expression to annotate the fetch with: the row
+    and what the viewer is to it come in one query."""
+    mine = Membership.objects.filter(campaign=OuterRef(campaign_field), player=viewer_id)
     return Subquery(mine.values("role")[:1])
 
 

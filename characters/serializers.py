@@ -5,12 +5,20 @@ a `CardSerializer` naming the card in `Meta.dataclass` (and the fields it shows,
 all), so field types come from the card's annotations and are never copied by hand.
 A card nested in another needs no serialiser of its own: it gets the one declared for its
 dataclass (showing all its fields), else a plain `CardSerializer` named after the dataclass.
+
+`id_field` and `version_field` are the integers a request names a row or a version by,
+bounded by their columns (`characters.bounds`) so that the schema says the range and nothing
+beyond it reaches the database.
 """
 
 from typing import ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.functional import lazy
+from rest_framework import serializers
 from rest_framework_dataclasses.serializers import DataclassSerializer
+
+from characters.bounds import ID_MAX, ID_MIN, VERSION_MAX, VERSION_MIN, out_of_range_sentence
 
 
 class CardSerializer(DataclassSerializer):
@@ -61,3 +69,24 @@ def card_serializer(card: type, *, name: str = "") -> type[CardSerializer]:
     name = name or card.__name__
     meta = type("Meta", (), {"dataclass": card, "ref_name": name})
     return type(f"{name}Serializer", (CardSerializer,), {"Meta": meta})
+
+
+def bounded_integer(low: int, high: int, **kwargs) -> serializers.IntegerField:
+    """A whole number from `low` to `high`, refused beyond with the out-of-range sentence."""
+    sentence = lazy(out_of_range_sentence, str)(low, high)
+    return serializers.IntegerField(
+        min_value=low,
+        max_value=high,
+        error_messages=dict.fromkeys(("min_value", "max_value"), sentence),
+        **kwargs,
+    )
+
+
+def id_field(**kwargs) -> serializers.IntegerField:
+    """A row's number from outside (a 64-bit column, from 1)."""
+    return bounded_integer(ID_MIN, ID_MAX, **kwargs)
+
+
+def version_field(**kwargs) -> serializers.IntegerField:
+    """The version a client read (a 32-bit column, from 0)."""
+    return bounded_integer(VERSION_MIN, VERSION_MAX, **kwargs)

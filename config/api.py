@@ -6,7 +6,10 @@ arrives from outside is bounded before anything reads it.
   nesting deeper than `API_MAX_JSON_DEPTH`, `NaN` and `Infinity`, and integers outside the
   64-bit range every integer column holds (`API_INT_MIN`..`API_INT_MAX`): no number from
   outside reaches the database unbounded.
-- `exception_handler` turns a `Refusal` into its status and sentence.
+- `exception_handler` turns a `Refusal` into its status and sentence, and an `OverflowError`
+  into the out-of-range sentence: a number beyond 64 bits that came as text (a quoted JSON
+  number, a form field) passes the parser, and where PostgreSQL finds no row for it SQLite
+  (the embedded default) refuses to bind it.
 """
 
 import json
@@ -20,9 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from characters.permissions import Refusal
-
-API_INT_MIN = -(2**63)
-API_INT_MAX = 2**63 - 1
+from config.bounds import API_INT_MAX, API_INT_MIN, out_of_range_sentence
 
 
 def too_large_sentence() -> str:
@@ -84,10 +85,7 @@ def parse_json_bytes(raw: bytes) -> Any:
     except RecursionError:
         raise ParseError(_too_deep()) from None
     except _OutOfRange:
-        raise ParseError(
-            _("A number is out of range: whole numbers lie between %(min)s and %(max)s.")
-            % {"min": API_INT_MIN, "max": API_INT_MAX}
-        ) from None
+        raise ParseError(out_of_range_sentence()) from None
     except ValueError:
         raise ParseError(_("The body is not valid JSON.")) from None
     if _depth(data) > settings.API_MAX_JSON_DEPTH:
@@ -125,4 +123,6 @@ def exception_handler(exc, context):
         if exc.field:
             body = {exc.field: [str(exc.message)]}
         return Response(body, status=exc.status or status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, OverflowError):
+        return Response({"detail": out_of_range_sentence()}, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)

@@ -11,7 +11,10 @@ deactivation or a new password is seen by the next request.
 `CachedTokenAuthentication` does the same for the API's tokens (`Authorization: Token ...`):
 the token's player number is kept in the cache (under a hash of the key) and the player's
 row is the one above; DRF's checks still run on it (the player active). Deleting a token
-(rotated, revoked, its player deleted) forgets it at once (`config.models.forget_token`).
+(rotated, revoked, its player deleted) forgets it at once and leaves a tombstone in its
+place (`config.models.revoke_token`); a request fills the cache with `add`, never over the
+tombstone, so a token read from the database just before its deletion was committed is not
+cached after it.
 
 With more than one server process, the cache must be shared (`CACHE_URL=redis://...`, as
 compose sets it); with the per-process default a process could keep a forgotten row up to
@@ -29,7 +32,7 @@ from django.utils.functional import SimpleLazyObject
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from config.models import player_cache_key, token_cache_key
+from config.models import TOKEN_REVOKED, player_cache_key, token_cache_key
 
 
 def _cached(request):
@@ -74,13 +77,12 @@ class CachedTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key):
         user_id = cache.get(token_cache_key(key))
-        if user_id is not None:
+        if user_id is not None and user_id != TOKEN_REVOKED:
             user = cache.get(player_cache_key(user_id))
             if user is not None and user.is_active:
                 return user, Token(key=key, user_id=user_id)
         user, token = super().authenticate_credentials(key)  # the database, DRF's checks
-        cache.set_many(
-            {token_cache_key(key): user.pk, player_cache_key(user.pk): user},
-            settings.AUTH_USER_CACHE_SECONDS,
-        )
+        # `add`: a deletion committed since the read above left its tombstone, kept.
+        cache.add(token_cache_key(key), user.pk, settings.AUTH_USER_CACHE_SECONDS)
+        cache.set(player_cache_key(user.pk), user, settings.AUTH_USER_CACHE_SECONDS)
         return user, token

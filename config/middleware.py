@@ -19,6 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from characters.permissions import Refusal
+from config.bounds import out_of_range_sentence
 
 
 def _supported(code: str | None) -> str | None:
@@ -127,7 +128,9 @@ class FrenchTypographyMiddleware:
 
 
 class RefusalMiddleware:
-    """A `Refusal` escaping a page view becomes a page with its sentence (and a 4xx)."""
+    """A `Refusal` escaping a page view becomes a page with its sentence (and a 4xx); so
+    does an `OverflowError`: a form's number beyond 64 bits that SQLite would not bind
+    (`config.bounds`)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -140,4 +143,6 @@ class RefusalMiddleware:
             return render(
                 request, "refusal.html", {"message": exception.message}, status=exception.status
             )
+        if isinstance(exception, OverflowError):
+            return render(request, "refusal.html", {"message": out_of_range_sentence()}, status=400)
         return None

@@ -50,13 +50,32 @@ def token_cache_key(key: str) -> str:
     return "auth-token:" + hashlib.sha256(key.encode()).hexdigest()
 
 
+# What the cache holds for a deleted token (never a player number): a request that read the
+# token from the database before the deletion cannot cache it afterwards (`cache.add`).
+TOKEN_REVOKED = "revoked"
+
+
 def forget_token(sender, instance, **kwargs) -> None:
-    """A deleted token (rotated, revoked, its player deleted) stops working at once, and
-    again once the deletion is committed (as `forget_player`)."""
+    """A saved token (a new one) is read from the database on its first request."""
     key = token_cache_key(instance.key)
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
 
 
+def revoke_token(sender, instance, **kwargs) -> None:
+    """A deleted token (rotated, revoked, its player deleted) stops working at once, and
+    stays stopped: a request that read it from the database just before the deletion was
+    committed would otherwise cache it after (for `AUTH_USER_CACHE_SECONDS`). The deletion
+    leaves a tombstone, written again once committed, that outlives any such request, and
+    `CachedTokenAuthentication` only adds to the cache (`cache.add`), never over it."""
+    key = token_cache_key(instance.key)
+
+    def tombstone() -> None:
+        cache.set(key, TOKEN_REVOKED, settings.AUTH_USER_CACHE_SECONDS)
+
+    tombstone()
+    transaction.on_commit(tombstone)
+
+
 post_save.connect(forget_token, sender="authtoken.Token", dispatch_uid="forget-token")
-post_delete.connect(forget_token, sender="authtoken.Token", dispatch_uid="forget-token")
+post_delete.connect(revoke_token, sender="authtoken.Token", dispatch_uid="forget-token")

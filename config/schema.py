@@ -4,11 +4,14 @@
 answers it can give, each with the `Error` body: 400 (the body or a parameter is refused:
 `{"detail": sentence}` or `{field: [sentences]}`), 401 (no or a bad token), 403 (not
 allowed), 404 (not found or not visible to you), 413 and 415 (a body too large or not
-JSON) and 409 (changed meanwhile) on writes, 429 (too many tries). `bound_integers` gives
-every integer without bounds the 64-bit range the JSON parser enforces (config/api.py).
+JSON) and 409 (changed meanwhile) on writes, 429 (too many tries). Every integer of an
+answer without bounds, and of a path, is given the 64-bit range the JSON parser and the
+routes enforce (config/api.py); an integer a client sends in a body or a query declares its
+own range in its serializer or parameter (`characters.bounds`), never this default: the
+schema says what the server checks (tests/test_api_bounds.py).
 """
 
-from config.api import API_INT_MAX, API_INT_MIN
+from config.bounds import API_INT_MAX, API_INT_MIN
 
 ERROR = {
     "type": "object",
@@ -67,6 +70,54 @@ def declare_errors(result, generator, request, public):
                         "content": {"application/json": {"schema": reference}},
                     },
                 )
-    _bound(result.get("paths", {}))
-    _bound(components)
+    sent = _sent_components(result.get("paths", {}), components)
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict):
+                continue
+            _bound(operation.get("responses", {}))
+            _bound([p for p in operation.get("parameters", []) if p.get("in") == "path"])
+    _bound([schema for name, schema in components.items() if name not in sent])
+    # What a sent component only answers (its read-only properties) is an answer too.
+    _bound(
+        [
+            prop
+            for name in sent
+            for prop in components.get(name, {}).get("properties", {}).values()
+            if prop.get("readOnly")
+        ]
+    )
     return result
+
+
+def _refs(node) -> set[str]:
+    """The components a schema object names (`$ref`), at any depth."""
+    found, stack = set(), [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                found.add(ref.rsplit("/", 1)[1])
+            stack.extend(item.values())
+    return found
+
+
+def _sent_components(paths: dict, components: dict) -> set[str]:
+    """The components a client sends (a request body's, a query parameter's), and those they
+    name in turn."""
+    todo = set()
+    for path_item in paths.values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                todo |= _refs(operation.get("requestBody", {}))
+                todo |= _refs([p for p in operation.get("parameters", []) if p.get("in") != "path"])
+    sent: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in sent:
+            sent.add(name)
+            todo |= _refs(components.get(name, {})) - sent
+    return sent

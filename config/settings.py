@@ -87,6 +87,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `|bdi`: user text isolated among the page's words (characters/bidi.py).
+            "builtins": ["characters.templatetags.bidi"],
         },
     },
 ]
@@ -132,7 +134,8 @@ AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 # naming all they show (characters/kolaps/views.py `_print_page`, `_sheets`); 0 renders
 # every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
-# The KOLAPS unit page as sent, likewise (characters/kolaps/views.py `_unit_page`).
+# The KOLAPS unit page and the list of a player's units and characters as sent, likewise
+# (characters/kolaps/views.py `_unit_page`, `_list_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
@@ -141,6 +144,10 @@ CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", def
 # version among them (rules/table/views.py `table_encounter`): phones poll it far more often
 # than the encounter changes. 0 renders it on every request.
 TABLE_PAGE_CACHE_SECONDS = env.int("TABLE_PAGE_CACHE_SECONDS", default=3600)
+# How long, in milliseconds, one thread of a WSGI worker may hold Python's GIL while
+# another waits for it (config/wsgi.py; Python's default is 5). A thread back from
+# PostgreSQL waits up to this long behind a thread that is rendering, at every query.
+WSGI_GIL_SWITCH_MS = env.float("WSGI_GIL_SWITCH_MS", default=5.0)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

@@ -1,13 +1,33 @@
 """WSGI entry point: the pages and the API (gunicorn config.wsgi, threaded workers; the
-live table's WebSockets are served from config.asgi, docs/deployment.md)."""
+live table's WebSockets are served from config.asgi, docs/deployment.md).
+
+A worker prepares what every request needs before it takes its first: every view module
+imported and Chronique's templates compiled. Else its first visitors wait a second or more
+for them, and every request that came in beside them waits too."""
 
 import os
+import sys
+from pathlib import Path
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
+from django.template.loader import get_template
 from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
-# Every view module imported as the worker starts, not on its first visitor's request
-# (which would wait a second or more, with every request that came in beside it).
-_views = get_resolver().url_patterns
+
+
+def _prepare() -> list[str]:
+    """Imports every view module and compiles every template (a template that does not
+    compile stops the worker here, not a visitor's request); the templates' names."""
+    get_resolver().url_patterns  # noqa: B018 - imports every view module
+    templates = Path(settings.BASE_DIR) / "templates"
+    names = [p.relative_to(templates).as_posix() for p in sorted(templates.rglob("*.html"))]
+    for name in names:
+        get_template(name)
+    return names
+
+
+_prepare()
+sys.setswitchinterval(settings.WSGI_GIL_SWITCH_MS / 1000)

@@ -76,6 +76,8 @@ urlpatterns = [
     path("table/<int:pk>/advance/", table_views.table_advance, name="table-advance"),
     path("table/<int:pk>/end/", table_views.table_end, name="table-end"),
     path("table/<int:pk>/add/", table_views.table_add, name="table-add"),
+    path("table/<int:pk>/link/revoke/", table_views.table_link_revoke, name="table-link-revoke"),
+    path("table/<int:pk>/link/rotate/", table_views.table_link_rotate, name="table-link-rotate"),
 ]
 
 api_urlpatterns = [
@@ -108,6 +110,16 @@ api_urlpatterns = [
     path("table/<int:pk>/advance/", table_api.TableAdvanceAPI.as_view(), name="api-table-advance"),
     path("table/<int:pk>/end/", table_api.TableEndAPI.as_view(), name="api-table-end"),
     path("table/<int:pk>/add/", table_api.TableAddAPI.as_view(), name="api-table-add"),
+    path(
+        "table/<int:pk>/link/revoke/",
+        table_api.TableLinkRevokeAPI.as_view(),
+        name="api-table-link-revoke",
+    ),
+    path(
+        "table/<int:pk>/link/rotate/",
+        table_api.TableLinkRotateAPI.as_view(),
+        name="api-table-link-rotate",
+    ),
     path(
         "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
     ),

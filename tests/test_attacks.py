@@ -55,6 +55,27 @@ def test_a_huge_integer_anywhere_in_a_body_is_refused(client, campaign, digits):
     assert "hors limites" in sentence(response)
 
 
+def test_it_declares_the_chapters_ranges_in_the_schema_and_refuses_with_their_sentence(
+    client, campaign
+):
+    """A generated client is right only when the schema says what the server refuses:
+    it declared 64 bits for numbers the chapter services bound to 99 and 999."""
+    schema = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    fields = schema["ChapterWrite"]["properties"]
+    declared = {name: fields[name]["maximum"] for name in ("players_min", "players_max")}
+    assert declared == {"players_min": 99, "players_max": 99}
+    assert fields["min_survival_points"]["maximum"] == 999
+    url = reverse("api-chapter-create", args=[campaign.pk])
+    for body, refusal in (
+        ({"players_max": 100}, {"players_max": ["Entre 1 et 99 joueurs."]}),
+        ({"players_min": 0}, {"players_min": ["Entre 1 et 99 joueurs."]}),
+        ({"min_survival_points": 1000}, {"min_survival_points": ["Entre 0 et 999 points."]}),
+    ):
+        response = post(client, url, json.dumps({"title": "T", **body}))
+        assert (response.status_code, response.json()) == (400, refusal)
+    assert not Chapter.objects.exists()
+
+
 @pytest.mark.parametrize("year", ["0036", "1899", "2400"])
 def test_a_chapter_date_outside_the_sane_years_is_refused_with_a_sentence(client, campaign, year):
     body = {"title": "Loin", "starts_at": f"{year}-03-21T12:53:14Z"}

@@ -1900,6 +1900,28 @@ MATRIX += [
         api=True,
         writes=True,
     ),
+    # The spectator link: the organiser revokes it or makes a new one (live or ended).
+    *(
+        row
+        for action in ("revoke", "rotate")
+        for row in (
+            Row(
+                f"table-link-{action}",
+                "post",
+                {**TABLE_ORGANISERS_PAGE, "organiser": 302},
+                kwargs=table_action_pk,
+                writes=True,
+            ),
+            Row(
+                f"api-table-link-{action}",
+                "post",
+                {**TABLE_ORGANISERS_API, "organiser": 200},
+                kwargs=table_action_pk,
+                api=True,
+                writes=True,
+            ),
+        )
+    ),
     Row("table-new", "get", PAGE_ONLY_FOR_SIGNED_IN),
     Row("table-new", "post", TABLE_NEW_PAGE, data=table_new_page, writes=True),
     Row("api-table-new", "post", TABLE_NEW_API, data=table_new_api, api=True, writes=True),
@@ -2215,6 +2237,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("table-reveal", "api-table-reveal"),
     Twin("table-advance", "api-table-advance"),
     Twin("table-end", "api-table-end"),
+    Twin("table-link-revoke", "api-table-link-revoke"),
+    Twin("table-link-rotate", "api-table-link-rotate"),
     Twin("table-new", "api-table-new", (("post", "post"),)),
     Twin("table-add", "api-table-add"),
     Twin("table-new-of-the-dead", "api-table-new-of-the-dead", (("post", "post"),)),

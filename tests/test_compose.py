@@ -142,6 +142,36 @@ def test_its_proxy_sends_the_websockets_to_daphne_and_the_rest_to_gunicorn():
         assert _condition(proxy, name) == "service_healthy", name
 
 
+def test_its_proxy_overwrites_x_forwarded_for_with_the_address_it_sees():
+    """A client reaching port 8000 cannot choose the address login lockouts count: the
+    proxy drops the X-Forwarded-For it receives and sets it from the address it sees (the
+    TLS proxy's header is read only when it connects from TLS_PROXY_ADDRESSES, nobody by
+    default), and web takes the PROXY protocol and forwarded headers from the proxy's
+    network only."""
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    config = compose["configs"]["haproxy"]["content"]
+    frontend = config[config.index("frontend chronique") : config.index("backend web")]
+    rules = [line.strip() for line in frontend.splitlines() if line.strip().startswith("http")]
+    delete = rules.index("http-request del-header X-Forwarded-For")
+    assert rules[delete + 1] == "http-request set-header X-Forwarded-For %[src]"
+    assert all(
+        rule.startswith("http-request set-src") and " if from_tls_proxy " in rule
+        for rule in rules[:delete]
+    )
+    assert "acl from_tls_proxy src ${TLS_PROXY_ADDRESSES:-127.0.0.1}" in frontend
+    for appending in ("option forwardfor", "add-header x-forwarded-for"):
+        assert appending not in config.lower()
+    assert "x-forwarded-for" not in config[config.index("backend web") :].lower()
+    services, subnet = compose["services"], "${EDGE_SUBNET:-10.217.80.0/28}"
+    assert compose["networks"]["edge"]["ipam"]["config"] == [{"subnet": subnet}]
+    assert services["proxy"]["networks"] == ["edge"]
+    assert services["web"]["networks"] == services["ws"]["networks"] == ["default", "edge"]
+    web = _text(services["web"]["command"])
+    assert "'*'" not in web
+    assert f"--proxy-allow-from {subnet}" in web
+    assert f"--forwarded-allow-ips 127.0.0.1,::1,{subnet}" in web
+
+
 def test_it_runs_the_celery_worker_and_beat():
     """Background tasks are consumed by a worker, and scheduled ones sent by beat."""
     services = _services()

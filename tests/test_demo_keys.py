@@ -7,15 +7,18 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.http import Http404
 from django.urls import reverse
 
 from campaigns.models import Campaign, Chapter
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Player, Profile
+from characters.rapid40k.models import Rapid40kArmy
 from config import demo
 from config.demo.accounts import DEMO_CAMPAIGN
 from config.demo.kolaps_campaign import DEMO_KOLAPS_CAMPAIGN
 from config.demo.kolaps_units import DEMO_KOLAPS_VALID
+from config.demo.rapid40k import DEMO_MARINES, DEMO_RAPID40K_CAMPAIGN
 from config.models import DemoObject
 from rules.rolls.models import RollRecord
 
@@ -31,7 +34,16 @@ def load() -> str:
 def counts() -> dict:
     return {
         model.__name__: model.objects.count()
-        for model in (Player, Campaign, Chapter, KolapsUnit, KolapsCharacter, Profile, RollRecord)
+        for model in (
+            Player,
+            Campaign,
+            Chapter,
+            KolapsUnit,
+            KolapsCharacter,
+            Profile,
+            RollRecord,
+            Rapid40kArmy,
+        )
     }
 
 
@@ -82,6 +94,43 @@ def test_the_demo_loads_again_after_users_renamed_and_imitated_its_rows(client):
     assert KolapsUnit.objects.get(pk=unit.pk).name == "Ma section", "users' edits are kept"
 
 
+def test_it_loads_the_rapid40k_demo_again_after_users_renamed_and_imitated_it(client):
+    load()
+    before = counts()
+    orga = Player.objects.get(username="orga")
+    alice = Player.objects.get(username="alice")
+    campaign = Campaign.objects.get(name=DEMO_RAPID40K_CAMPAIGN)
+    marines = Rapid40kArmy.objects.get(name=DEMO_MARINES)
+
+    client.force_login(orga)
+    renamed = client.patch(
+        reverse("api-campaign-detail", args=[campaign.pk]),
+        {"name": "Renommée"},
+        content_type="application/json",
+    )
+    assert renamed.status_code == 200, renamed.content
+    made = client.post(
+        reverse("api-campaign-list"),
+        {"name": DEMO_RAPID40K_CAMPAIGN, "system": "of-the-dead"},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    client.force_login(alice)
+    renamed = client.post(
+        reverse("api-rapid40k-army-change", args=[marines.pk]),
+        {"action": "settings", "version": marines.version, "name": "Mes marines"},
+        content_type="application/json",
+    )
+    assert renamed.status_code == 200, renamed.content
+
+    out = load()
+
+    assert "skipped" not in out, out
+    assert counts() == {**before, "Campaign": before["Campaign"] + 1}, "nothing made twice"
+    assert Rapid40kArmy.objects.get(pk=marines.pk).name == "Mes marines"
+    assert campaign.chapters.count() == 1
+
+
 def test_what_users_deleted_stays_deleted_and_the_rest_still_loads(client):
     load()
     Campaign.objects.get(name=DEMO_KOLAPS_CAMPAIGN).delete()
@@ -101,3 +150,11 @@ def test_an_area_that_fails_is_reported_in_a_line_and_the_others_load(monkeypatc
     assert "Demo: server rolls skipped (RuntimeError: the dice are lost)." in out
     assert Campaign.objects.filter(name=DEMO_KOLAPS_CAMPAIGN).exists(), "later areas load"
     assert not DemoObject.objects.filter(key__startswith="rolls/").exists()
+
+
+def test_it_names_an_error_without_a_message_by_its_type_alone(monkeypatch):
+    def not_found(players):
+        raise Http404
+
+    monkeypatch.setattr(demo, "load_server_rolls", not_found)
+    assert "Demo: server rolls skipped (Http404)." in load()

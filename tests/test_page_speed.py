@@ -298,6 +298,33 @@ def test_a_rotated_or_revoked_api_token_stops_working_at_once(player):
     assert _token_get(url, new).status_code == 401
 
 
+def test_it_refuses_a_token_revoked_between_its_database_read_and_its_caching(
+    player, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A request reads the token from the database; before it writes it to the cache, the
+    player revokes it (committed). The request itself was let in, but the token must not
+    come back to life from the cache for `AUTH_USER_CACHE_SECONDS`."""
+    from rest_framework.authentication import TokenAuthentication
+
+    from characters.accounts.services import player_token, player_token_revoke
+
+    url = reverse("api-table-new")
+    key = player_token(player=player).key
+    read_from_the_database = TokenAuthentication.authenticate_credentials
+
+    def read_then_revoked(self, key):
+        found = read_from_the_database(self, key)
+        with django_capture_on_commit_callbacks(execute=True):
+            player_token_revoke(player=player)
+        return found
+
+    monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", read_then_revoked)
+    assert _token_get(url, key).status_code == 405  # let in: read before the revocation
+    monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", read_from_the_database)
+    assert _token_get(url, key).status_code == 401
+    assert _token_get(url, key).status_code == 401
+
+
 def test_an_api_token_of_a_player_deactivated_since_its_last_request_is_refused(player):
     from characters.accounts.services import player_token
 
@@ -324,3 +351,95 @@ def test_a_name_written_like_the_kept_pages_token_mark_shows_as_typed(client, pl
         assert (
             client.cookies["csrftoken"].value not in page.split("<title>")[1].split("</title>")[0]
         )
+
+
+def test_a_kept_list_of_units_is_the_whole_page_rendered_afresh(client, player, settings):
+    unit = _unit_of(player, 3)
+    services.unit_share(actor=player, unit=unit, version=unit.version)
+    services.unit_create(owner=player, name="Réserve")
+    services.character_create(
+        owner=player, name="Libre", archetype="agent-de-police", rank="novice"
+    )
+    client.force_login(player)
+    url = reverse("kolaps-list")
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 0
+    fresh = client.get(url)
+    settings.KOLAPS_UNIT_CACHE_SECONDS = 3600
+    client.get(url)
+    kept = client.get(url)
+    assert _tokens_out(kept) == _tokens_out(fresh)
+    page = kept.content.decode()
+    # French spacing before the colon, as the middleware gives any page.
+    assert "Parcourir le catalogue\u00a0:" in page and "partagée par lien" in page
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert f'"X-CSRFToken": "{token}"' in page
+
+
+def test_a_kept_list_of_units_shows_each_change_on_the_next_request(player):
+    client = Client(enforce_csrf_checks=True)
+    unit = _unit_of(player, 2)
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    url = reverse("kolaps-list")
+    client.get(url)
+    page = _text(client.get(url))  # kept
+    assert "2 characters" in page and "Draft" in page and "shared by link" not in page
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    created = client.post(
+        reverse("kolaps-character-create"),
+        {"csrfmiddlewaretoken": token, "name": "Libre", "archetype": "agent-de-police",
+         "rank": "novice"},
+    )  # fmt: skip
+    assert created.status_code == 302
+    assert "Libre" in _text(client.get(url))
+    first = unit.members.get(name="Agent 0")
+    services.character_change(
+        actor=player, character=first, op="rename", version=first.version, name="Ornella"
+    )
+    page = _text(client.get(url))
+    assert "Ornella" in page and "Agent 0" not in page
+    pp_left = int(page.split("Ornella</a></h3>")[1].split(" PP left")[0].split("· ")[-1])
+    first.refresh_from_db()
+    services.character_raise(actor=player, character=first, version=first.version, talent="fusil")
+    page = _text(client.get(url))
+    assert int(page.split("Ornella</a></h3>")[1].split(" PP left")[0].split("· ")[-1]) < pp_left
+    unit.refresh_from_db()
+    services.unit_set_avatar(
+        actor=player, unit=unit, version=unit.version, character=unit.members.get(name="Ornella")
+    )
+    unit.refresh_from_db()
+    services.unit_share(actor=player, unit=unit, version=unit.version)
+    page = _text(client.get(url))
+    assert "shared by link" in page and "Valid" in page
+    libre = player.kolaps_characters.get(name="Libre")
+    unit.refresh_from_db()
+    services.unit_change(actor=player, unit=unit, op="add", version=unit.version, character=libre)
+    assert "3 characters" in _text(client.get(url))
+
+
+def test_a_kept_list_of_units_follows_language_theme_and_messages(client, player):
+    _unit_of(player, 2)
+    client.force_login(player)
+    url = reverse("kolaps-list")
+    client.get(url)
+    assert "Mes unités KOLAPS" in _text(client.get(url))
+    client.cookies["theme"] = "dark"
+    assert 'data-theme="dark"' in client.get(url).content.decode()
+    client.cookies["django_language"] = "en"
+    page = _text(client.get(url))
+    assert "My KOLAPS units" in page and "Mes unités" not in page
+    saved = client.post(reverse("account"), {"email": "a@example.org", "display_name": "Al"})
+    assert saved.status_code == 302
+    assert "Your account is saved." in _text(client.get(url))
+    assert "Your account is saved." not in _text(client.get(url))  # shown once
+
+
+def test_a_refused_creation_on_the_kept_list_shows_its_sentence_and_what_was_typed(client, player):
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    url = reverse("kolaps-list")
+    client.get(url)
+    client.get(url)  # kept
+    page = _text(client.post(reverse("kolaps-unit-create"), {"name": "x" * 81}))
+    assert 'value="' + "x" * 81 + '"' in page and "at most 80 characters" in page
+    assert "at most 80 characters" not in _text(client.get(url))

@@ -1,9 +1,12 @@
 """Stored text with HTML, script, right-to-left and zero-width characters, planted in the
 demo through the services as a user would, is shown as text on every page a player and an
-organiser can reach (print sheets, the SVG chart and the iCalendar feed included)."""
+organiser can reach (print sheets, the SVG chart and the iCalendar feed included), and
+isolated where it stands among the page's own words: a right-to-left override typed in a
+name reorders nothing outside it (`characters.bidi`)."""
 
 import re
 from collections import deque
+from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
@@ -82,12 +85,53 @@ def crawl(client, start: list[str], limit: int = 120) -> dict[str, object]:
 
 START = ["/", "/campaigns/", "/kolaps/", "/me/profile/", "/leaderboard/", "/rolls/", "/chapters/"]
 
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+VOID |= {"track", "wbr"}
+# FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE: the isolate where no element may stand
+# (a <title>, an <option>, a sentence written in Python).
+ISOLATED = re.compile("\u2068[^\u2069]*\u2069")
+
+
+class Unisolated(HTMLParser):
+    """Every right-to-left override in the page's text that could reorder the words
+    around it: not inside a `<bdi>` (nor an element with `dir`), nor between FSI and PDI.
+    A textarea holds the text being edited, alone."""
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[tuple[str, bool]] = []
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.open.append((tag, tag == "bdi" or "dir" in dict(attrs)))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                break
+
+    def handle_data(self, data):
+        if "\u202e" not in ISOLATED.sub("", data):
+            return
+        where = self.open[-1][0] if self.open else ""
+        if where == "textarea" or any(isolated for _tag, isolated in self.open):
+            return
+        self.found.append(f"<{where}> {data.strip()[:60]!r}")
+
+
+def unisolated(html: str) -> list[str]:
+    parser = Unisolated()
+    parser.feed(html)
+    return parser.found
+
 
 @pytest.mark.parametrize("who", ["orga", "alice"])
 def test_planted_markup_is_text_on_every_page(client, planted, who):
     client.force_login(Player.objects.get(username=who))
     pages = crawl(client, START)
-    shown = []
+    shown, leaks = [], {}
     for path, response in pages.items():
         assert response.status_code < 500, path
         body = response.content.decode(errors="replace")
@@ -97,6 +141,10 @@ def test_planted_markup_is_text_on_every_page(client, planted, who):
             assert raw not in body, f"{path} shows {raw!r} unescaped"
         if ESCAPED in body:
             shown.append(path)
+        if "html" in response.get("Content-Type", "") and unisolated(body):
+            leaks[path] = unisolated(body)
+    # The right-to-left override stays inside the name it was typed in.
+    assert leaks == {}
     assert len(pages) > 20, sorted(pages)
     assert len(shown) >= 5, f"the planted text should show on several pages: {shown}"
     assert any("print" in path for path in shown) or who == "orga"
@@ -115,3 +163,16 @@ def test_the_calendar_feed_escapes_text_per_rfc_5545(client, planted):
     assert "\\nBEGIN:VEVENT\\;\\,\\\\" in unfolded, "newline, ; , and \\ escaped"
     assert "\u202e" in unfolded and "<script>" in unfolded, "text stays text, not dropped"
     assert all(not line or line[0] == " " or ":" in line for line in lines)
+    # TEXT has no markup: each typed value is isolated (FSI ... PDI), so the override in the
+    # campaign's name cannot reverse the chapter's number and title after it on the line.
+    values = [line.split(":", 1)[1] for line in unfolded.split("\r\n") if ":" in line]
+    typed = [value for value in values if "\u202e" in value]
+    assert {v.split(":")[0] for v in unfolded.split("\r\n") if "\u202e" in v} == {
+        "SUMMARY",
+        "LOCATION",
+        "DESCRIPTION",
+        "X-WR-CALNAME",
+    }
+    assert all("\u202e" not in ISOLATED.sub("", value) for value in typed), typed
+    summary = next(v for v in unfolded.split("\r\n") if v.startswith("SUMMARY:"))
+    assert re.search("\u2069 — [0-9]+\\. \u2068", summary), summary

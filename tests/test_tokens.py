@@ -1,4 +1,5 @@
-"""Invitation, calendar and share tokens: unguessable, revocable at once, never logged."""
+"""Invitation, calendar, share and spectator tokens: unguessable, revocable at once, never
+logged."""
 
 import logging
 
@@ -13,7 +14,9 @@ from campaigns.services import (
 )
 from characters.kolaps import services as kolaps
 from config.logging import RedactTokens, redact
+from rules.table.services import encounter_revoke_spectator_link
 from tests.factories import PlayerFactory
+from tests.table_fixtures import pick_up_encounter
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +77,37 @@ def test_redaction_keeps_ordinary_paths_readable():
     assert redact("GET /rules/kolaps/ranged/ 200") == "GET /rules/kolaps/ranged/ 200"
     long = "Abcdefghijklmnopqrstuvwxyz012345_-AB"
     assert redact(f"Not Found: /join/{long}/") == "Not Found: /join/[token]/"
+
+
+def test_it_keeps_a_revoked_unit_link_dead_when_the_unshare_is_undone(client, tokens):
+    organiser, _invitation, _feed, unit = tokens
+    old_share = unit.share_token
+    unit = kolaps.unit_unshare(actor=organiser, unit=unit, version=unit.version)
+    client.force_login(organiser)
+    answer = client.post(
+        reverse("api-kolaps-unit-undo", args=[unit.pk]),
+        {"version": unit.version},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    unit.refresh_from_db()
+    # Shared again, under a new link: whoever had the revoked one still gets nothing.
+    assert unit.share_token and unit.share_token != old_share
+    assert len(unit.share_token) >= 32
+    client.logout()
+    assert client.get(reverse("kolaps-shared", args=[old_share])).status_code == 404
+    assert client.get(reverse("api-kolaps-shared", args=[old_share])).status_code == 404
+    assert client.get(reverse("kolaps-shared", args=[unit.share_token])).status_code == 200
+
+
+def test_it_keeps_a_revoked_spectator_link_out_of_the_logs(client, caplog):
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    token = encounter.spectator_token
+    assert len(token) >= 32
+    encounter_revoke_spectator_link(actor=organiser, encounter=encounter)
+    caplog.handler.addFilter(RedactTokens())
+    with caplog.at_level(logging.INFO):
+        assert client.get(f"/table/watch/{token}/").status_code == 404
+    assert "Not Found" in caplog.text and "[token]" in caplog.text
+    assert token not in caplog.text

@@ -5,6 +5,7 @@ from dataclasses import asdict
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -43,7 +44,7 @@ from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
 from characters.rapid40k.models import Rapid40kArmy
-from characters.serializers import CardSerializer, card_serializer
+from characters.serializers import CardSerializer, card_serializer, id_field
 
 # --- Campaigns ------------------------------------------------------------------------------
 
@@ -68,12 +69,23 @@ class ChapterCardSerializer(CardSerializer):
         }
 
 
+PLAYERS = dict.fromkeys(("min_value", "max_value"), gettext_lazy("Between 1 and 99 players."))
+POINTS = dict.fromkeys(("min_value", "max_value"), gettext_lazy("Between 0 and 999 points."))
+
+
 class ChapterWriteSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=160)
     scenario = serializers.CharField(required=False, allow_blank=True)
-    players_min = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    players_max = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    min_survival_points = serializers.IntegerField(required=False, min_value=0)
+    # The services' ranges, declared so that the schema says them (same sentences).
+    players_min = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99, error_messages=PLAYERS
+    )
+    players_max = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=99, error_messages=PLAYERS
+    )
+    min_survival_points = serializers.IntegerField(
+        required=False, min_value=0, max_value=999, error_messages=POINTS
+    )
     required_cards = serializers.ListField(
         child=serializers.CharField(max_length=120), required=False, max_length=30
     )
@@ -139,9 +151,7 @@ class ChapterDetailAPI(APIView):
 
 class VocationSerializer(serializers.Serializer):
     vocation = serializers.ChoiceField(choices=Vocation.choices, required=False)
-    player = serializers.IntegerField(
-        required=False, help_text="Organisers give a vocation to this player id."
-    )
+    player = id_field(required=False, help_text="Organisers give a vocation to this player id.")
 
 
 class ChapterVocationAPI(APIView):
@@ -182,7 +192,7 @@ class ChapterVocationAPI(APIView):
 
 
 class OutcomeWriteSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+    player = id_field()
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     died = serializers.BooleanField(required=False, default=False)
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
@@ -196,10 +206,10 @@ class OutcomeWriteSerializer(serializers.Serializer):
 
 
 class UnitWriteSerializer(serializers.Serializer):
-    unit = serializers.IntegerField(min_value=1, help_text="A unit entered into this chapter.")
+    unit = id_field(help_text="A unit entered into this chapter.")
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     lost = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=id_field(),
         required=False,
         default=list,
         max_length=200,
@@ -276,7 +286,7 @@ class ChapterStartAPI(APIView):
 
 
 class UnitEntrySerializer(serializers.Serializer):
-    unit = serializers.IntegerField(min_value=1, help_text="One of your valid KOLAPS units.")
+    unit = id_field(help_text="One of your valid KOLAPS units.")
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
@@ -309,7 +319,7 @@ class ChapterUnitAPI(APIView):
 
 
 class ArmyEntrySerializer(serializers.Serializer):
-    army = serializers.IntegerField(min_value=1, help_text="One of your valid army lists.")
+    army = id_field(help_text="One of your valid army lists.")
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
@@ -360,9 +370,13 @@ def _vote(request, pk: int, code: int = status.HTTP_200_OK) -> Response:
 class VoteOpenSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=VoteKind.choices)
     candidates = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list
+        # Ids, and not more of them than a campaign's chapters could be.
+        child=id_field(),
+        required=False,
+        default=list,
+        max_length=200,
     )
-    chapter = serializers.IntegerField(required=False, allow_null=True, default=None)
+    chapter = id_field(required=False, allow_null=True, default=None)
     closes_at = serializers.DateTimeField(
         required=False,
         allow_null=True,
@@ -412,11 +426,11 @@ class VoteDetailAPI(APIView):
 
 
 class BallotSerializer(serializers.Serializer):
-    chapter = serializers.IntegerField(required=False, help_text="Next-chapter vote")
+    chapter = id_field(required=False, help_text="Next-chapter vote")
     vocation = serializers.ChoiceField(
         choices=Vocation.choices, required=False, help_text="Vocation vote"
     )
-    nominee = serializers.IntegerField(required=False, help_text="Vocation vote: a player id")
+    nominee = id_field(required=False, help_text="Vocation vote: a player id")
 
 
 class BallotAPI(APIView):

@@ -3,6 +3,12 @@
 Lines end with CRLF and are folded at 75 octets (a continuation line starts with one
 space); text values escape backslash, semicolon, comma and newline (RFC 5545 §3.3.11).
 Times are written in UTC ("Z"). Chapters without a date are left out.
+
+Names and texts users typed are isolated in the values (FIRST STRONG ISOLATE ... POP
+DIRECTIONAL ISOLATE around each, `characters.bidi`, when it holds right-to-left letters or
+bidi controls): TEXT has no markup, and a calendar shows SUMMARY "campaign — n. title" on
+one line, where a right-to-left override typed in the campaign's name would otherwise
+reverse the chapter's title after it. The characters are kept as typed, never dropped.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -11,6 +17,7 @@ from django.http import Http404
 from django.urls import reverse
 
 from campaigns.models import CalendarFeed, Chapter
+from characters.bidi import isolate_text
 
 LINE_OCTETS = 75
 
@@ -46,7 +53,9 @@ def _utc(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> str:
+def calendar(
+    chapters, *, host: str, name: str, now: datetime | None = None, scheme: str = "https"
+) -> str:
     now = now or datetime.now(UTC)
     lines = [
         "BEGIN:VCALENDAR",
@@ -60,11 +69,16 @@ def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> 
         if chapter.starts_at is None:
             continue
         end = chapter.starts_at + timedelta(minutes=chapter.duration_minutes)
-        summary = f"{chapter.campaign.name} — {chapter.number}. {chapter.title}"
-        description = "\n".join(
-            part for part in (chapter.objectives, chapter.weather, chapter.time_of_day) if part
+        summary = (
+            f"{isolate_text(chapter.campaign.name)} — {chapter.number}. "
+            f"{isolate_text(chapter.title)}"
         )
-        url = f"https://{host}{reverse('chapter-detail', args=[chapter.pk])}"
+        description = "\n".join(
+            isolate_text(part)
+            for part in (chapter.objectives, chapter.weather, chapter.time_of_day)
+            if part
+        )
+        url = f"{scheme}://{host}{reverse('chapter-detail', args=[chapter.pk])}"
         lines += [
             "BEGIN:VEVENT",
             f"UID:chapter-{chapter.pk}@{host}",
@@ -74,7 +88,7 @@ def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> 
             f"SUMMARY:{escape_text(summary)}",
         ]
         if chapter.place:
-            lines.append(f"LOCATION:{escape_text(chapter.place)}")
+            lines.append(f"LOCATION:{escape_text(isolate_text(chapter.place))}")
         if description:
             lines.append(f"DESCRIPTION:{escape_text(description)}")
         lines += [f"URL:{url}", "STATUS:CONFIRMED", "END:VEVENT"]
@@ -82,7 +96,7 @@ def calendar(chapters, *, host: str, name: str, now: datetime | None = None) -> 
     return "".join(fold(line) + "\r\n" for line in lines)
 
 
-def calendar_for_token(token: str, *, host: str) -> str:
+def calendar_for_token(token: str, *, host: str, scheme: str = "https") -> str:
     """Two queries: the feed with its player, their upcoming chapters."""
     feed = CalendarFeed.objects.select_related("player").filter(token=token).first()
     if feed is None:
@@ -92,4 +106,5 @@ def calendar_for_token(token: str, *, host: str) -> str:
         .select_related("campaign")
         .order_by("starts_at", "pk")
     )
-    return calendar(chapters, host=host, name=f"Chronique — {feed.player.public_name}")
+    name = f"Chronique — {isolate_text(feed.player.public_name)}"
+    return calendar(chapters, host=host, name=name, scheme=scheme)

@@ -1,8 +1,14 @@
-"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries."""
+"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries.
+
+The chapter page's reads are compiled once per process (`characters.compiled.CompiledRead`):
+building and compiling them through the ORM on every request cost several times what
+PostgreSQL took to answer them."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from django.db import DEFAULT_DB_ALIAS
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
@@ -20,6 +26,8 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
+from characters.bidi import isolate_text
+from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
@@ -241,11 +249,9 @@ def _facts(row) -> PlayerFacts:
     )
 
 
-def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
-    """Two queries whatever the number of units: the entries with their units and players,
-    and every character of the entered units (costed in `rules/` for K12)."""
-    rows = list(
-        ChapterUnitEntry.objects.filter(chapter=chapter)
+_UNIT_ENTRIES = CompiledRead(
+    lambda chapter: (
+        ChapterUnitEntry.objects.filter(chapter_id=chapter)
         .order_by("entered_at", "pk")
         .values_list(
             "unit_id",
@@ -259,10 +265,24 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
             "unit__catalogue_version",
         )
     )
+)
+_CHARACTER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
+_ENTERED_CHARACTERS = CompiledRead(
+    lambda chapter: (
+        KolapsCharacter.objects.filter(unit__chapter_entries__chapter_id=chapter)
+        .order_by("unit_id", "position", "pk")
+        .values_list(*_CHARACTER_FIELDS)
+    )
+)
+
+
+def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
+    """Two queries whatever the number of units: the entries with their units and players,
+    and every character of the entered units (costed in `rules/` for K12)."""
+    rows = _UNIT_ENTRIES.rows(chapter.pk)
     members: dict[int, list[KolapsCharacter]] = defaultdict(list)
-    for member in KolapsCharacter.objects.filter(unit__chapter_entries__chapter=chapter).order_by(
-        "unit_id", "position", "pk"
-    ):
+    for row in _ENTERED_CHARACTERS.rows(chapter.pk):
+        member = KolapsCharacter.from_db(DEFAULT_DB_ALIAS, _CHARACTER_FIELDS, row)
         members[member.unit_id].append(member)
     cat = kolaps_services.catalogue()
     lines = [
@@ -308,7 +328,12 @@ def _k12(
                 [kolaps_services.character_choices(m) for m in unit_members],
             )
             characters.extend(cost.characters)
-            names.update({str(m.pk): f"{m.name} ({line.unit_name})" for m in unit_members})
+            names.update(
+                {
+                    str(m.pk): f"{isolate_text(m.name)} ({isolate_text(line.unit_name)})"
+                    for m in unit_members
+                }
+            )
         costed.append(costing.UnitCost(characters=tuple(characters), problems=()))
         labels.append(key[1] if key[0] == "side" else side_lines[0].unit_name)
     (first, second), (first_label, second_label) = costed, labels
@@ -328,14 +353,39 @@ def _k12(
     )
 
 
+_MY_UNITS = CompiledRead(
+    lambda viewer: (
+        KolapsUnit.objects.filter(owner_id=viewer)
+        .order_by("-status", "name", "pk")
+        .values_list("pk", "name", "vu", "status")
+    )
+)
+
+
 def _my_units(user) -> list[UnitChoice]:
     """One query: the viewer's KOLAPS units, valid ones first."""
     return [
         UnitChoice(pk, name, vu, status == KolapsUnit.Status.VALID)
-        for pk, name, vu, status in KolapsUnit.objects.owned_by(user)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "vu", "status")
+        for pk, name, vu, status in _MY_UNITS.rows(user.pk)
     ]
+
+
+_ARMY_ENTRIES = CompiledRead(
+    lambda chapter: (
+        ChapterArmyEntry.objects.filter(chapter_id=chapter)
+        .order_by("entered_at", "pk")
+        .values_list(
+            "army_id",
+            "army__name",
+            "player_id",
+            "player__display_name",
+            "player__username",
+            "side",
+            "army__points",
+            "army__status",
+        )
+    )
+)
 
 
 def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
@@ -344,31 +394,67 @@ def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
         ArmyEntryLine(
             pk, name, display or username, side, points, status == "valid", player_id == viewer_id
         )
-        for pk, name, player_id, display, username, side, points, status in (
-            ChapterArmyEntry.objects.filter(chapter=chapter)
-            .order_by("entered_at", "pk")
-            .values_list(
-                "army_id",
-                "army__name",
-                "player_id",
-                "player__display_name",
-                "player__username",
-                "side",
-                "army__points",
-                "army__status",
-            )
+        for pk, name, player_id, display, username, side, points, status in _ARMY_ENTRIES.rows(
+            chapter.pk
         )
     ]
+
+
+_MY_ARMIES = CompiledRead(
+    lambda viewer: (
+        Rapid40kArmy.objects.filter(owner_id=viewer)
+        .order_by("-status", "name", "pk")
+        .values_list("pk", "name", "points", "status")
+    )
+)
 
 
 def _my_armies(user) -> list[ArmyChoice]:
     """One query: the viewer's army lists, valid ones first."""
     return [
         ArmyChoice(pk, name, points, status == Rapid40kArmy.Status.VALID)
-        for pk, name, points, status in Rapid40kArmy.objects.owned_by(user)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "points", "status")
+        for pk, name, points, status in _MY_ARMIES.rows(user.pk)
     ]
+
+
+_VOCATIONS = CompiledRead(
+    lambda chapter: (
+        VocationAssignment.objects.filter(chapter_id=chapter)
+        .order_by("assigned_at", "pk")  # the model's order within one chapter, without joins
+        .values_list("player_id", "vocation")
+    )
+)
+_OUTCOMES = CompiledRead(
+    lambda chapter: (
+        ChapterOutcome.objects.filter(chapter_id=chapter)
+        .order_by("pk")
+        .values_list(
+            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
+        )
+    )
+)
+_UNIT_RESULTS = CompiledRead(
+    lambda chapter: (
+        ChapterUnitResult.objects.filter(chapter_id=chapter)
+        .order_by("pk")
+        .values_list(
+            "unit_id",
+            "unit_name",
+            "vu",
+            "player__display_name",
+            "player__username",
+            "side",
+            "result",
+            "losses",
+            "notes",
+        )
+    )
+)
+_OPEN_VOCATION_VOTES = CompiledRead(
+    lambda chapter: Vote.objects.filter(
+        chapter_id=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
+    ).values_list("pk")
+)
 
 
 def chapter_card(user, chapter: Chapter) -> ChapterCard:
@@ -389,11 +475,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     players = members.players
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
-    vocations = dict(
-        VocationAssignment.objects.filter(chapter=chapter)
-        .order_by("assigned_at", "pk")  # the model's order within one chapter, without joins
-        .values_list("player_id", "vocation")
-    )
+    vocations = dict(_VOCATIONS.rows(chapter.pk))
     uses_profiles = campaign.system in PROFILE_SYSTEMS
     requirement = requirement_of(chapter)
     lines = []
@@ -430,13 +512,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
             kills=kills,
             notes=notes,
         )
-        for display, username, side, result, died, kills, notes in ChapterOutcome.objects.filter(
-            chapter=chapter
-        )
-        .order_by("pk")
-        .values_list(
-            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
-        )
+        for display, username, side, result, died, kills, notes in _OUTCOMES.rows(chapter.pk)
     ]
     units = [
         UnitLine(
@@ -450,26 +526,10 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
             notes=notes,
         )
         for unit_id, name, vu, display, username, side, result, losses, notes in (
-            ChapterUnitResult.objects.filter(chapter=chapter)
-            .order_by("pk")
-            .values_list(
-                "unit_id",
-                "unit_name",
-                "vu",
-                "player__display_name",
-                "player__username",
-                "side",
-                "result",
-                "losses",
-                "notes",
-            )
+            _UNIT_RESULTS.rows(chapter.pk)
         )
     ]
-    open_votes = list(
-        Vote.objects.filter(
-            chapter=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
-        ).values_list("pk", flat=True)
-    )
+    open_votes = [pk for (pk,) in _OPEN_VOCATION_VOTES.rows(chapter.pk)]
     uses_units = campaign.system == KOLAPS
     entries, k12, my_units = [], None, []
     if uses_units and chapter.status != ChapterStatus.CLOSED:  # closed: the record shows

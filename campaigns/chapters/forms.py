@@ -9,6 +9,7 @@ from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from characters.accounts.forms import ServiceForm
+from characters.bidi import isolate_text
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.rapid40k.models import Rapid40kArmy
@@ -65,6 +66,11 @@ class ChapterForm(ServiceForm):
         return self.run(chapter_services.chapter_update, actor=actor, chapter=self.chapter, **data)
 
 
+def _isolated_chapter(chapter) -> str:
+    """A chapter's "number. title" among the form's words, its title isolated."""
+    return isolate_text(str(chapter))
+
+
 class VoteOpenForm(ServiceForm):
     kind = forms.ChoiceField(label=_("Vote on"), choices=VoteKind.choices)
     candidates = forms.ModelMultipleChoiceField(
@@ -92,6 +98,8 @@ class VoteOpenForm(ServiceForm):
         open_chapters = campaign.chapters.exclude(status=ChapterStatus.CLOSED).order_by("number")
         self.fields["candidates"].queryset = open_chapters.filter(status=ChapterStatus.PLANNED)
         self.fields["chapter"].queryset = open_chapters
+        for name in ("candidates", "chapter"):
+            self.fields[name].label_from_instance = _isolated_chapter
 
     def save(self, actor):
         data = self.cleaned_data
@@ -128,7 +136,7 @@ class NextChapterBallotForm(ServiceForm):
 
     def __init__(self, *args, card, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["chapter"].choices = [(o.value, o.label) for o in card.candidates]
+        self.fields["chapter"].choices = [(o.value, isolate_text(o.label)) for o in card.candidates]
         if card.my_chapter:
             self.fields["chapter"].initial = str(card.my_chapter)
 
@@ -142,7 +150,7 @@ class VocationBallotForm(ServiceForm):
 
     def __init__(self, *args, card, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "—"), *((o.value, o.label) for o in card.players)]
+        choices = [("", "—"), *((o.value, isolate_text(o.label)) for o in card.players)]
         for value, label in Vocation.choices:
             self.fields[value] = forms.ChoiceField(label=label, choices=choices, required=False)
             if value in card.my_nominations:
@@ -162,13 +170,16 @@ class VocationBallotForm(ServiceForm):
 
 
 class VocationForm(ServiceForm):
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     vocation = forms.ChoiceField(label=_("Vocation"), choices=Vocation.choices)
     player = forms.ChoiceField(label=_("Player"), required=False)
 
     def __init__(self, *args, card, **kwargs):
         super().__init__(*args, **kwargs)
         if card.can_manage:
-            self.fields["player"].choices = [(str(p.id), p.name) for p in card.players]
+            self.fields["player"].choices = [
+                (str(p.id), isolate_text(p.name)) for p in card.players
+            ]
         else:
             del self.fields["player"]
 
@@ -192,6 +203,7 @@ class UnitEntryForm(ServiceForm):
     """A player enters one of their units into a KOLAPS chapter. Drafts are listed too, so
     that choosing one gives the reason it cannot enter."""
 
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     unit = forms.ChoiceField(label=_("Your unit"))
     side = forms.CharField(
         label=_("Side"),
@@ -205,9 +217,9 @@ class UnitEntryForm(ServiceForm):
         self.fields["unit"].choices = [
             (
                 str(unit.id),
-                _("%(name)s — %(vu)s VU") % {"name": unit.name, "vu": unit.vu}
+                _("%(name)s — %(vu)s VU") % {"name": isolate_text(unit.name), "vu": unit.vu}
                 if unit.valid
-                else _("%(name)s — draft") % {"name": unit.name},
+                else _("%(name)s — draft") % {"name": isolate_text(unit.name)},
             )
             for unit in card.my_units
         ]
@@ -227,6 +239,7 @@ class ArmyEntryForm(ServiceForm):
     """A player enters one of their army lists into a Rapid 40000 chapter. Drafts are listed
     too, so that choosing one gives the reason it cannot enter."""
 
+    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
     army = forms.ChoiceField(label=_("Your army list"))
     side = forms.CharField(
         label=_("Side"),
@@ -240,9 +253,10 @@ class ArmyEntryForm(ServiceForm):
         self.fields["army"].choices = [
             (
                 str(army.id),
-                _("%(name)s — %(points)s points") % {"name": army.name, "points": army.points}
+                _("%(name)s — %(points)s points")
+                % {"name": isolate_text(army.name), "points": army.points}
                 if army.valid
-                else _("%(name)s — draft") % {"name": army.name},
+                else _("%(name)s — draft") % {"name": isolate_text(army.name)},
             )
             for army in card.my_armies
         ]
@@ -312,20 +326,23 @@ class CloseForm(ServiceForm):
         for player in [] if card.uses_units else card.players:
             prefix = f"p{player.id}_"
             self.fields[prefix + "result"] = forms.ChoiceField(
-                label=_("%(name)s: result") % {"name": player.name},
+                label=_("%(name)s: result") % {"name": isolate_text(player.name)},
                 choices=result_choices,
                 initial=ABSENT,
                 required=False,  # not sent: did not play
             )
             self.fields[prefix + "died"] = forms.BooleanField(
-                label=_("%(name)s died") % {"name": player.name}, required=False
+                label=_("%(name)s died") % {"name": isolate_text(player.name)}, required=False
             )
             self.fields[prefix + "side"] = forms.CharField(
-                label=_("%(name)s: side") % {"name": player.name}, required=False, max_length=80
+                label=_("%(name)s: side") % {"name": isolate_text(player.name)},
+                required=False,
+                max_length=80,
             )
             for value, label in ZombieType.choices:
                 self.fields[f"{prefix}kills_{value}"] = forms.IntegerField(
-                    label=_("%(name)s: %(zombie)s killed") % {"name": player.name, "zombie": label},
+                    label=_("%(name)s: %(zombie)s killed")
+                    % {"name": isolate_text(player.name), "zombie": label},
                     required=False,
                     min_value=0,
                     max_value=999,
@@ -334,20 +351,20 @@ class CloseForm(ServiceForm):
         for unit in card.units:
             prefix = f"u{unit.unit_id}_"
             self.fields[prefix + "result"] = forms.ChoiceField(
-                label=_("%(name)s: result") % {"name": unit.unit_name},
+                label=_("%(name)s: result") % {"name": isolate_text(unit.unit_name)},
                 choices=[*ChapterResult.choices, (ABSENT, _("did not play"))],
                 initial=ABSENT,
                 required=False,  # not sent: did not play
             )
             self.fields[prefix + "side"] = forms.CharField(
-                label=_("%(name)s: side") % {"name": unit.unit_name},
+                label=_("%(name)s: side") % {"name": isolate_text(unit.unit_name)},
                 required=False,
                 max_length=80,
                 initial=unit.side,
             )
             self.fields[prefix + "lost"] = forms.MultipleChoiceField(
-                label=_("%(name)s: characters lost") % {"name": unit.unit_name},
-                choices=[(str(m.id), m.name) for m in unit.members],
+                label=_("%(name)s: characters lost") % {"name": isolate_text(unit.unit_name)},
+                choices=[(str(m.id), isolate_text(m.name)) for m in unit.members],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )

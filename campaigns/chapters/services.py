@@ -98,6 +98,22 @@ TEXT_FIELDS = ("title", "scenario", "objectives", "weather", "time_of_day", "pla
 LIST_FIELDS = ("required_cards", "required_items", "announced_events")
 
 
+def chapter_date_check(starts_at: datetime) -> None:
+    """Refuse a chapter date outside `CHAPTER_YEARS`, its year read in the site's time
+    zone whatever offset it came with (a form, the API, an export file alike)."""
+    first, last = settings.CHAPTER_YEARS
+    try:
+        year = timezone.localtime(starts_at).year
+    except OverflowError:  # 9999-12-31T23:00-05:00 is the year 10000 in Paris
+        year = last + 1
+    if not first <= year <= last:
+        raise Refusal(
+            _("Choose a date between the years %(first)s and %(last)s.")
+            % {"first": first, "last": last},
+            field="starts_at",
+        )
+
+
 def _clean_chapter(values: dict) -> dict:
     for name in TEXT_FIELDS:
         values[name] = str(values.get(name) or "").strip()
@@ -124,13 +140,8 @@ def _clean_chapter(values: dict) -> dict:
     starts_at = values.get("starts_at")
     if starts_at is not None and (not isinstance(starts_at, datetime) or starts_at.tzinfo is None):
         raise ValueError("starts_at must be an aware datetime")
-    first, last = settings.CHAPTER_YEARS
-    if starts_at is not None and not first <= starts_at.year <= last:
-        raise Refusal(
-            _("Choose a date between the years %(first)s and %(last)s.")
-            % {"first": first, "last": last},
-            field="starts_at",
-        )
+    if starts_at is not None:
+        chapter_date_check(starts_at)
     for name in ("weather", "time_of_day"):
         if len(values[name]) > 120:
             raise Refusal(_("Keep it under 120 characters."), field=name)

@@ -344,7 +344,7 @@ def calendar_token(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
-    body = calendar_for_token(token, host=request.get_host())
+    body = calendar_for_token(token, host=request.get_host(), scheme=request.scheme)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="chronique.ics"'
     response["Cache-Control"] = "private, max-age=300"

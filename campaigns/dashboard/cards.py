@@ -9,7 +9,7 @@ chapters it shows (the next one and the organisers' chapters to close or settle,
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, and the viewer's KOLAPS units and the characters in none (those
 in a unit are neither read nor costed: the page does not show them). Each read is written
-for a viewer's id alone and compiled once per process (`_read`).
+for a viewer's id alone and compiled once per process (`characters.compiled.CompiledRead`).
 """
 
 from dataclasses import dataclass, field
@@ -44,9 +44,9 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
+from characters.compiled import CompiledRead
 from characters.kolaps.cards import costed_line
 from characters.models import KolapsCharacter, KolapsUnit, Profile, ProfileStatus
-from characters.prepared import Prepared
 
 HISTORY_LINES = 6
 
@@ -133,13 +133,6 @@ class DashboardCard:
     todo: list[DashboardTodo] = field(default_factory=list)
 
 
-def _read(build) -> Prepared:
-    """A read written for one viewer's id, compiled once per process and run as its SQL
-    for each viewer (`characters.prepared.Prepared`: the ORM's building and compiling cost
-    several times what PostgreSQL takes to answer), its values converted as the ORM would."""
-    return Prepared(build, convert=True)
-
-
 def _memberships(viewer, role: str | None = None):
     """The viewer's membership of the campaign `campaign_id` of the outer row (any role,
     or `role`)."""
@@ -162,7 +155,7 @@ class _Campaign:
 
 # The viewer's campaigns, newest first, with their number of players and whether the
 # viewer plays in it.
-_CAMPAIGNS = _read(
+_CAMPAIGNS = CompiledRead(
     lambda viewer: (
         Campaign.objects.filter(
             Q(organiser_id=viewer)
@@ -270,7 +263,7 @@ def _build_chapters(viewer):
     )
 
 
-_CHAPTERS = _read(_build_chapters)
+_CHAPTERS = CompiledRead(_build_chapters)
 
 
 class _Profile(NamedTuple):
@@ -280,12 +273,12 @@ class _Profile(NamedTuple):
     equipment: list
 
 
-_PROFILE = _read(
+_PROFILE = CompiledRead(
     lambda viewer: (
         Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
     )
 )
-_VOTES = _read(
+_VOTES = CompiledRead(
     lambda viewer: (
         Vote.objects.filter(
             Exists(_memberships(viewer, MembershipRole.PLAYER)), status=VoteStatus.OPEN
@@ -295,7 +288,7 @@ _VOTES = _read(
         .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
     )
 )
-_EVENTS = _read(
+_EVENTS = CompiledRead(
     lambda viewer: (
         CampaignEvent.objects.filter(_viewers(viewer))
         .order_by("-at", "-pk")
@@ -310,7 +303,7 @@ _EVENTS = _read(
         )[:HISTORY_LINES]
     )
 )
-_UNITS = _read(
+_UNITS = CompiledRead(
     lambda viewer: (
         KolapsUnit.objects.filter(owner_id=viewer)
         .annotate(size=Count("members"))
@@ -332,7 +325,7 @@ class _CharacterRow(NamedTuple):
     catalogue_version: str
 
 
-_LOOSE_CHARACTERS = _read(
+_LOOSE_CHARACTERS = CompiledRead(
     lambda viewer: (
         KolapsCharacter.objects.filter(owner_id=viewer, unit__isnull=True)
         .order_by("name", "pk")

@@ -33,6 +33,7 @@ from campaigns.notifications.models import (
     NotificationSubscription,
 )
 from campaigns.services import require_manager
+from characters.bidi import isolate_text
 from characters.permissions import Refusal
 
 MOVING_FIELDS = {"starts_at", "place"}
@@ -120,7 +121,7 @@ def notification_history(player) -> list[NotificationHistoryLine]:
     for at, verb, data, display_name, username in rows:
         language = (data or {}).get("language", "")
         values = {
-            "actor": display_name or username or _("Chronique"),
+            "actor": isolate_text(display_name or username or _("Chronique")),
             "language": str(LANGUAGE_NAMES.get(language, language)),
         }
         template = CHANGE_SENTENCES.get(verb)

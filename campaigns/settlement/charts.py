@@ -4,7 +4,10 @@ Each function takes plain numbers and labels and returns SVG markup (marked safe
 label is escaped here). The SVG scales to its container (`viewBox`, width 100%), draws
 with presentation attributes only (the site's CSP forbids inline styles), uses dark
 strokes and dashes rather than colour alone, and carries a <title> and <desc> for
-screen readers; the page shows the same numbers in a table beside it.
+screen readers; the page shows the same numbers in a table beside it. Each label is
+isolated (FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE, `characters.bidi`): a name
+typed right to left, or with a bidi control, cannot reorder the words around it in a
+tooltip or the description.
 """
 
 from collections.abc import Sequence
@@ -12,11 +15,17 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from characters.bidi import isolate_text
+
 INK = "#1d1d1b"
 MUTED = "#6b6b66"
 ACCENT = "#8a2b1d"
 WIDTH = 360
 FONT = 'font-family="system-ui, sans-serif"'
+
+
+def _label(text: str) -> str:
+    return isolate_text(str(text))
 
 
 def _frame(title: str, description: str, height: int, body: str) -> SafeString:
@@ -67,7 +76,7 @@ def line_chart(
             f"{dashes[n % len(dashes)]}/>"
         )
         for i, v in enumerate(values):
-            tip = f"<title>{escape(titles[i])}: {v}</title>" if i < len(titles) else ""
+            tip = f"<title>{escape(_label(titles[i]))}: {v}</title>" if i < len(titles) else ""
             parts.append(
                 f'<g><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>{tip}</g>'
                 f'<text x="{x(i):.1f}" y="{y(v) - 6:.1f}" text-anchor="middle" font-size="10" '
@@ -79,16 +88,17 @@ def line_chart(
             f'<line x1="{legend_x}" y1="{legend_y - 4}" x2="{legend_x + 18}" '
             f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"{dashes[n % len(dashes)]}/>'
             f'<text x="{legend_x + 22}" y="{legend_y}" font-size="11" {FONT} '
-            f'fill="{INK}">{escape(name)}</text>'
+            f'fill="{INK}">{escape(_label(name))}</text>'
         )
     for i, label in enumerate(labels):
         parts.append(
             f'<text x="{x(i):.1f}" y="{top + inner_h + 14}" text-anchor="middle" '
-            f'font-size="10" {FONT} fill="{INK}">{escape(label)}</text>'
+            f'font-size="10" {FONT} fill="{INK}">{escape(_label(label))}</text>'
         )
-    named = list(titles) if len(titles) == len(labels) else list(labels)
+    named = [_label(t) for t in (titles if len(titles) == len(labels) else labels)]
     description = "; ".join(
-        f"{name}: " + ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False))
+        f"{_label(name)}: "
+        + ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False))
         for name, values in series
     )
     return _frame(title, description, height, "".join(parts))
@@ -106,11 +116,11 @@ def bar_chart(*, title: str, rows: Sequence[tuple[str, int]], unit: str = "") ->
         length = inner * value / peak
         parts.append(
             f'<text x="{left - 6}" y="{top + bar - 5}" text-anchor="end" font-size="11" '
-            f'{FONT} fill="{INK}">{escape(label)}</text>'
+            f'{FONT} fill="{INK}">{escape(_label(label))}</text>'
             f'<rect x="{left}" y="{top}" width="{length:.1f}" height="{bar}" fill="{ACCENT}" '
             f'stroke="{INK}" stroke-width="1"/>'
             f'<text x="{left + length + 4:.1f}" y="{top + bar - 5}" font-size="11" {FONT} '
             f'fill="{INK}">{value}{escape(unit)}</text>'
         )
-    description = ", ".join(f"{label}: {value}" for label, value in rows)
+    description = ", ".join(f"{_label(label)}: {value}" for label, value in rows)
     return _frame(title, description, height, "".join(parts))

@@ -19,6 +19,7 @@ from campaigns.settlement.cards import (
 )
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.columns import BY_NAME
+from characters.bidi import isolate_text
 from characters.models import ProfileStatus
 from characters.permissions import Refusal
 from characters.profiles.selectors import statistics_player_get_for_user
@@ -94,7 +95,11 @@ def profile_history(request: HttpRequest, username: str) -> HttpResponse:
     labels = [f"{_initials(p.campaign_name)}{p.chapter_number}" for p in card.points]
     titles = [
         _("%(campaign)s, chapter %(number)s: %(title)s")
-        % {"campaign": p.campaign_name, "number": p.chapter_number, "title": p.chapter_title}
+        % {
+            "campaign": isolate_text(p.campaign_name),
+            "number": p.chapter_number,
+            "title": isolate_text(p.chapter_title),
+        }
         for p in card.points
     ]
     over_time = charts.line_chart(

@@ -26,6 +26,7 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.chapters.services import chapter_date_check
 from campaigns.models import Campaign, CampaignEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.statistics.services import statistics_recompute
@@ -379,14 +380,15 @@ def _check_rules(data: dict) -> None:
         check_settings(campaign["system"], campaign.get("rules_settings") or {})
     except RuleInputError:
         raise _refuse(_("This export's rules settings are not those of its game system.")) from None
-    first, last = settings.CHAPTER_YEARS
     for chapter in data["tables"]["chapters"]:
-        when = chapter.get("starts_at")
-        if when is not None and not first <= int(when[:4]) <= last:
-            raise _refuse(
-                _("Choose a date between the years %(first)s and %(last)s.")
-                % {"first": first, "last": last}
-            )
+        try:
+            starts_at = datetime.fromisoformat(chapter.get("starts_at") or "")
+        except ValueError:
+            continue  # none, or not a date: the write refuses the latter with the rest
+        try:
+            chapter_date_check(starts_at)
+        except Refusal as refusal:
+            raise _refuse(refusal.message) from None
 
 
 def _write(actor, data: dict) -> Campaign:

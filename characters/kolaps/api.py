@@ -30,7 +30,7 @@ from characters.kolaps.cards import (
     UnitSummary,
 )
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
-from characters.serializers import CardSerializer, card_serializer
+from characters.serializers import CardSerializer, card_serializer, id_field, version_field
 
 # --- Serializers (output) --------------------------------------------------------------------
 
@@ -108,12 +108,12 @@ class CharacterCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     archetype = serializers.CharField(max_length=60)
     rank = serializers.CharField(max_length=20)
-    unit = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    unit = id_field(required=False, allow_null=True)
 
 
 class CharacterChangeSerializer(serializers.Serializer):
     op = serializers.ChoiceField(choices=services.CHARACTER_OPS)
-    version = serializers.IntegerField(min_value=0)
+    version = version_field()
     talent = serializers.CharField(required=False, max_length=60)
     group = serializers.IntegerField(required=False, min_value=1, max_value=20)
     item = serializers.CharField(required=False, max_length=60)
@@ -130,13 +130,13 @@ class UnitCreateSerializer(serializers.Serializer):
 
 class UnitChangeSerializer(serializers.Serializer):
     op = serializers.ChoiceField(choices=services.UNIT_OPS)
-    version = serializers.IntegerField(min_value=0)
-    character = serializers.IntegerField(required=False, min_value=1)
+    version = version_field()
+    character = id_field(required=False)
     name = serializers.CharField(required=False, max_length=80)
 
 
 class UndoSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0)
+    version = version_field()
 
 
 StaleResponse = inline_serializer(
@@ -332,7 +332,7 @@ class UnitListAPI(APIView):
 
     @extend_schema(responses=UnitSummarySerializer(many=True))
     def get(self, request):
-        units, _characters = cards.lists_for(request.user)
+        units = cards.list_rows(request.user).units()  # its characters are not costed
         return Response(UnitSummarySerializer(units, many=True).data)
 
     @extend_schema(request=UnitCreateSerializer, responses={201: UnitSerializer})

@@ -11,20 +11,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Count, F, Value, Window
+from django.db.models import Count, F, IntegerField, Value, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from characters.bidi import isolate_text
+from characters.compiled import CompiledRead
 from characters.kept import release
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
-from characters.prepared import Prepared
 from rules.engine.dice import BANDS
 from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue import Armour, Catalogue, Weapon
@@ -111,8 +113,8 @@ def unit_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsUnit:
 
 
 def _converted(model, names: list[str], values) -> list:
-    """A row read through `Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
-    dates and booleans made Python's)."""
+    """A row read through `CompiledRead` unconverted, as the ORM would have loaded it (JSON
+    decoded, SQLite's dates and booleans made Python's)."""
     connection = connections[DEFAULT_DB_ALIAS]
     out = []
     for name, value in zip(names, values, strict=True):
@@ -131,13 +133,14 @@ _UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
 _MEMBER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
 # The unit joined to its members, in order (a unit without any: one row, members' columns
 # empty).
-_UNIT_ROWS = Prepared(
+_UNIT_ROWS = CompiledRead(
     lambda pk: (
         KolapsUnit.objects.filter(pk=pk)
         .order_by("members__position", "members__pk")
         .values_list(*_UNIT_FIELDS, *(f"members__{name}" for name in _MEMBER_FIELDS))
     ),
     1,
+    convert=False,
 )
 
 
@@ -167,7 +170,7 @@ def _unit_page_rows(pk: int, owner: int):
     return unit_rows.union(free_rows, all=True).order_by("kind", "place")
 
 
-_UNIT_PAGE_ROWS = Prepared(_unit_page_rows, 2)
+_UNIT_PAGE_ROWS = CompiledRead(_unit_page_rows, 2, convert=False)
 
 
 @dataclass(frozen=True)
@@ -689,17 +692,97 @@ def costed_line(character) -> tuple[str, str, int, int]:
     return archetype, text.rank_label(cat, character.rank), cost.value, cost.pp_left
 
 
-def lists_for(user) -> tuple[list[UnitSummary], list[CharacterSummary]]:
-    """The owner's units and characters: two queries whatever their number."""
-    units = [
-        UnitSummary(u.pk, u.name, u.vu, u.is_valid, bool(u.share_token), u.size)
-        for u in KolapsUnit.objects.owned_by(user).annotate(size=Count("members"))
+# What the list of a player's units and characters shows of each, after the kind (0: a
+# unit, 1: a character), the id and the name: a unit's VU, status, share token and size; a
+# character's choices (what its line is costed from) and its unit.
+_LISTED_UNIT = ["vu", "status", "share_token"]
+_LISTED_CHARACTER = [
+    "affiliation", "archetype", "rank", "talents", "equipment", "is_avatar",
+    "catalogue_version", "unit_id",
+]  # fmt: skip
+
+
+def _list_rows(owner: int, also_owner: int):
+    """The owner's units (kind 0) then characters (kind 1), each by name: one query."""
+    unit_empty = [Value(None, output_field=KolapsUnit._meta.get_field(n)) for n in _LISTED_UNIT]
+    character_empty = [
+        Value(None, output_field=KolapsCharacter._meta.get_field(n)) for n in _LISTED_CHARACTER
     ]
-    characters = [
-        CharacterSummary(c.pk, c.name, *costed_line(c), c.unit_id)
-        for c in KolapsCharacter.objects.owned_by(user).order_by("name", "pk")
-    ]
-    return units, characters
+    units = (
+        KolapsUnit.objects.filter(owner_id=owner)
+        .order_by()
+        .annotate(kind=Value(0), size=Count("members"))
+        .values_list("kind", "pk", "name", *_LISTED_UNIT, "size", *character_empty)
+    )
+    characters = (
+        KolapsCharacter.objects.filter(owner_id=also_owner)
+        .order_by()
+        .annotate(kind=Value(1))
+        .values_list(
+            "kind", "pk", "name", *unit_empty, Value(None, output_field=IntegerField()),
+            *_LISTED_CHARACTER,
+        )
+    )  # fmt: skip
+    return units.union(characters, all=True).order_by("kind", "name", "pk")
+
+
+# The owner's id twice: once in each half of the union.
+_LIST_ROWS = CompiledRead(_list_rows, 2, convert=False)
+
+
+class _ListedCharacter(NamedTuple):
+    """A character as the list costs it (`costed_line`)."""
+
+    pk: int
+    name: str
+    affiliation: str
+    archetype: str
+    rank: str
+    talents: dict
+    equipment: list
+    is_avatar: bool
+    catalogue_version: str
+    unit_id: int | None
+
+
+@dataclass(frozen=True)
+class ListRows:
+    """A player's units and characters as the database holds them (one query), before
+    anything is costed: all the kept list page needs to name what it shows
+    (`list_page_key`), and what its lines are made from when it must be rendered."""
+
+    rows: list[tuple]
+
+    def units(self) -> list[UnitSummary]:
+        return [
+            UnitSummary(pk, name, vu, status == KolapsUnit.Status.VALID, bool(token), size)
+            for kind, pk, name, vu, status, token, size, *_character in self.rows
+            if kind == 0
+        ]
+
+    def characters(self) -> list[CharacterSummary]:
+        names = ["id", "name", *_LISTED_CHARACTER]
+        choices = 3 + len(_LISTED_UNIT) + 1  # after the kind, id, name and a unit's columns
+        lines = []
+        for row in self.rows:
+            if row[0] == 1:
+                values = _converted(KolapsCharacter, names, [*row[1:3], *row[choices:]])
+                c = _ListedCharacter(*values)
+                lines.append(CharacterSummary(c.pk, c.name, *costed_line(c), c.unit_id))
+        return lines
+
+
+def list_rows(user) -> ListRows:
+    """The signed-in `user`'s units and characters, by name: one query, compiled once."""
+    return ListRows(_LIST_ROWS.rows(user.pk, user.pk) if user.is_authenticated else [])
+
+
+def list_page_key(rows: ListRows, *also) -> str:
+    """A key naming all the list of units and characters shows: their rows, the release,
+    the language and `also` (the player, the path, the theme)."""
+    shown = repr((rows.rows, also))
+    digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+    return f"kolaps-list-page:{_RELEASE}:{get_language()}:{digest}"
 
 
 VERB_SENTENCES = {
@@ -733,7 +816,8 @@ def change_sentence(change: KolapsChange, cat: Catalogue) -> str:
 def _sentence(verb: str, given: dict, cat: Catalogue) -> str:
     data = {"name": "", "source": "", "talent": "", "item": "", "level": "", "rank": "",
             "sante": "", "souffle": "", "moral": "", "undone": "", "chapter_title": ""}  # fmt: skip
-    data.update(given)
+    # Names as typed, each isolated in the sentence (`characters.bidi`).
+    data.update({k: isolate_text(v) if isinstance(v, str) else v for k, v in given.items()})
     if verb == "level" and data["level"] is None:
         verb = "level_dropped"
     if data["talent"]:

@@ -586,9 +586,13 @@ def unit_share(*, actor, unit, version) -> KolapsUnit:
 
     def change(locked):
         if not locked.share_token:
-            locked.share_token = secrets.token_urlsafe(24)
+            locked.share_token = _new_share_token()
 
     return _change(actor=actor, obj=unit, version=version, verb="shared", change=change)
+
+
+def _new_share_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def unit_unshare(*, actor, unit, version) -> KolapsUnit:
@@ -822,7 +826,11 @@ def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> Kolaps
             unit=target, position=position, is_avatar=avatar
         )
     target.name = change.before["name"]
-    target.share_token = change.before["share_token"]
+    restored = change.before["share_token"]
+    if restored and restored != target.share_token:
+        # A revoked link stays dead: undoing its revocation shares the unit under a new one.
+        restored = _new_share_token()
+    target.share_token = restored
     target.save(update_fields=["name", "share_token", "updated_at"])
     undo = _record(
         actor=actor,
@@ -832,7 +840,7 @@ def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> Kolaps
         unit=target,
         character=change.character,
         before=change.after,
-        after=change.before,
+        after={**change.before, "share_token": restored},
         undoes=change,
         undone=change.verb,
         undone_data=change.data,

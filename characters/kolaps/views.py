@@ -59,18 +59,30 @@ def kolaps_list(request: HttpRequest) -> HttpResponse:
 
 
 def _list_page(request, *, unit_form=None, character_form=None) -> HttpResponse:
-    """My units and characters, with the two creation forms (one of them with its errors)."""
-    units, characters = cards.lists_for(request.user)
-    return render(
-        request,
-        "characters/kolaps/list.html",
-        {
-            "units": units,
-            "characters": characters,
+    """My units and characters, with the two creation forms (one of them with its errors).
+    Kept as sent under a key naming all it shows (`cards.list_page_key`: the player's units'
+    and characters' rows, language, theme, path) for `KOLAPS_UNIT_CACHE_SECONDS`: shown
+    again unchanged, the page costs one read and neither costing nor rendering. A form's
+    errors or messages to show are always rendered afresh."""
+    rows = cards.list_rows(request.user)
+    seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
+    key = None
+    to_show = len(get_messages(request))  # counted, not read: they stay to be shown
+    if seconds and unit_form is None and character_form is None and not to_show:
+        key = cards.list_page_key(
+            rows, request.user.pk, request.get_full_path(), request.COOKIES.get("theme")
+        )
+
+    def render_page(extra: dict) -> str:
+        context = {
+            "units": rows.units(),
+            "characters": rows.characters(),
             "unit_form": UnitCreateForm() if unit_form is None else unit_form,
             "character_form": CharacterCreateForm() if character_form is None else character_form,
-        },
-    )
+        }
+        return render_to_string("characters/kolaps/list.html", {**context, **extra}, request)
+
+    return kept_page(request, key, seconds, render_page)
 
 
 @login_required

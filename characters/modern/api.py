@@ -1,6 +1,8 @@
 """The API twins of the modern RPG character pages: list and create, read and change (with
 the version shown), history and export. Same services and fetch-and-authorise helper."""
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -9,28 +11,64 @@ from rest_framework.views import APIView
 
 from characters.modern.cards import modern_character_get_for_user, sheet_card, sheet_export
 from characters.modern.models import ModernCharacter
-from characters.modern.services import modern_character_create, modern_character_update
+from characters.modern.services import (
+    HP_MAX,
+    HP_MIN,
+    MAX_STRESS,
+    modern_character_create,
+    modern_character_update,
+    stress_sentence,
+)
+from characters.serializers import version_field
+from rules.engine.systems.modern.catalogue import load_catalogue
+
+# The ranges the creation rules and the services hold (same sentences where they have one):
+# a characteristic is a die the dice know; a skill level costs XP out of the budget.
+_CATALOGUE = load_catalogue()
+DIE_MIN, DIE_MAX = min(_CATALOGUE.dice["sides"]), max(_CATALOGUE.dice["sides"])
+SKILL_MIN, SKILL_MAX = 1, _CATALOGUE.creation["xp"]
+HP_MAX_SENTENCE = dict.fromkeys(
+    ("min_value", "max_value"), gettext_lazy("Hit points go from 1 to 100.")
+)
+HP_SENTENCE = dict.fromkeys(
+    ("min_value", "max_value"), gettext_lazy("Hit points now go from -100 to the maximum.")
+)
+STRESS_SENTENCE = dict.fromkeys(("min_value", "max_value"), lazy(stress_sentence, str)())
+
+
+def _characteristics(**kwargs) -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.IntegerField(min_value=DIE_MIN, max_value=DIE_MAX), **kwargs
+    )
 
 
 class ModernSheetSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     description = serializers.CharField(required=False, allow_blank=True)
-    characteristics = serializers.DictField(child=serializers.IntegerField())
-    skills = serializers.DictField(child=serializers.IntegerField(), required=False)
+    characteristics = _characteristics()
+    skills = serializers.DictField(
+        child=serializers.IntegerField(min_value=SKILL_MIN, max_value=SKILL_MAX), required=False
+    )
     specialities = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
         required=False,
     )
     equipment = serializers.CharField(required=False, allow_blank=True)
-    hp = serializers.IntegerField(required=False)
-    hp_max = serializers.IntegerField(required=False)
-    stress = serializers.IntegerField(required=False)
+    hp = serializers.IntegerField(
+        required=False, min_value=HP_MIN, max_value=HP_MAX, error_messages=HP_SENTENCE
+    )
+    hp_max = serializers.IntegerField(
+        required=False, min_value=1, max_value=HP_MAX, error_messages=HP_MAX_SENTENCE
+    )
+    stress = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_STRESS, error_messages=STRESS_SENTENCE
+    )
 
 
 class ModernSheetChangeSerializer(ModernSheetSerializer):
     name = serializers.CharField(max_length=80, required=False)
-    characteristics = serializers.DictField(child=serializers.IntegerField(), required=False)
-    version = serializers.IntegerField()
+    characteristics = _characteristics(required=False)
+    version = version_field()
 
 
 def character_data(character: ModernCharacter) -> dict:

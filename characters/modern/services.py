@@ -23,6 +23,12 @@ SHEET_FIELDS = (
     "stress",
 )
 MAX_STRESS = 24
+# Hit points: the maximum from 1 to HP_MAX; now, from HP_MIN to the maximum.
+HP_MIN, HP_MAX = -100, 100
+
+
+def stress_sentence() -> str:
+    return _("Stress goes from 0 to %(n)s.") % {"n": MAX_STRESS}
 
 
 def problem_sentence(problem: Problem) -> str:
@@ -70,14 +76,14 @@ def _validate(fields: dict) -> None:
     if not (fields.get("name") or "").strip():
         raise Refusal(_("Give the character a name."), field="name")
     hp_max = fields.get("hp_max", 10)
-    if not isinstance(hp_max, int) or not 1 <= hp_max <= 100:
+    if not isinstance(hp_max, int) or not 1 <= hp_max <= HP_MAX:
         raise Refusal(_("Hit points go from 1 to 100."), field="hp_max")
     hp = fields.get("hp", hp_max)
-    if not isinstance(hp, int) or not -100 <= hp <= hp_max:
+    if not isinstance(hp, int) or not HP_MIN <= hp <= hp_max:
         raise Refusal(_("Hit points now go from -100 to the maximum."), field="hp")
     stress = fields.get("stress", 0)
     if not isinstance(stress, int) or not 0 <= stress <= MAX_STRESS:
-        raise Refusal(_("Stress goes from 0 to %(n)s.") % {"n": MAX_STRESS}, field="stress")
+        raise Refusal(stress_sentence(), field="stress")
     check = sheet_check(fields)
     for problem in check.problems:
         if problem.code != "xp_left":

@@ -19,7 +19,8 @@ from characters.profiles.cards import (
     public_profile_card,
 )
 from characters.profiles.selectors import profile_get_for_user, profile_of, trauma_get_for_user
-from characters.serializers import CardSerializer, card_serializer
+from characters.serializers import CardSerializer, card_serializer, version_field
+from rules.engine.systems.of_the_dead.effects import CREATION_POINTS
 
 ProfileEventSerializer = card_serializer(ProfileEventLine, name="ProfileEvent")
 
@@ -50,7 +51,7 @@ class ProfileCreateSerializer(serializers.Serializer):
 
 
 class ProfileUpdateSerializer(serializers.Serializer):
-    version = serializers.IntegerField(
+    version = version_field(
         required=False, help_text="The version you read; a stale one is refused with 409."
     )
     physique = serializers.IntegerField(required=False, min_value=0, max_value=9)
@@ -80,8 +81,12 @@ class TraumaCreateSerializer(serializers.Serializer):
     permanence = serializers.ChoiceField(
         choices=TraumaPermanence.choices, default=TraumaPermanence.TEMPORARY
     )
+    # An attribute's change, never more than the creation's points (`effect_problems`).
     effect = serializers.DictField(
-        child=serializers.IntegerField(), required=False, allow_null=True, default=None
+        child=serializers.IntegerField(min_value=-CREATION_POINTS, max_value=CREATION_POINTS),
+        required=False,
+        allow_null=True,
+        default=None,
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 

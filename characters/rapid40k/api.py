@@ -16,6 +16,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from characters.bounds import ID_MAX, ID_MIN, out_of_range_sentence
 from characters.permissions import Refusal
 from characters.rapid40k import cards, services
 
@@ -135,13 +136,16 @@ class ArmyExportAPI(APIView):
         return Response(services.army_export(cards.army_get_for_user(request.user, pk)))
 
 
+ID_SCHEMA = {"type": "integer", "minimum": ID_MIN, "maximum": ID_MAX}
+
+
 class ArmyCompareAPI(APIView):
     """Two of your lists compared: the difference and whether they are balanced."""
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("a", int, OpenApiParameter.QUERY, required=True),
-            OpenApiParameter("b", int, OpenApiParameter.QUERY, required=True),
+            OpenApiParameter("a", ID_SCHEMA, OpenApiParameter.QUERY, required=True),
+            OpenApiParameter("b", ID_SCHEMA, OpenApiParameter.QUERY, required=True),
         ],
         responses=OpenApiTypes.OBJECT,
     )
@@ -149,9 +153,12 @@ class ArmyCompareAPI(APIView):
         ids = []
         for key in ("a", "b"):
             try:
-                ids.append(int(request.query_params.get(key, "")))
+                pk = int(request.query_params.get(key, ""))
             except ValueError:
                 raise Refusal(_("Choose two of your lists."), field=key) from None
+            if not ID_MIN <= pk <= ID_MAX:
+                raise Refusal(out_of_range_sentence(ID_MIN, ID_MAX), field=key)
+            ids.append(pk)
         a, b = (cards.army_get_for_user(request.user, pk) for pk in ids)
         return Response(asdict(cards.comparison_card(a, b)))
 

@@ -43,7 +43,8 @@ def _area(out, name: str, load, *args):
             return load(*args)
     except Exception as error:
         logger.warning("demo: %s skipped", name, exc_info=True)
-        out.write(f"Demo: {name} skipped ({type(error).__name__}: {error}).")
+        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        out.write(f"Demo: {name} skipped ({reason}).")
         return None
 
 

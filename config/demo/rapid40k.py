@@ -1,18 +1,21 @@
 """Rapid 40000: alice's Space Marines and bruno's Orks, built with the builder's service
 as a player would click, both valid and balanced (1,135 against 1,152 points: no single
 figure brings them closer); a Rapid 40000 campaign of orga with both lists entered in its
-first chapter."""
+first chapter. Each made once and found again by its key (`config.demo.keys`), never by a
+name users can change."""
 
 from campaigns.chapters.rapid40k import chapter_army_enter
 from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Chapter
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.rapid40k import services as rapid40k
 from characters.rapid40k.models import Rapid40kArmy
+from config.demo.keys import once
 
 DEMO_MARINES = "Ultramarines, 4e escouade"
 DEMO_ORKS = "Waaagh Gorkamorka"
 DEMO_RAPID40K_CAMPAIGN = "Armageddon : la ruche Hadès"
+DEMO_RAPID40K_CHAPTER = "Les docks de la ruche"
 POINTS_LIMIT = 1300
 
 # (squad, role, leader, [(fighter profile, count)]) as the builder adds them.
@@ -30,36 +33,40 @@ ORKS = [
 ]
 
 
-def _army(owner, name: str, faction: str, squads) -> Rapid40kArmy:
-    army = Rapid40kArmy.objects.filter(owner=owner, name=name).first()
-    if army is not None:
-        return army  # loaded before: whatever the demo users did since stays
-    army = rapid40k.army_create(owner=owner, name=name, faction=faction, points_limit=POINTS_LIMIT)
-    for index, (squad, slot, leader, fighters) in enumerate(squads):
-        army = rapid40k.army_change(
-            actor=owner,
-            army=army,
-            version=army.version,
-            action="squad_add",
-            data={"name": squad, "slot": slot, "leader": leader},
+def _army(key: str, owner, name: str, faction: str, squads) -> Rapid40kArmy | None:
+    """The list made once under `key`: whatever the demo users did to it since stays."""
+
+    def make() -> Rapid40kArmy:
+        army = rapid40k.army_create(
+            owner=owner, name=name, faction=faction, points_limit=POINTS_LIMIT
         )
-        for profile, count in fighters:
+        for index, (squad, slot, leader, fighters) in enumerate(squads):
             army = rapid40k.army_change(
                 actor=owner,
                 army=army,
                 version=army.version,
-                action="fighter_add",
-                data={"squad": index, "profile": profile, "count": count},
+                action="squad_add",
+                data={"name": squad, "slot": slot, "leader": leader},
             )
-    return army
+            for profile, count in fighters:
+                army = rapid40k.army_change(
+                    actor=owner,
+                    army=army,
+                    version=army.version,
+                    action="fighter_add",
+                    data={"squad": index, "profile": profile, "count": count},
+                )
+        return army
+
+    return once(key, Rapid40kArmy, make, adopt={"owner": owner, "name": name})
 
 
 def load_rapid40k_demo(players) -> None:
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
-    marines = _army(alice, DEMO_MARINES, "space_marines", MARINES)
-    orks = _army(bruno, DEMO_ORKS, "orks", ORKS)
-    campaign = Campaign.objects.filter(name=DEMO_RAPID40K_CAMPAIGN, organiser=orga).first()
-    if campaign is None:
+    marines = _army("rapid40k/army/marines", alice, DEMO_MARINES, "space_marines", MARINES)
+    orks = _army("rapid40k/army/orks", bruno, DEMO_ORKS, "orks", ORKS)
+
+    def make_campaign() -> Campaign:
         campaign = campaign_create(
             organiser=orga,
             name=DEMO_RAPID40K_CAMPAIGN,
@@ -69,15 +76,33 @@ def load_rapid40k_demo(players) -> None:
         )
         for player in (alice, bruno):
             campaign_add_participant(actor=orga, campaign=campaign, player=player)
-    if campaign.chapters.exists():
-        return
-    chapter = chapter_plan(
-        actor=orga,
-        campaign=campaign,
-        title="Les docks de la ruche",
-        objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
-        place="Chez Morgane, Lyon 7e",
+        return campaign
+
+    campaign = once(
+        "rapid40k/campaign",
+        Campaign,
+        make_campaign,
+        adopt={"name": DEMO_RAPID40K_CAMPAIGN, "organiser": orga, "system": "rapid40k"},
     )
-    for player, army, side in ((alice, marines, "Impérium"), (bruno, orks, "Waaagh")):
-        if army.is_valid:
-            chapter_army_enter(actor=player, chapter=chapter, army=army, side=side)
+    if campaign is None:
+        return
+
+    def make_chapter() -> Chapter:
+        chapter = chapter_plan(
+            actor=orga,
+            campaign=campaign,
+            title=DEMO_RAPID40K_CHAPTER,
+            objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
+            place="Chez Morgane, Lyon 7e",
+        )
+        for player, army, side in ((alice, marines, "Impérium"), (bruno, orks, "Waaagh")):
+            if army is not None and army.is_valid:
+                chapter_army_enter(actor=player, chapter=chapter, army=army, side=side)
+        return chapter
+
+    once(
+        "rapid40k/chapter",
+        Chapter,
+        make_chapter,
+        adopt={"campaign": campaign},  # a demo loaded before the keys: its first chapter
+    )

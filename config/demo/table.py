@@ -2,7 +2,9 @@
 section against bruno's pack of hunters, in its second turn. Turn 1 was played through the
 services as at the table: orders given and revealed, a shot into a melee whose stray shot
 hits one of the target's allies (chosen by bruno), a server shot, a claw in melee, a wound
-the organiser applied, then the end phase (K14) and the next attacker (K15).
+the organiser applied, then the end phase (K14) and the next attacker (K15). The first
+spectator link went to the wrong group chat: the organiser replaced it before the game began
+(the old one answers 404; the log says so).
 
 `enter_table_units` runs while the chapter is still planned (the units must be entered
 before it starts); `load_table_demo` once it is being played. Idempotent: a chapter that has
@@ -25,6 +27,7 @@ from rules.table.services import (
     encounter_create_for_chapter,
     encounter_odds,
     encounter_reveal,
+    encounter_rotate_spectator_link,
     encounter_set_directive,
 )
 
@@ -99,6 +102,8 @@ def load_table_demo(players, chapter: Chapter) -> None:
     if chapter.table_record.get("encounter") or chapter.unit_entries.count() < 2:
         return
     encounter = encounter_create_for_chapter(actor=orga, chapter=chapter)
+    # The first spectator link went to the wrong group chat: replaced before the game began.
+    encounter_rotate_spectator_link(actor=orga, encounter=encounter)
     dupont, vasseur = _named(encounter, "Brigadier Dupont"), _named(encounter, "Capitaine Vasseur")
     sabre, griffe = _named(encounter, "Sabre"), _named(encounter, "Griffe")
     for actor, combatant, order in (

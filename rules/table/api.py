@@ -17,9 +17,10 @@ from rest_framework.views import APIView
 
 from campaigns.chapters.services import MAX_DAMAGE, encounter_event_record
 from campaigns.selectors import chapter_get_for_user
+from characters.bounds import VERSION_MAX, VERSION_MIN
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player
-from characters.serializers import CardSerializer
+from characters.serializers import CardSerializer, id_field, version_field
 from rules.rolls.models import RollRecord
 from rules.table.cards import (
     EncounterCard,
@@ -48,6 +49,8 @@ from rules.table.services import (
     encounter_end,
     encounter_odds,
     encounter_reveal,
+    encounter_revoke_spectator_link,
+    encounter_rotate_spectator_link,
     encounter_set_directive,
     encounter_undo,
     encounter_undo_by_id,
@@ -75,10 +78,10 @@ class EncounterLogSerializer(CardSerializer):
 class EncounterRollSerializer(serializers.Serializer):
     """Ids; a refusal of the service names the same fields."""
 
-    player = serializers.IntegerField(required=False, help_text="Who rolled; yourself if absent.")
-    target = serializers.IntegerField(required=False, allow_null=True)
+    player = id_field(required=False, help_text="Who rolled; yourself if absent.")
+    target = id_field(required=False, allow_null=True)
     damage = serializers.IntegerField(min_value=0, max_value=MAX_DAMAGE, default=0)
-    roll = serializers.IntegerField(
+    roll = id_field(
         required=False, allow_null=True, help_text="One of the rolling player's server rolls."
     )
 
@@ -153,12 +156,12 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
     does; `dice` absent: the server rolls and records it; present: the faces rolled by hand,
     by the resolver's field names ("dice", "a_dice", "b_dice", "power_dice", "death_die")."""
 
-    version = serializers.IntegerField(
+    version = version_field(
         required=False, allow_null=True, help_text="The encounter's version you saw."
     )
     kind = serializers.ChoiceField(choices=all_kinds())
-    actor = serializers.IntegerField(required=False, allow_null=True)
-    target = serializers.IntegerField()
+    actor = id_field(required=False, allow_null=True)
+    target = id_field()
     weapon = serializers.CharField(required=False, allow_blank=True, default="")
     distance_cm = serializers.FloatField(min_value=0, max_value=1000, default=20)
     cover = serializers.IntegerField(min_value=0, max_value=4, default=0)
@@ -198,11 +201,11 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
 
 
 class TableVersionSerializer(_SharedFields, serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True, default=None)
+    version = version_field(required=False, allow_null=True, default=None)
 
 
 class TableCombatantSerializer(TableVersionSerializer):
-    combatant = serializers.IntegerField()
+    combatant = id_field()
 
 
 class TableDirectiveSerializer(TableCombatantSerializer):
@@ -215,7 +218,7 @@ class TableStraySerializer(TableVersionSerializer):
     asks for an ally in the melee and none is there). `dice`: its death roll typed in by hand
     (`{"death_die": [4]}`); absent, the server rolls it."""
 
-    ally = serializers.IntegerField(allow_null=True)
+    ally = id_field(allow_null=True)
     dice = serializers.DictField(
         child=serializers.ListField(
             child=serializers.IntegerField(min_value=1, max_value=6), min_length=1, max_length=1
@@ -239,9 +242,7 @@ class TableStandaloneSerializer(serializers.Serializer):
     system = serializers.ChoiceField(
         choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
     )
-    units = serializers.ListField(
-        child=serializers.IntegerField(), min_length=0, max_length=2, required=False
-    )
+    units = serializers.ListField(child=id_field(), min_length=0, max_length=2, required=False)
     shared_units = serializers.ListField(
         child=serializers.CharField(max_length=64), max_length=2, required=False, default=list
     )
@@ -339,6 +340,7 @@ def _write(request, encounter, service, **kwargs) -> Response:
         written.phase,
     )
     encounter.attacker_side, encounter.status = written.attacker_side, written.status
+    encounter.spectator_token = written.spectator_token
     since = seen if seen is not None else made.version - 1
     written = {}
     combatants = getattr(made, "written_combatants", None)
@@ -351,7 +353,9 @@ def _write(request, encounter, service, **kwargs) -> Response:
 
 
 _SINCE = OpenApiParameter(
-    "since", int, description="A version you have: 304 when nothing changed since."
+    "since",
+    {"type": "integer", "minimum": VERSION_MIN, "maximum": VERSION_MAX},
+    description="A version you have: 304 when nothing changed since (another: ignored).",
 )
 
 
@@ -364,7 +368,9 @@ class TableAPI(APIView):
     def get(self, request, pk: int):
         encounter = encounter_get_for_user(request.user, pk)
         raw = request.query_params.get("since", "")
-        since = int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+        since = int(raw) if re.fullmatch(r"[0-9]{1,10}", raw) else None
+        if since is not None and since > VERSION_MAX:
+            since = None
         if since is not None and since == encounter.version:
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return Response(_state(request, encounter, log_since=since))
@@ -462,6 +468,31 @@ TableAdvanceAPI = _simple_api(
 )
 TableEndAPI = _simple_api(
     encounter_end, TableVersionSerializer, "End the encounter (organisers).", need="manage"
+)
+
+
+def _link_api(service, name: str, doc: str):
+    class LinkAPI(APIView):
+        @extend_schema(request=None, responses={200: TableCardSerializer})
+        def post(self, request, pk: int):
+            encounter = encounter_get_for_user(request.user, pk, need="manage")
+            return _write(request, encounter, service)
+
+    LinkAPI.__doc__ = doc
+    LinkAPI.__name__ = LinkAPI.__qualname__ = name
+    return LinkAPI
+
+
+TableLinkRevokeAPI = _link_api(
+    encounter_revoke_spectator_link,
+    "TableLinkRevokeAPI",
+    "Revoke the spectator link (organisers): it answers 404 at once, live or ended, until a "
+    "new one is made. An ended encounter keeps its link until it is revoked.",
+)
+TableLinkRotateAPI = _link_api(
+    encounter_rotate_spectator_link,
+    "TableLinkRotateAPI",
+    "A new spectator link (organisers), in `spectator_token`: the old one answers 404 at once.",
 )
 
 

@@ -13,14 +13,17 @@ from typing import Any
 
 from django.db.models import Value
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
-from characters.prepared import Prepared, fields_of
+from characters.bidi import isolate_text
+from characters.compiled import CompiledRead, fields_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.models import (
+    UNDO_LOOKS_PAST,
     Combatant,
     Encounter,
     EncounterEntry,
@@ -265,7 +268,7 @@ class TableCard:
     can_manage: bool
     can_act: bool
     can_undo: bool
-    # The spectator link's token, for organisers only.
+    # The spectator link's token, for organisers only; empty when the link is revoked.
     spectator_token: str
     # The log holds the lines after this version (0: the whole log).
     log_since: int = 0
@@ -307,6 +310,13 @@ def _directive_label(slug: str) -> str:
     return str(DIRECTIVE_LABELS.get(slug, slug))
 
 
+LINK_LINES = {
+    "revoked": gettext_lazy("The spectator link is revoked: it no longer opens."),
+    "replaced": gettext_lazy("A new spectator link replaces the old one, which no longer opens."),
+    "made": gettext_lazy("A new spectator link is made."),
+}
+
+
 def _line_text(
     adapter, side_label, kind: str, data: dict, actor: str, target: str, show_directive: bool
 ) -> str:
@@ -333,7 +343,8 @@ def _line_text(
     if kind == EntryKind.END_PHASE and "events" in data:
         text = _("Wrap-up of turn %(turn)s.") % {"turn": data.get("turn")}
         lost = [
-            _("%(name)s loses %(count)s life") % {"name": e.get("name"), "count": -e["change"]}
+            _("%(name)s loses %(count)s life")
+            % {"name": isolate_text(e.get("name") or ""), "count": -e["change"]}
             for e in data["events"]
             if e.get("event") == "life" and e.get("change", 0) < 0
         ]
@@ -343,14 +354,17 @@ def _line_text(
         if attacker:
             return _("End phase of turn %(turn)s: %(side)s attacks next turn.") % {
                 "turn": data.get("turn"),
-                "side": attacker,
+                "side": isolate_text(attacker),
             }
         return _("End phase of turn %(turn)s.") % {"turn": data.get("turn")}
     if kind == EntryKind.ENDED:
         return _("The encounter is over.")
+    if kind == EntryKind.LINK:
+        return str(LINK_LINES.get(data.get("link"), LINK_LINES["made"]))
     if data.get("added"):
-        return _("Joining the encounter: %(names)s.") % {"names": ", ".join(data["added"])}
-    sides = [str(side_label(side)) for side in data.get("sides", [])]
+        names = ", ".join(isolate_text(name) for name in data["added"])
+        return _("Joining the encounter: %(names)s.") % {"names": names}
+    sides = [isolate_text(str(side_label(side))) for side in data.get("sides", [])]
     return _("The encounter begins: %(sides)s.") % {"sides": ", ".join(sides)}
 
 
@@ -370,23 +384,21 @@ LOG_VALUES = (
 
 
 # The page's and its API twin's reads, compiled once per process (every phone polls them).
-_COMBATANTS = Prepared(
+_COMBATANTS = CompiledRead(
     lambda pk: (
         Combatant.objects.filter(encounter_id=pk)
         .order_by("position", "pk")
         .values_list(*fields_of(Combatant))
     ),
-    convert=True,
 )
 # The log's lines after a version (0: the whole log).
-_LOG = Prepared(
+_LOG = CompiledRead(
     lambda pk, after: (
         EncounterEntry.objects.filter(encounter_id=pk, version__gt=Value(after))
         .order_by("version")
         .values_list(*LOG_VALUES)
     ),
     2,
-    convert=True,
 )
 
 
@@ -489,10 +501,10 @@ def table_card(
                 state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )
+    after = 0
     if lines is not None:
         entries = lines
     else:
-        after = 0
         if log_since is not None:
             after = log_since
         elif log_window and encounter.version > log_window:
@@ -505,14 +517,15 @@ def table_card(
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:
-        actor = names.get(row["actor_id"], "?")
-        target = names.get(row["target_id"], "?")
+        # Names isolated in the line's sentence (`characters.bidi`).
+        actor = isolate_text(names.get(row["actor_id"], "?"))
+        target = isolate_text(names.get(row["target_id"], "?"))
         show = can_manage or by_side.get(row["actor_id"]) in my_sides
         turns.setdefault(row["turn"], []).append(
             LogLine(
                 version=row["version"],
                 kind=row["kind"],
-                author=_name(row["author__display_name"], row["author__username"]),
+                author=isolate_text(_name(row["author__display_name"], row["author__username"])),
                 at=row["at"],
                 text=_line_text(
                     adapter, side_label, row["kind"], row["data"] or {}, actor, target, show
@@ -521,11 +534,21 @@ def table_card(
             )
         )
     # Undo is one level deep (`encounter_undo`): it takes back the encounter's newest line
-    # when that line is an action not undone yet, of this turn.
-    last = entries[-1] if entries else None
-    if last is None and log_since is not None:
+    # but those it looks past (an undo, a spectator link), when that line is an action not
+    # undone yet, of this turn; the newest undo's line stands for the action it took back
+    # (undone). Read when the lines read do not hold it (a window of links).
+    last = next(
+        (
+            r
+            for r in reversed(entries)
+            if r["kind"] not in UNDO_LOOKS_PAST or r["kind"] == EntryKind.UNDO
+        ),
+        None,
+    )
+    if last is None and (log_since is not None or after):
         last = (
             EncounterEntry.objects.filter(encounter=encounter)
+            .exclude(kind__in=UNDO_LOOKS_PAST)
             .order_by("-version")
             .values("kind", "turn", "author_id", "undone_by_id")
             .first()
@@ -562,7 +585,7 @@ def table_card(
         can_manage=can_manage,
         can_act=not spectator and bool(roles & CAN_VIEW) and encounter.status == "live",
         can_undo=not spectator and can_undo,
-        spectator_token=encounter.spectator_token if can_manage else "",
+        spectator_token=(encounter.spectator_token or "") if can_manage else "",
         log_since=log_since or 0,
         combatant_template=getattr(
             adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"

@@ -4,7 +4,9 @@ A device joins its encounter's group (a player or organiser through their sessio
 through the spectator link) and is sent `{"version": N}` whenever a change commits
 (`rules.table.live.encounter_changed`); it then fetches the server-rendered state. A device
 that reconnects sends `{"since": N}` and is told the current version, so it catches up on
-what it missed. Nothing is written here: writes go through `rules.table.services`.
+what it missed. A screen on a spectator link the organiser revoked (or replaced) is closed
+with 4404, as a link that never was. Nothing is written here: writes go through
+`rules.table.services`.
 """
 
 from channels.db import database_sync_to_async
@@ -13,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from characters.permissions import Refusal
-from rules.table.live import group_of
+from rules.table.live import group_of, spectators_of
 from rules.table.models import Encounter
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 
@@ -35,6 +37,7 @@ def _version(pk: int) -> int:
 
 class EncounterConsumer(AsyncJsonWebsocketConsumer):
     encounter_id: int | None = None
+    token: str | None = None
 
     async def connect(self):
         kwargs = self.scope["url_route"]["kwargs"]
@@ -48,12 +51,21 @@ class EncounterConsumer(AsyncJsonWebsocketConsumer):
         if self.encounter_id is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(group_of(self.encounter_id), self.channel_name)
+        self.token = token
+        for group in self._groups():
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
+    def _groups(self) -> list[str]:
+        if self.encounter_id is None:
+            return []
+        if self.token is None:
+            return [group_of(self.encounter_id)]
+        return [group_of(self.encounter_id), spectators_of(self.encounter_id)]
+
     async def disconnect(self, code):
-        if self.encounter_id is not None:
-            await self.channel_layer.group_discard(group_of(self.encounter_id), self.channel_name)
+        for group in self._groups():
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         """`{"since": N}`: the current version, so a device that was away catches up."""
@@ -62,3 +74,8 @@ class EncounterConsumer(AsyncJsonWebsocketConsumer):
 
     async def encounter_changed(self, event):
         await self.send_json({"version": event["version"]})
+
+    async def spectator_revoked(self, event):
+        """A spectator link was revoked or replaced: this screen's, if it no longer opens."""
+        if self.token is not None and await _authorised(None, None, self.token) is None:
+            await self.close(code=4404)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.chapters.services import encounter_event_record
 from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
+from characters.bidi import isolate_text
 from characters.models import Player
 from characters.widgets import PlainWidgets
 from rules.dice_calculators.cards import label
@@ -45,9 +46,11 @@ class EncounterRollForm(ServiceForm):
 
     def __init__(self, *args, card, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(str(pk), name) for pk, name in card.record_for]
+        self.fields["player"].choices = [
+            (str(pk), isolate_text(name)) for pk, name in card.record_for
+        ]
         self.fields["target"].choices = [("", _("Nobody (a roll without a target)"))] + [
-            (str(pk), name) for pk, name in card.players
+            (str(pk), isolate_text(name)) for pk, name in card.players
         ]
         self.fields["roll"].choices = [("", _("Rolled at the table"))] + [
             (str(pk), label) for pk, label in card.my_rolls
@@ -221,20 +224,22 @@ class TableActionForm(ServiceForm):
         super().__init__(*args, **kwargs)
         self.order_fields(["version", *adapter.FORM_FIELDS, *self.hand_dice])
         self.fields["kind"].choices = list(adapter.KIND_LABELS.items())
-        self.fields["actor"].choices = [("", "—")] + [(c.id, c.name) for c in card.mine]
+        self.fields["actor"].choices = [("", "—")] + [
+            (c.id, isolate_text(c.name)) for c in card.mine
+        ]
         if card.your_turn:
             # The figure whose turn it is (O5), when it is this device's to play.
             self.fields["actor"].initial = card.your_turn[0]["id"]
-        self.fields["target"].choices = [(c.id, f"{c.name} ({c.side})") for c in card.combatants]
+        self.fields["target"].choices = [(c.id, _named(c)) for c in card.combatants]
         if "weapon" in self.fields:
             self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
         if "allies_near" in self.fields:
             self.fields["allies_near"].choices = [
-                (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
+                (c.id, _named(c)) for c in card.combatants if not c.dead
             ]
         if "stray_ally" in self.fields:
             self.fields["stray_ally"].choices = [("", "—")] + [
-                (c.id, f"{c.name} ({c.side})") for c in card.combatants if not c.dead
+                (c.id, _named(c)) for c in card.combatants if not c.dead
             ]
         if "out_of_turn" in self.fields and not card.can_manage:
             del self.fields["out_of_turn"]  # the organiser's override (docs/table.md)
@@ -298,6 +303,11 @@ class TableActionForm(ServiceForm):
         )
 
 
+def _named(c) -> str:
+    """A combatant among the form's words: "name (side)", each isolated (characters.bidi)."""
+    return f"{isolate_text(c.name)} ({isolate_text(c.side)})"
+
+
 class TableDirectiveForm(ServiceForm):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     combatant = forms.IntegerField(widget=forms.HiddenInput)
@@ -313,7 +323,7 @@ class TableStandaloneForm(ServiceForm):
 
     def __init__(self, *args, units, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(u.pk, u.name) for u in units]
+        choices = [(u.pk, isolate_text(u.name)) for u in units]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
 

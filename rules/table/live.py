@@ -23,6 +23,11 @@ def group_of(encounter_id: int) -> str:
     return f"encounter-{encounter_id}"
 
 
+def spectators_of(encounter_id: int) -> str:
+    """The screens watching the encounter through its spectator link (in its group too)."""
+    return f"encounter-{encounter_id}-spectators"
+
+
 def _fanout() -> asyncio.AbstractEventLoop:
     """The process's fan-out loop, in a thread of its own: a write hands its message over
     and answers at once, instead of waiting for the server's event loop (busy with every
@@ -43,20 +48,28 @@ def _sent(future: Future, encounter_id: int) -> None:
 
 def encounter_changed(encounter_id: int, version: int) -> None:
     """Tell the encounter's watchers it changed; a layer that is down costs the live view,
-    never the change (the pages catch up when they reconnect). Across processes (Redis) the
-    message leaves from the fan-out thread, in the order of the writes; the in-process layer
-    of `make run` keeps its queues on the server's loop, so it is sent from there."""
+    never the change (the pages catch up when they reconnect)."""
+    _send(encounter_id, group_of(encounter_id), {"type": "encounter.changed", "version": version})
+
+
+def spectators_revoked(encounter_id: int) -> None:
+    """Tell the screens watching through a spectator link that a link was revoked: each
+    checks its own again and closes if it is the one (a new link's screens stay)."""
+    _send(encounter_id, spectators_of(encounter_id), {"type": "spectator.revoked"})
+
+
+def _send(encounter_id: int, group: str, message: dict) -> None:
+    """Across processes (Redis) the message leaves from the fan-out thread, in the order of
+    the writes; the in-process layer of `make run` keeps its queues on the server's loop, so
+    it is sent from there."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "encounter.changed", "version": version}
     if isinstance(layer, InMemoryChannelLayer):
         try:
-            async_to_sync(layer.group_send)(group_of(encounter_id), message)
+            async_to_sync(layer.group_send)(group, message)
         except Exception:
             logger.warning("the live update of encounter %s did not go out", encounter_id)
         return
-    future = asyncio.run_coroutine_threadsafe(
-        layer.group_send(group_of(encounter_id), message), _fanout()
-    )
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _fanout())
     future.add_done_callback(lambda done: _sent(done, encounter_id))

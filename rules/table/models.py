@@ -72,7 +72,10 @@ class Encounter(models.Model):
     attacker_side = models.CharField(max_length=80, blank=True)
     version = models.PositiveIntegerField(default=0)
     catalogue_version = models.CharField(max_length=20, blank=True)
-    spectator_token = models.CharField(max_length=43, unique=True)
+    # The spectator link's secret; none once the organiser revoked it (a new one is made on
+    # request). An ended encounter keeps its link: a finished game stays watchable until
+    # the link is revoked.
+    spectator_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
     summary = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -149,6 +152,12 @@ class EntryKind(models.TextChoices):
     PHASE = "phase", _("Phase")
     END_PHASE = "end_phase", _("End phase")
     ENDED = "ended", _("Encounter ended")
+    LINK = "link", _("Spectator link")
+
+
+# What an undo looks past to find the action it takes back: an undo, and a spectator link
+# revoked or made (no change to the game).
+UNDO_LOOKS_PAST = (EntryKind.UNDO, EntryKind.LINK)
 
 
 class EncounterEntry(models.Model):

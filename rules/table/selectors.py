@@ -5,7 +5,8 @@
 (organisers and participants: a participant acts for their own combatants, which the
 service checks), "manage" (organisers). `encounter_get_by_token` is the spectator's link.
 The one exception, the API's action (`rules.table.services.encounter_act_by_id`), makes the
-same checks (`encounter_authorize`) on the row it locks, saving the fetch.
+same checks (`encounter_authorize`) on the row it locks, saving the fetch; who may not see
+the encounter is filtered out by the locking statement itself, so it locks nothing.
 """
 
 from django.db import DEFAULT_DB_ALIAS
@@ -13,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from django.http import Http404
 
 from campaigns.models import Campaign, Chapter, Membership
-from characters.prepared import Prepared, fields_of
+from characters.compiled import CompiledRead, fields_of
 from rules.table.models import Combatant, Encounter
 from rules.table.services import encounter_authorize
 
@@ -42,7 +43,7 @@ def _encounter_rows(pk, viewer):
 
 
 # Every page and write of the live table fetches its encounter: compiled once per process.
-_ENCOUNTER_ROWS = Prepared(_encounter_rows, 2, convert=True)
+_ENCOUNTER_ROWS = CompiledRead(_encounter_rows, 2)
 
 
 def _encounter_read(user, pk: int) -> Encounter | None:
@@ -71,7 +72,9 @@ def encounter_get_for_user(user, pk: int, *, need: str = "view") -> Encounter:
 
 
 def encounter_get_by_token(token: str) -> Encounter:
-    """The read-only spectator link of a screen beside the table."""
+    """The read-only spectator link of a screen beside the table: 404 once the organiser
+    revoked or replaced it (`encounter_revoke_spectator_link`), at once. An ended encounter
+    keeps its link until then: the finished game stays watchable."""
     encounter = (
         Encounter.objects.select_related("chapter__campaign").filter(spectator_token=token).first()
     )

@@ -26,10 +26,10 @@ from django.utils.translation import gettext as _
 from campaigns.chapters.services import chapter_table_record
 from campaigns.models import Chapter, ChapterStatus, ZombieType
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, member_role
+from characters.compiled import CompiledRead, fields_of
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
-from characters.prepared import Prepared, fields_of
 from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
@@ -37,8 +37,9 @@ from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
 from rules.table import kolaps, of_the_dead
-from rules.table.live import encounter_changed
+from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
+    UNDO_LOOKS_PAST,
     Combatant,
     Encounter,
     EncounterEntry,
@@ -126,15 +127,47 @@ def _require_for(actor, roles: set[Role], combatant: Combatant) -> None:
 
 
 @cache
-def _lock_sql() -> str:
+def _lock_sql(*, visible: bool = False) -> str:
     """The lock and the version bump in one statement: the row, locked until the commit,
-    comes back as it is now (its version already counts this write)."""
+    comes back as it is now (its version already counts this write). `visible`: only when
+    the user named by the further parameters may see it (`_visible_sql`)."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in Encounter._meta.concrete_fields)
     version = quote(Encounter._meta.get_field("version").column)
+    where = f"{quote(Encounter._meta.pk.column)} = %s"
+    if visible:
+        where += f" AND {_visible_sql()}"
     return (
         f"UPDATE {quote(Encounter._meta.db_table)} SET {version} = {version} + 1 "
-        f"WHERE {quote(Encounter._meta.pk.column)} = %s RETURNING {columns}"
+        f"WHERE {where} RETURNING {columns}"
+    )
+
+
+def _visible_sql() -> str:
+    """`encounter_role`'s CAN_VIEW as SQL on the encounter's row, the user's id in each of
+    its 4 parameters: the pick-up game's creator, a player of one of its combatants, the
+    organiser or a member of its chapter's campaign (a test holds the two to agree)."""
+    quote = connection.ops.quote_name
+
+    def table(model: type[models.Model]) -> str:
+        return quote(model._meta.db_table)
+
+    def col(model: type[models.Model], name: str) -> str:
+        return f"{table(model)}.{quote(model._meta.get_field(name).column)}"
+
+    campaign = Chapter._meta.get_field("campaign").related_model
+    member = campaign._meta.get_field("memberships").related_model
+    return (
+        f"(({col(Encounter, 'chapter')} IS NULL AND {col(Encounter, 'created_by')} = %s)"
+        f" OR EXISTS (SELECT 1 FROM {table(Combatant)}"
+        f" WHERE {col(Combatant, 'encounter')} = {col(Encounter, 'id')}"
+        f" AND {col(Combatant, 'player')} = %s)"
+        f" OR EXISTS (SELECT 1 FROM {table(Chapter)} INNER JOIN {table(campaign)}"
+        f" ON {col(campaign, 'id')} = {col(Chapter, 'campaign')}"
+        f" WHERE {col(Chapter, 'id')} = {col(Encounter, 'chapter')}"
+        f" AND ({col(campaign, 'organiser')} = %s OR EXISTS (SELECT 1 FROM {table(member)}"
+        f" WHERE {col(member, 'campaign')} = {col(campaign, 'id')}"
+        f" AND {col(member, 'player')} = %s))))"
     )
 
 
@@ -173,20 +206,31 @@ def _rows(model: type[models.Model], sql: str, params: list) -> list:
     return found
 
 
-def _lock(encounter: Encounter, version: int | None) -> Encounter:
+def _lock(encounter: Encounter, version: int | None, *, live: bool = True) -> Encounter:
     """Lock the encounter's row and count this write in its version (one `UPDATE ...
     RETURNING`; a refusal rolls the bump back with the rest). `_log` then saves the
-    encounter's fields only when the write changed them."""
+    encounter's fields only when the write changed them. `live=False`: an ended encounter
+    too (its spectator link outlives the game), whatever its version."""
     locked = _lock_row(encounter.pk)
     if locked is None:
         raise Encounter.DoesNotExist
     locked.chapter = encounter.chapter if encounter.chapter_id else None
-    _check_live(locked, version)
+    if live:
+        _check_live(locked, version)
+    else:
+        locked.locked_state = _encounter_state(locked)
     return locked
 
 
 def _lock_row(pk) -> Encounter | None:
     return next(iter(_rows(Encounter, _lock_sql(), [pk])), None)
+
+
+def _lock_row_visible(pk, user) -> Encounter | None:
+    """`_lock_row` when `user` may see the encounter; else None, and nothing locked: the
+    row is filtered out by the UPDATE's WHERE before PostgreSQL would lock it, so an
+    outsider neither waits for a player's action nor makes one wait."""
+    return next(iter(_rows(Encounter, _lock_sql(visible=True), [pk, *[user.pk] * 4])), None)
 
 
 def _check_live(locked: Encounter, version: int | None) -> None:
@@ -298,25 +342,24 @@ def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
 
 # Every write reads the encounter's combatants, locked, in their order: compiled once per
 # process (compiling the ORM's statement cost the live table more than running it).
-_LOCKED_COMBATANTS = Prepared(
+_LOCKED_COMBATANTS = CompiledRead(
     lambda pk: (
         Combatant.objects.select_for_update()
         .filter(encounter_id=pk)
         .order_by("position", "pk")
         .values_list(*fields_of(Combatant))
     ),
-    convert=True,
 )
 
 
 # The encounter's newest line (what an undo takes back), compiled once likewise.
-_NEWEST_LINE = Prepared(
+_NEWEST_LINE = CompiledRead(
     lambda pk: (
         EncounterEntry.objects.filter(encounter_id=pk)
+        .exclude(kind__in=UNDO_LOOKS_PAST)
         .order_by("-version")
         .values_list(*fields_of(EncounterEntry))[:1]
     ),
-    convert=True,
 )
 
 
@@ -698,7 +741,8 @@ def encounter_act_by_id(*, actor, pk: int, version: int | None, action: ActionIn
     """`encounter_act` on the encounter numbered `pk`, which the API fetches and authorises
     with the lock (one statement for a pick-up game, where a view fetches the encounter for
     `encounter_get_for_user` and then locks it): 404 to who may not see it, 403 to who may
-    not act, before anything is told of its state (ended, or changed since `version`)."""
+    not act, before anything is told of its state (ended, or changed since `version`). Who
+    may not see it is refused by the statement itself, which then locks nothing."""
     with transaction.atomic():
         locked, roles = _lock_by_id(actor, pk, version)
         return _act(actor, roles, locked, action)
@@ -708,8 +752,9 @@ def _lock_by_id(actor, pk: int, version: int | None) -> tuple[Encounter, set[Rol
     """The encounter numbered `pk` locked and its version counted (`_lock`), authorised for
     `actor` to act (404, 403) before anything is told of its state (ended, or changed since
     `version`): one statement for a pick-up game, where a view fetches the encounter for
-    `encounter_get_for_user` and then locks it."""
-    locked = _lock_row(pk)
+    `encounter_get_for_user` and then locks it. Who may not see it is refused by the
+    statement itself, which then locks nothing (`_lock_row_visible`)."""
+    locked = _lock_row_visible(pk, actor)
     if locked is None:
         raise Http404
     if locked.chapter_id is not None:
@@ -832,7 +877,8 @@ def encounter_undo_by_id(*, actor, pk: int, version: int | None) -> EncounterEnt
 
 
 def _undo(actor, roles: set[Role], locked: Encounter) -> EncounterEntry:
-    # The encounter's newest line before this write: an action not undone, of this turn.
+    # The encounter's newest line before this write but those an undo looks past (an undo,
+    # a spectator link): an action not undone, of this turn.
     last = next(iter(_NEWEST_LINE.objects(locked.pk)), None)
     if (
         last is None
@@ -956,3 +1002,39 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
             chapter_table_record(actor=actor, chapter=locked.chapter, record=locked.summary)
         _log(locked, actor, EntryKind.ENDED, data=locked.summary)
         return locked
+
+
+# --- The spectator link -----------------------------------------------------------------------
+
+
+def encounter_revoke_spectator_link(*, actor, encounter: Encounter) -> EncounterEntry:
+    """The organiser takes the spectator link back: it answers 404 from this commit on, and
+    the screens watching through it are closed (`rules.table.live.spectators_revoked`). A
+    live or an ended encounter alike; no link until the organiser makes a new one."""
+    _require(actor, encounter, CAN_MANAGE)
+    with transaction.atomic():
+        locked = _lock(encounter, None, live=False)
+        if not locked.spectator_token:
+            raise Refusal(_("This encounter's spectator link is revoked already."))
+        locked.spectator_token = None
+        locked.save(update_fields=["spectator_token"])
+        entry = _log(locked, actor, EntryKind.LINK, data={"link": "revoked"})
+        transaction.on_commit(lambda: spectators_revoked(locked.pk))
+        return entry
+
+
+def encounter_rotate_spectator_link(*, actor, encounter: Encounter) -> EncounterEntry:
+    """The organiser makes a new spectator link: the old one, if there was one, answers 404
+    from this commit on and its screens are closed, as by a revocation."""
+    _require(actor, encounter, CAN_MANAGE)
+    with transaction.atomic():
+        locked = _lock(encounter, None, live=False)
+        replaced = bool(locked.spectator_token)
+        locked.spectator_token = _token()
+        locked.save(update_fields=["spectator_token"])
+        entry = _log(
+            locked, actor, EntryKind.LINK, data={"link": "replaced" if replaced else "made"}
+        )
+        if replaced:
+            transaction.on_commit(lambda: spectators_revoked(locked.pk))
+        return entry

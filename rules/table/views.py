@@ -20,6 +20,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
@@ -54,6 +55,8 @@ from rules.table.services import (
     encounter_end,
     encounter_odds,
     encounter_reveal,
+    encounter_revoke_spectator_link,
+    encounter_rotate_spectator_link,
     encounter_set_directive,
     encounter_undo,
 )
@@ -101,7 +104,19 @@ def _weapons(card) -> list[tuple[str, str]]:
 # The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
 # table played all evening holds hundreds of lines, and phones poll the page.
 LOG_WINDOW = 30
-_WRITES = ("directive", "reveal", "undo", "advance", "act", "odds", "stray", "add", "end")
+_WRITES = (
+    "directive",
+    "reveal",
+    "undo",
+    "advance",
+    "act",
+    "odds",
+    "stray",
+    "add",
+    "end",
+    "link-revoke",
+    "link-rotate",
+)
 
 
 def log_html(card) -> str:
@@ -142,10 +157,22 @@ def _full_log(request) -> bool:
     return parse_qs(query).get("log") == ["all"]
 
 
+FULL_LOG_QUERY = "?log=all"
+
+
+def _page_after_write(request, encounter) -> HttpResponse:
+    """Without JavaScript, a write goes back to the page it was made from: the full log
+    stays the full log (the page's forms post to `...?log=all`, the one value read)."""
+    url = reverse("table-encounter", args=[encounter.pk])
+    return redirect(url + FULL_LOG_QUERY if request.GET.get("log") == "all" else url)
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
     window = None if _full_log(request) else LOG_WINDOW
+    # A write from the full log keeps it (its answer, or the page it redirects to).
+    keep = FULL_LOG_QUERY if window is None else ""
     card = table_card(request.user, encounter, spectator=spectator, log_window=window)
     adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
     if add_form is None and card.can_manage and card.is_live and adds:
@@ -176,7 +203,10 @@ def _table_context(
         "card": card,
         "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
-        "urls": {name: reverse(f"table-{name}", args=[encounter.pk]) for name in _WRITES},
+        "urls": {
+            name.replace("-", "_"): reverse(f"table-{name}", args=[encounter.pk]) + keep
+            for name in _WRITES
+        },
         "form": form,
         "message": message,
         "spectator": spectator,
@@ -190,7 +220,7 @@ def _table_context(
             if spectator
             else reverse("table-encounter", args=[encounter.pk])
         )
-        + "?log=all",
+        + FULL_LOG_QUERY,
         "ws_path": (
             f"/ws/table/watch/{encounter.spectator_token}/"
             if spectator
@@ -210,7 +240,7 @@ def _render_table(request, context, status: int = 200) -> HttpResponse:
 
 def _after_write(request, encounter) -> HttpResponse:
     if not request.htmx:
-        return redirect("table-encounter", pk=encounter.pk)
+        return _page_after_write(request, encounter)
     encounter.refresh_from_db()
     return _render_table(request, _table_context(request, encounter))
 
@@ -330,7 +360,7 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(refusal.field, str(refusal.message))
         return _refused(request, encounter, refusal, form=form)
     if not request.htmx:
-        return redirect("table-encounter", pk=encounter.pk)
+        return _page_after_write(request, encounter)
     encounter.refresh_from_db()
     return _render_table(request, _table_context(request, encounter, form=form))
 
@@ -412,6 +442,30 @@ def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_write(request, encounter)
 
 
+def _link_write(service, done: str):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        encounter = encounter_get_for_user(request.user, pk, need="manage")
+        try:
+            service(actor=request.user, encounter=encounter)
+        except Refusal as refusal:
+            return _refused(request, encounter, refusal)
+        if not request.htmx:
+            messages.success(request, _(done))
+        return _after_write(request, encounter)
+
+    view.__doc__ = service.__doc__
+    view.__name__ = service.__name__.replace("encounter_", "table_")
+    return view
+
+
+table_link_revoke = _link_write(
+    encounter_revoke_spectator_link, gettext_noop("The spectator link is revoked.")
+)
+table_link_rotate = _link_write(
+    encounter_rotate_spectator_link, gettext_noop("A new spectator link is made.")
+)
 table_undo = _simple_write(encounter_undo)
 table_directive = _simple_write(encounter_set_directive, combatant=_id, directive=_text)
 table_reveal = _simple_write(encounter_reveal, combatant=_id)

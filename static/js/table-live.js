@@ -1,6 +1,7 @@
 /* The live encounter: a WebSocket tells this page the encounter's new version; the page
    then fetches the server-rendered state and swaps it in. Reconnects with backoff and
-   catches up (it sends the version it has); says so while the connection is down. Keeps
+   catches up (it sends the version it has); says so while the connection is down; a link
+   revoked meanwhile (the socket closed with 4404, the page a 404) shows the 404. Keeps
    the screen awake (Screen Wake Lock) and switches the dark theme. No inline script. */
 (function () {
   "use strict";
@@ -66,8 +67,16 @@
         refresh();
       }
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
       down(true);
+      // 4404: the server no longer shows this encounter here (a spectator link revoked).
+      // If the page says so too, show its answer instead of reconnecting for ever.
+      if (event.code === 4404) {
+        fetch(page.getAttribute("data-state-url"), { credentials: "same-origin" })
+          .then(function (response) {
+            if (response.status === 404) { window.location.reload(); }
+          }).catch(function () { return null; });
+      }
       if (retry) { window.clearTimeout(retry); }
       retry = window.setTimeout(function () {
         retry = null;

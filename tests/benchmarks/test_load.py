@@ -11,7 +11,8 @@ files collected and served by WhiteNoise.
 
 The world: the demo (`demo_load`) plus generated data: 6 players with a KOLAPS unit of 30
 characters each and 8 campaigns (Of the Dead, 12 participants, 6 chapters each) in which
-they play, 3 organisers with 30 chapters to close at each level, 6 live encounters at the table.
+they play, 3 organisers each with a campaign of 12 other participants and enough chapters
+to close one every ~1.5 s all through each level, 6 live encounters at the table.
 
 The visitors (tests/benchmarks/locustfile.py, locust's FastHttpUser), from a second process
 on loopback, headless and time-bounded (LOAD_SECONDS per level, 60 by default): players
@@ -100,6 +101,13 @@ def _session(player) -> str:
     return session.session_key
 
 
+def _chapters_to_close(users: int) -> int:
+    """Chapters one organiser needs for a level: its share of the organiser visitors (weight
+    1 of 10, spread over ORGANISERS) closing one every ~1.5 s for the whole level, doubled."""
+    visitors = max(users // 10 // ORGANISERS, 1)
+    return int(visitors * SECONDS / 1.5 * 2)
+
+
 def _world() -> dict:
     call_command("demo_load", verbosity=0)
     players = [PlayerFactory(username=f"load-player-{n}") for n in range(PLAYERS)]
@@ -118,12 +126,20 @@ def _world() -> dict:
         ]
     closing = []
     for index, organiser in enumerate(organisers):
-        campaign = campaigns[index]
-        # Chapters of its own for each level: a closed chapter is not closed again.
+        # A campaign of its own to close chapters in, with 12 participants of its own (the
+        # browsing players' pages keep their size), and enough chapters for every level's
+        # whole run: each organiser visitor closes one about every 2 s (three requests and
+        # its wait), so the close is measured all along, not only while visitors arrive.
+        campaign = campaign_create(
+            organiser=organiser, name=f"Campagne à clore {index}", system="of-the-dead"
+        )
+        table = [PlayerFactory(username=f"load-closed-{index}-{n}") for n in range(12)]
+        for player in table:
+            campaign_add_participant(actor=organiser, campaign=campaign, player=player)
         open_chapters = {
             str(users): [
                 chapter_plan(actor=organiser, campaign=campaign, title=f"À clore {users}.{c}")
-                for c in range(30)
+                for c in range(_chapters_to_close(users))
             ]
             for users in LEVELS
         }
@@ -132,7 +148,7 @@ def _world() -> dict:
                 "session": _session(organiser),
                 "token": Token.objects.create(user=organiser).key,
                 "campaign": reverse("campaign-detail", args=[campaign.pk]),
-                "outcomes": [{"player": p.pk, "result": "victory"} for p in players + crowd],
+                "outcomes": [{"player": p.pk, "result": "victory"} for p in table],
                 "open_chapters": {
                     users: [
                         {
@@ -224,7 +240,9 @@ def server(tmp_path):
     master = subprocess.Popen(
         [str(BIN / "gunicorn"), "config.wsgi:application", "-k", "gthread",
          "-w", str(WORKERS), "--threads", str(THREADS), "-b", f"127.0.0.1:{port}",
-         "--log-level", "warning", "--backlog", "2048", "--keep-alive", "120"],
+         "--log-level", "warning", "--backlog", "2048", "--keep-alive", "120",
+         "--access-logfile", str(tmp_path / "access.log"),
+         "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"],
         cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     ws = subprocess.Popen(
@@ -315,6 +333,39 @@ def _locust(base: str, ws: str, world_file: Path, users: int, out: Path) -> dict
     failures = Path(f"{prefix}_failures.csv").read_text().strip().splitlines()[1:]
     rows["Aggregated"]["failures"] = failures
     return rows
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(len(ordered) * share), len(ordered) - 1)] if ordered else 0.0
+
+
+def _server_times(access_log: Path, offset: int) -> tuple[int, list[str]]:
+    """The time each request spent in a worker's thread, from gunicorn's access log (written
+    from `offset`): from the thread taking the request to its last byte. Locust's figure
+    minus this one is the wait before a thread took it (the queue, the GIL, the machine)."""
+    times: dict[str, list[float]] = {}
+    with open(access_log) as log:
+        log.seek(offset)
+        lines = log.read().splitlines()
+        end = log.tell()
+    for line in lines:
+        method, path, _status, micros = line.split(" ")
+        route = re.sub(r"/\d+", "/{id}", path)
+        times.setdefault(f"{method} {route}", []).append(int(micros) / 1000)
+    every = [t for ts in times.values() for t in ts]
+    report = [
+        f"  in the server (a worker's thread, gunicorn's access log): p50/p95/p99 "
+        f"{_percentile(every, 0.5):.0f}/{_percentile(every, 0.95):.0f}/"
+        f"{_percentile(every, 0.99):.0f} ms over {len(every)} requests; slowest p95:"
+    ]
+    by_p95 = sorted(times.items(), key=lambda item: -_percentile(item[1], 0.95))
+    for route, ts in by_p95[:6]:
+        report.append(
+            f"    {route}: {len(ts)} req, p50/p95/p99 {_percentile(ts, 0.5):.0f}/"
+            f"{_percentile(ts, 0.95):.0f}/{_percentile(ts, 0.99):.0f} ms"
+        )
+    return end, report
 
 
 def _py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen | None:
@@ -417,6 +468,8 @@ def test_load_against_the_deployed_server(server):
           f"and daphne (ASGI, WebSockets) on {CORES} cores, DEBUG off, PostgreSQL, Redis; "
           f"locust (FastHttpUser) {SECONDS} s per level")  # fmt: skip
     server_pids = [master.pid, *workers, ws.pid]
+    access_log = out / "access.log"
+    offset = access_log.stat().st_size if access_log.exists() else 0
     for users in LEVELS:
         spy = None
         if users == LEVELS[-1]:
@@ -450,6 +503,9 @@ def test_load_against_the_deployed_server(server):
             )
         for failure in total["failures"][:5]:
             print(f"  failure: {failure}")
+        if access_log.exists():
+            offset, report = _server_times(access_log, offset)
+            print("\n".join(report))
         if spy is not None:
             spy.wait(timeout=SECONDS + 30)
             if (out / "py-spy.txt").exists():

@@ -225,6 +225,22 @@ def test_it_refuses_dates_and_names_out_of_their_range(exported):
     )
 
 
+def test_it_imports_a_chapter_the_site_accepted_on_new_years_night_2000(exported):
+    """The chapter's years are read as the site reads them (its time zone, Paris): its
+    first minutes of 2000 are 1999 in the file's UTC, and the import refused the export
+    of a campaign the site had accepted."""
+    organiser, data = exported
+    chapter = data["tables"]["chapters"][0]
+    chapter["starts_at"] = "1999-12-31T23:30:00+00:00"  # 2000-01-01 00:30 in Paris
+    campaign = campaign_import(actor=organiser, text=json.dumps(data))
+    assert campaign.chapters.get().starts_at.isoformat() == "1999-12-31T23:30:00+00:00"
+    for later in ("2199-12-31T23:30:00+00:00", "9999-12-31T23:30:00-05:00"):  # after 2199 there
+        chapter["starts_at"] = later
+        assert refused(organiser, json.dumps(data)) == (
+            "Choose a date between the years 2000 and 2199."
+        )
+
+
 def test_it_refuses_rows_that_contradict_each_other(exported):
     organiser, data = exported
     chapter = dict(data["tables"]["chapters"][0])

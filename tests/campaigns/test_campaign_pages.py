@@ -103,6 +103,32 @@ def test_it_lists_3_or_30_campaigns_in_the_same_queries(client, django_assert_nu
     assert response.content.decode().count('class="card"') == size
 
 
+def test_it_lists_a_players_campaigns_newest_first_with_all_their_participants(client):
+    player = PlayerFactory(display_name="Zoé")
+    older = campaign_create(organiser=PlayerFactory(), name="Lyon", system="of-the-dead")
+    newer = campaign_create(organiser=PlayerFactory(), name="Paris", system="kolaps")
+    mine = campaign_create(organiser=player, name="Nantes", system="of-the-dead")
+    for campaign, others in ((older, 3), (newer, 1)):
+        campaign_add_participant(actor=campaign.organiser, campaign=campaign, player=player)
+        for _ in range(others):
+            campaign_add_participant(
+                actor=campaign.organiser, campaign=campaign, player=PlayerFactory()
+            )
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("campaign-list")).content.decode()
+    assert [html.index(name) for name in ("Nantes", "Paris", "Lyon")] == sorted(
+        html.index(name) for name in ("Nantes", "Paris", "Lyon")
+    )
+    assert "4 participants" in html and "2 participants" in html and "0 participants" in html
+    listed = client.get(reverse("api-campaign-list")).json()
+    assert [(c["id"], c["participants"]) for c in listed] == [
+        (mine.pk, 0),
+        (newer.pk, 2),
+        (older.pk, 4),
+    ]
+
+
 def test_it_answers_the_api_twin_with_the_same_card(client):
     organiser, campaign = _campaign_with(2)
     client.force_login(organiser)

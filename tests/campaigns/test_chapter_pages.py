@@ -293,6 +293,16 @@ def test_it_serves_a_valid_calendar_for_the_token(client):
     assert client.get(reverse("calendar-feed", args=["not-a-token"])).status_code == 404
 
 
+def test_it_links_each_event_to_its_chapter_with_the_feeds_own_scheme(client):
+    """`make run` serves http: an event's link said https and led nowhere."""
+    _organiser, _campaign, chapter, players = _table(1)
+    feed = calendar_feed_token(player=players[0])
+    url = reverse("calendar-feed", args=[feed.token])
+    page = reverse("chapter-detail", args=[chapter.pk])
+    assert f"URL:http://testserver{page}\r\n" in client.get(url).content.decode()
+    assert f"URL:https://testserver{page}\r\n" in client.get(url, secure=True).content.decode()
+
+
 def test_it_escapes_user_text_in_events():
     class FakeCampaign:
         name = "Lyon, la nuit"

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 
 from campaigns.chapters.services import chapter_plan, vote_open
+from campaigns.models import Campaign, Chapter
 from campaigns.selectors import (
     campaign_get_for_user,
     chapter_get_for_user,
@@ -97,3 +98,37 @@ def test_it_finds_an_invitation_only_in_its_own_campaign(world):
         invitation_get_for_user(organiser, other.pk, invitation.pk)
     with pytest.raises(Forbidden):
         invitation_get_for_user(world["player"], world["campaign"].pk, invitation.pk)
+
+
+def _values(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def test_it_loads_each_object_and_what_it_leads_to_as_the_orm_does(world):
+    """The fetch is compiled once and made into models by hand: every field, the campaign
+    and organiser it carries, an empty relation as None."""
+    organiser, player = world["organiser"], world["player"]
+    second = chapter_plan(actor=organiser, campaign=world["campaign"], title="La gare")
+    vote = vote_open(
+        actor=organiser,
+        campaign=world["campaign"],
+        kind="next_chapter",
+        candidates=[world["chapter"], second],
+    )
+    chapter = chapter_get_for_user(player, world["chapter"].pk)
+    campaign = campaign_get_for_user(player, world["campaign"].pk)
+    found = vote_get_for_user(player, vote.pk)
+    vote.refresh_from_db()
+    assert _values(chapter) == _values(Chapter.objects.get(pk=world["chapter"].pk))
+    assert _values(chapter.campaign) == _values(Campaign.objects.get(pk=world["campaign"].pk))
+    assert _values(campaign.organiser) == _values(organiser.__class__.objects.get(pk=organiser.pk))
+    assert _values(found) == _values(vote)
+    assert found.chapter is None and found.winner is None
+    assert found.campaign.name == "Lyon" and chapter.viewer_membership == "player"
+
+
+@pytest.mark.parametrize(("get_for_user", "name"), GETS)
+def test_it_finds_nothing_for_an_id_beyond_64_bits(world, get_for_user, name):
+    for pk in (2**63, 10**30):
+        with pytest.raises(Http404):
+            get_for_user(world["player"], pk)

@@ -102,6 +102,25 @@ def test_it_does_not_lock_out_another_account_or_address(client, player, other_p
     assert response.status_code == 302
 
 
+def test_it_counts_login_failures_by_the_connection_not_a_forwarded_for_header(
+    client, player, password
+):
+    """The visitor's address is the one the server sets (REMOTE_ADDR, from the proxy): a
+    client that sends a new X-Forwarded-For with each guess is still locked out."""
+    for n in range(5):
+        client.post(
+            reverse("login"),
+            {"username": "alice", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        )
+    response = client.post(
+        reverse("login"),
+        {"username": "alice", "password": password},
+        HTTP_X_FORWARDED_FOR="203.0.113.99",
+    )
+    assert response.status_code == 429
+
+
 def test_it_lets_the_lockout_pass_after_fifteen_minutes(client, player, password):
     from datetime import timedelta
 

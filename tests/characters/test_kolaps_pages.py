@@ -192,6 +192,23 @@ def test_it_costs_the_same_queries_for_3_or_30_characters(
         assert client_en.get(reverse("kolaps-shared", args=[shared.share_token])).status_code == 200
 
 
+@pytest.mark.parametrize("size", [3, 30])
+def test_it_lists_my_units_and_characters_in_one_query_whatever_their_number(
+    client_en, owner, django_assert_num_queries, size
+):
+    unit_of(owner, size)
+    services.character_create(owner=owner, name="Libre", archetype="agent-de-police", rank="novice")
+    client_en.force_login(owner)
+    url = reverse("kolaps-list")
+    # user (the session from the cache); the units and characters (one UNION)
+    with django_assert_num_queries(2):
+        html = client_en.get(url).content.decode()
+    assert html.count('<li class="card">') == 1 + size + 1 and "in no unit" in html
+    with django_assert_num_queries(1):  # shown again: the player's row from the cache too
+        again = client_en.get(url).content.decode()
+    assert again.count('<li class="card">') == 1 + size + 1
+
+
 # --- Sharing, print, history -----------------------------------------------------------------
 
 
@@ -302,6 +319,19 @@ def test_its_api_reads_a_unit_with_the_k12_comparison(client_en, owner):
     body = client_en.get(reverse("api-kolaps-unit", args=[unit.pk]), {"opponent_vu": 4}).json()
     assert body["vu"] == 6 and body["status"] == "valid"
     assert body["comparison"]["defectors"] == ["Agent 1", "Agent 2"]
+
+
+def test_its_api_lists_my_units_by_name_with_vu_size_and_link_and_nobody_elses(client_en, owner):
+    unit = unit_of(owner, 3)
+    services.unit_share(actor=owner, unit=unit, version=unit.version)
+    services.unit_create(owner=owner, name="Arrière-garde")
+    services.unit_create(owner=PlayerFactory(), name="Not mine")
+    client_en.force_login(owner)
+    body = client_en.get(reverse("api-kolaps-unit-list")).json()
+    assert [(u["name"], u["vu"], u["valid"], u["shared"], u["size"]) for u in body] == [
+        ("Arrière-garde", 0, False, False, 0),
+        ("Section 4", 6, True, True, 3),
+    ]
 
 
 def test_its_unit_page_offers_my_characters_in_no_unit_by_name_and_nobody_elses(client_en, owner):

@@ -147,7 +147,8 @@ def test_the_api_creates_and_changes_a_sheet(client):
     pk = created.json()["id"]
     changed = client.patch(
         reverse("api-modern-character", args=[pk]),
-        {"version": 1, "skills": {"tir": 40}},
+        # Each level within the budget, the two together over it (3 + 20 + 20 XP).
+        {"version": 1, "skills": {"tir": 20, "course": 20}},
         content_type="application/json",
     )
     assert changed.status_code == 400

@@ -6,10 +6,10 @@ device tries again on the new state, as the page does."""
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from characters.permissions import Refusal
-from rules.table.models import Combatant, EncounterEntry, EntryKind
+from rules.table.models import Combatant, Encounter, EncounterEntry, EntryKind
 from rules.table.services import ActionInput, Stale, encounter_act, encounter_undo
 from tests.factories import PlayerFactory
 from tests.table_fixtures import pick_up_encounter
@@ -192,3 +192,53 @@ def test_two_phones_playing_the_same_of_the_dead_figure_at_once_play_it_once():
     assert refusals == ["Anna a déjà joué dans cette phase."]
     passes = EncounterEntry.objects.filter(encounter=encounter, kind=EntryKind.ACTION)
     assert passes.count() == 1
+
+
+def test_it_answers_an_outsider_at_once_while_a_players_action_holds_the_encounter():
+    """The API's action authorises in the statement that locks: an outsider's request is
+    refused (404) without taking the encounter's row lock, so it neither waits for the
+    action holding it nor would make the next one wait."""
+    from django.db import OperationalError
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    target = Combatant.objects.filter(encounter=encounter).last()
+    held, release = threading.Event(), threading.Event()
+    errors: list = []
+
+    def a_players_action_in_progress():
+        try:
+            with transaction.atomic():
+                Encounter.objects.select_for_update().get(pk=encounter.pk)
+                held.set()
+                release.wait(30)
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            held.set()
+            connections.close_all()
+
+    holder = threading.Thread(target=a_players_action_in_progress)
+    holder.start()
+    try:
+        assert held.wait(30)
+        api = APIClient()
+        api.force_authenticate(PlayerFactory(username="outsider"))
+        body = {"kind": "wound", "target": target.pk, "wound": "superficial"}
+        with connection.cursor() as cursor:
+            # Waiting for the lock would fail the request instead of hanging the suite.
+            cursor.execute("SET lock_timeout = '2s'")
+        try:
+            answer = api.post(reverse("api-table-act", args=[encounter.pk]), body, format="json")
+        except OperationalError as error:
+            pytest.fail(f"the outsider waited for the encounter's lock: {error}")
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+        assert answer.status_code == 404
+    finally:
+        release.set()
+        holder.join(30)
+    assert errors == []

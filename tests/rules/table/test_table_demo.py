@@ -25,6 +25,9 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     assert (encounter.turn, encounter.phase) == (2, "speech")
     kinds = list(encounter.entries.values_list("kind", flat=True))
     assert kinds.count(EntryKind.ACTION) == 5 and kinds[-1] == EntryKind.END_PHASE
+    # The first spectator link replaced before the game began, and the log says so.
+    assert kinds[:2] == [EntryKind.CREATED, EntryKind.LINK]
+    assert encounter.entries.get(kind=EntryKind.LINK).data == {"link": "replaced"}
     # Tir dans une mêlée 2-3: "Une figurine alliée de la cible reçoit une blessure légère.
     # La figurine est choisie par le joueur contrôlant la cible": bruno chose Croc.
     choice = encounter.entries.get(data__kind="stray_choice")
@@ -45,6 +48,10 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     client.force_login(Player.objects.get(username="alice"))
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert 'name="armed_fist"' in page and "With armed fists (a pistol in melee)" in page
+    client.force_login(Player.objects.get(username="orga"))
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    watch = reverse("table-watch", args=[encounter.spectator_token])
+    assert f'href="{watch}"' in page and 'id="spectator-revoke-button"' in page
 
 
 def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_second_turn(client):

@@ -10,7 +10,12 @@ from django.test import Client, override_settings
 
 from config.asgi import application
 from rules.table.models import Combatant
-from rules.table.services import ActionInput, encounter_act
+from rules.table.services import (
+    ActionInput,
+    encounter_act,
+    encounter_revoke_spectator_link,
+    encounter_rotate_spectator_link,
+)
 from tests.factories import PlayerFactory
 from tests.table_fixtures import pick_up_encounter
 
@@ -87,5 +92,44 @@ def test_the_spectator_link_watches_and_a_stranger_is_turned_away():
             assert not connected
         wrong = WebsocketCommunicator(application, "/ws/table/watch/nope/", headers=_headers())
         assert not (await wrong.connect())[0]
+
+    async_to_sync(scenario)()
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_it_closes_a_screen_on_a_revoked_spectator_link_at_once():
+    organiser = PlayerFactory(username="orga")
+    encounter = pick_up_encounter(organiser)
+    first = encounter.spectator_token
+
+    async def watch(token):
+        screen = WebsocketCommunicator(application, f"/ws/table/watch/{token}/", headers=_headers())
+        assert (await screen.connect())[0]
+        return screen
+
+    async def scenario():
+        old_screen = await watch(first)
+        await sync_to_async(encounter_rotate_spectator_link)(actor=organiser, encounter=encounter)
+        assert await old_screen.receive_json_from(timeout=2) == {"version": 2}
+        assert await old_screen.receive_output(timeout=2) == {
+            "type": "websocket.close",
+            "code": 4404,
+        }
+        await encounter.arefresh_from_db()
+        second = encounter.spectator_token
+        new_screen = await watch(second)
+        assert not (
+            await WebsocketCommunicator(
+                application, f"/ws/table/watch/{first}/", headers=_headers()
+            ).connect()
+        )[0]
+        await sync_to_async(encounter_revoke_spectator_link)(actor=organiser, encounter=encounter)
+        assert await new_screen.receive_json_from(timeout=2) == {"version": 3}
+        assert (await new_screen.receive_output(timeout=2))["code"] == 4404
+        assert not (
+            await WebsocketCommunicator(
+                application, f"/ws/table/watch/{second}/", headers=_headers()
+            ).connect()
+        )[0]
 
     async_to_sync(scenario)()

@@ -119,3 +119,56 @@ def test_a_current_url_header_that_is_no_url_draws_the_recent_log(evening):
     )
     assert html.status_code == 200
     assert "full-log-link" in html.content.decode()
+
+
+def _action_before(html: str, mark: str) -> str:
+    """The action of the form holding `mark` (an id in it)."""
+    return html.split(mark, 1)[0].rsplit('action="', 1)[1].split('"', 1)[0]
+
+
+def test_a_write_without_javascript_from_the_full_log_comes_back_to_the_full_log(evening):
+    """The page read with its full log: its forms post there again, so the page the write
+    redirects to (or a refusal shows) is still the full log, not the recent window."""
+    encounter, _organiser, client = evening
+    page = reverse("table-encounter", args=[encounter.pk])
+    html = client.get(page + "?log=all").content.decode()
+    target = Combatant.objects.filter(encounter=encounter).first()
+    act = _action_before(html, 'id="action-form"')
+    assert act == reverse("table-act", args=[encounter.pk]) + "?log=all"
+    body = {"version": encounter.version, "kind": "wound", "target": target.pk}
+    response = client.post(act, body | {"wound": "superficial", "roll": "server"})
+    assert response.status_code == 302 and response["Location"] == page + "?log=all"
+    after = client.get(response["Location"]).content.decode()
+    assert _log_versions(after) == list(range(encounter.version + 1, 0, -1))
+    # The action just made is what an undo takes back (the evening's are undone already).
+    undo = _action_before(after, 'id="undo-button"')
+    assert undo == reverse("table-undo", args=[encounter.pk]) + "?log=all"
+    response = client.post(undo, {"version": encounter.version + 1})
+    assert response["Location"] == page + "?log=all"
+    # A refusal (a stale version) is shown on the full log too.
+    refused = client.post(undo, {"version": 1}).content.decode()
+    assert _log_versions(refused)[-1] == 1
+    # The odds asked without JavaScript (a GET form) keep it through a hidden field.
+    odds = client.get(
+        reverse("table-odds", args=[encounter.pk]), body | {"wound": "light", "log": "all"}
+    )
+    assert _log_versions(odds.content.decode())[-1] == 1
+    assert '<input type="hidden" name="log" value="all">' in html
+
+
+def test_a_write_from_the_recent_log_or_with_another_log_value_comes_back_to_the_window(
+    evening,
+):
+    encounter, _organiser, client = evening
+    page = reverse("table-encounter", args=[encounter.pk])
+    html = client.get(page).content.decode()
+    assert 'name="log"' not in html
+    act = reverse("table-act", args=[encounter.pk])
+    assert f'action="{act}"' in html
+    target = Combatant.objects.filter(encounter=encounter).first()
+    body = {"kind": "wound", "target": target.pk, "wound": "superficial", "roll": "server"}
+    for query in ("", "?log=everything", "?log=all&log=x"):
+        encounter.refresh_from_db()
+        response = client.post(act + query, body | {"version": encounter.version})
+        assert response.status_code == 302, query
+        assert response["Location"] == page, query

@@ -272,3 +272,53 @@ def test_the_api_action_tells_an_outsider_nothing_of_the_encounter(game):
     assert api.post(url, {"kind": "nothing"}, format="json").status_code == 404
     assert api.post(reverse("api-table-act", args=[10**6]), stale, format="json").status_code == 404
     assert Encounter.objects.get(pk=encounter.pk).version == before
+
+
+def test_it_locks_for_the_api_action_exactly_whom_the_pages_let_see_the_encounter():
+    """The action's lock authorises in its SQL (so an outsider locks nothing): it lets
+    through exactly who `encounter_role` lets see the encounter, for a pick-up game and a
+    chapter's encounter, members, co-organisers, players of a combatant and outsiders."""
+    from django.db import transaction
+
+    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.services import chapter_plan, chapter_start
+    from campaigns.models import Membership
+    from campaigns.permissions import CAN_VIEW
+    from campaigns.services import campaign_add_participant, campaign_create, co_organiser_add
+    from rules.table.services import _lock_row_visible, encounter_create_for_chapter, encounter_role
+
+    organiser, anna, boris, cora, stray, outsider = (
+        PlayerFactory(username=name)
+        for name in ("orga", "anna", "boris", "cora", "stray", "outsider")
+    )
+    pick_up = pick_up_encounter(anna, boris)
+    campaign = campaign_create(organiser=organiser, name="Nuit", system="kolaps")
+    for player in (anna, stray):
+        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    co_organiser_add(actor=organiser, campaign=campaign, player=cora)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="La gare")
+    chapter_unit_enter(actor=anna, chapter=chapter, unit=police_unit(anna, "Renforts"))
+    chapter_unit_enter(actor=stray, chapter=chapter, unit=hunter_unit(stray, "Errants"))
+    chapter = chapter_start(actor=organiser, chapter=chapter)
+    in_chapter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    # Stray left the campaign and still plays a combatant of its encounter.
+    Membership.objects.filter(campaign=campaign, player=stray).delete()
+    seen = {}
+    for encounter in (pick_up, in_chapter):
+        encounter = Encounter.objects.select_related("chapter__campaign").get(pk=encounter.pk)
+        for user in (organiser, anna, boris, cora, stray, outsider):
+            with transaction.atomic():
+                locked = _lock_row_visible(encounter.pk, user) is not None
+                transaction.set_rollback(True)
+            assert locked == bool(encounter_role(user, encounter) & CAN_VIEW)
+            seen[encounter.title, user.username] = locked
+    assert [who for (title, who), sees in seen.items() if sees and title == "Gare"] == [
+        "anna",
+        "boris",
+    ]
+    assert [who for (title, who), sees in seen.items() if sees and title != "Gare"] == [
+        "orga",
+        "anna",
+        "cora",
+        "stray",
+    ]
