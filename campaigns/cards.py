@@ -1,15 +1,11 @@
 """Load what a campaign page shows in a fixed number of queries, as plain data."""
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Q
-from django.utils.timezone import get_current_timezone_name
-from django.utils.translation import get_language
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
@@ -27,6 +23,8 @@ from campaigns.models import (
 )
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.compiled import CompiledRead
+from characters.kept import fragment_key as kept_fragment_key
+from characters.kept import release
 from characters.models import Profile
 from characters.permissions import Role
 from rules.engine.systems import system_get
@@ -34,26 +32,9 @@ from rules.engine.systems import system_get
 HISTORY_SHOWN = 50
 
 
-def _release() -> str:
-    """What a kept fragment of a page was rendered with besides its rows: the templates,
-    the compiled translations and this app's code, by content. Every server process of one
-    release computes the same value; an edit to any of them is a new one."""
-    root = settings.BASE_DIR
-    files = sorted(
-        [
-            *(root / "templates").rglob("*.html"),
-            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
-            *(root / "config" / "templatetags").glob("*.py"),
-            *Path(__file__).parent.glob("*.py"),
-        ]
-    )
-    digest = hashlib.blake2b(digest_size=8)
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-_RELEASE = _release()
+# What a kept fragment was rendered with besides its rows (`characters.kept.release`):
+# the templates, translations and layout, and this app's code.
+_RELEASE = release(Path(__file__).parent.glob("*.py"))
 
 
 def fragment_key(shown) -> str:
@@ -61,8 +42,7 @@ def fragment_key(shown) -> str:
     release, the reader's language and time zone: a change to any of them is another key,
     so a kept fragment is never stale, only unused (`{% cache %}` in the page's template,
     kept for `CAMPAIGN_FRAGMENT_CACHE_SECONDS`)."""
-    named = repr((_RELEASE, get_language(), get_current_timezone_name(), shown))
-    return hashlib.blake2b(named.encode(), digest_size=16).hexdigest()
+    return kept_fragment_key(_RELEASE, shown)
 
 
 @dataclass(frozen=True)

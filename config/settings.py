@@ -140,6 +140,10 @@ KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
 CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", default=3600)
+# The live table's page as sent, kept under a key naming all it shows, the encounter's
+# version among them (rules/table/views.py `table_encounter`): phones poll it far more often
+# than the encounter changes. 0 renders it on every request.
+TABLE_PAGE_CACHE_SECONDS = env.int("TABLE_PAGE_CACHE_SECONDS", default=3600)
 # How long, in milliseconds, one thread of a WSGI worker may hold Python's GIL while
 # another waits for it (config/wsgi.py; Python's default is 5). A thread back from
 # PostgreSQL waits up to this long behind a thread that is rendering, at every query.

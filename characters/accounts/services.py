@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from characters.accounts.tasks import player_send_welcome
+from characters.kept import PLAYER_NAMES, stamp_renew
 from characters.models import Player
 from characters.permissions import Refusal
 
@@ -50,11 +51,16 @@ def player_signup(*, username: str, email: str, password: str, display_name: str
 
 
 def player_update(*, player: Player, email: str, display_name: str) -> Player:
-    """Change the account's e-mail address and display name."""
+    """Change the account's e-mail address and display name. A new name renews the stamp
+    of the pages kept with players' names in them (`characters.kept.PLAYER_NAMES`)."""
     email = Player.objects.normalize_email(email.strip())
     _check_unique(username=None, email=email, exclude_pk=player.pk)
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
+        if locked.display_name != display_name.strip():
+            # Now, and again once committed: a page read in between would keep the old name.
+            stamp_renew(PLAYER_NAMES)
+            transaction.on_commit(lambda: stamp_renew(PLAYER_NAMES))
         locked.email = email
         locked.display_name = display_name.strip()
         try:

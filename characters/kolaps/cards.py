@@ -22,6 +22,8 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from characters.bidi import isolate_text
+from characters.compiled import CompiledRead
+from characters.kept import release
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
@@ -110,40 +112,9 @@ def unit_get_for_user(user, pk: int, *, need: str = "edit") -> KolapsUnit:
     return _owned_get(KolapsUnit, user, pk, need)
 
 
-class _Prepared:
-    """A SELECT written with the ORM, compiled once per database and then run as its SQL.
-
-    The ORM compiles a query again on every run, which costs about as long as the database
-    takes to answer these small ones; the reads of the pages shown most often (a unit page,
-    its print) go through here. `build(*params)` makes the queryset, which is compiled with
-    negative markers for `params` (no id is negative); `rows(*params)` runs its SQL with
-    each marker replaced by its value, the ORM's own constants kept. Rows come as the
-    database gives them (`_converted` turns one into the model's values)."""
-
-    def __init__(self, build: Callable, arity: int):
-        self.build = build
-        self.markers = tuple(range(-1, -arity - 1, -1))
-        self.compiled: dict[str, tuple[str, tuple]] = {}
-
-    def rows(self, *params) -> list[tuple]:
-        connection = connections[DEFAULT_DB_ALIAS]
-        compiled = self.compiled.get(connection.vendor)
-        if compiled is None:
-            sql, constants = self.build(*self.markers).query.sql_with_params()
-            given = [p for p in constants if type(p) is int and p < 0]
-            if given != list(self.markers):
-                raise ValueError(f"{sql} takes {constants}, not {self.markers}")
-            compiled = self.compiled[connection.vendor] = (sql, tuple(constants))
-        sql, constants = compiled
-        values = [params[-1 - p] if type(p) is int and p < 0 else p for p in constants]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            return cursor.fetchall()
-
-
 def _converted(model, names: list[str], values) -> list:
-    """A row read through `_Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
-    dates and booleans made Python's)."""
+    """A row read through `CompiledRead` unconverted, as the ORM would have loaded it (JSON
+    decoded, SQLite's dates and booleans made Python's)."""
     connection = connections[DEFAULT_DB_ALIAS]
     out = []
     for name, value in zip(names, values, strict=True):
@@ -162,13 +133,14 @@ _UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
 _MEMBER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
 # The unit joined to its members, in order (a unit without any: one row, members' columns
 # empty).
-_UNIT_ROWS = _Prepared(
+_UNIT_ROWS = CompiledRead(
     lambda pk: (
         KolapsUnit.objects.filter(pk=pk)
         .order_by("members__position", "members__pk")
         .values_list(*_UNIT_FIELDS, *(f"members__{name}" for name in _MEMBER_FIELDS))
     ),
     1,
+    convert=False,
 )
 
 
@@ -198,7 +170,7 @@ def _unit_page_rows(pk: int, owner: int):
     return unit_rows.union(free_rows, all=True).order_by("kind", "place")
 
 
-_UNIT_PAGE_ROWS = _Prepared(_unit_page_rows, 2)
+_UNIT_PAGE_ROWS = CompiledRead(_unit_page_rows, 2, convert=False)
 
 
 @dataclass(frozen=True)
@@ -626,30 +598,15 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
 
 
 def _release() -> str:
-    """What the kept pages and sheets were rendered by: the templates (the KOLAPS ones and
-    the site layout a kept page includes), the translations, the KOLAPS catalogues and
-    engine (costing, validity), the layout's tags and the typography kept inside a page,
-    the static files' manifest when there is one, and this feature's code, by content. Every
-    server process of one release computes the same value (they share the cache's entries);
-    an edit to any of them is a new one."""
-    root = settings.BASE_DIR
-    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    files = sorted(
-        [
-            *(root / "templates").rglob("*.html"),
-            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
-            *(root / "rules" / "engine" / "systems" / "kolaps" / "catalogues").glob("*.json"),
-            *(root / "rules" / "engine" / "systems" / "kolaps").glob("*.py"),
-            root / "config" / "middleware.py",
-            *(root / "config" / "templatetags").glob("*.py"),
-            *Path(__file__).parent.glob("*.py"),
-            *([manifest] if manifest.exists() else []),
-        ]
+    """What the kept pages and sheets were rendered by (`characters.kept.release`): besides
+    the templates, translations and layout, the KOLAPS catalogues and engine (costing,
+    validity) and this feature's code."""
+    kolaps = settings.BASE_DIR / "rules" / "engine" / "systems" / "kolaps"
+    return release(
+        (kolaps / "catalogues").glob("*.json"),
+        kolaps.glob("*.py"),
+        Path(__file__).parent.glob("*.py"),
     )
-    digest = hashlib.blake2b(digest_size=8)
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 # Pages and sheets rendered by an earlier release never serve this one.
@@ -770,7 +727,7 @@ def _list_rows(owner: int, also_owner: int):
 
 
 # The owner's id twice: once in each half of the union.
-_LIST_ROWS = _Prepared(_list_rows, 2)
+_LIST_ROWS = CompiledRead(_list_rows, 2, convert=False)
 
 
 class _ListedCharacter(NamedTuple):

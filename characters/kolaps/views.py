@@ -11,15 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from characters.kept import kept_page
 from characters.kolaps import cards, services
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.forms import (
@@ -83,7 +82,7 @@ def _list_page(request, *, unit_form=None, character_form=None) -> HttpResponse:
         }
         return render_to_string("characters/kolaps/list.html", {**context, **extra}, request)
 
-    return _kept_page(request, key, seconds, render_page)
+    return kept_page(request, key, seconds, render_page)
 
 
 @login_required
@@ -266,34 +265,6 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-# What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
-# token each time the page is sent.
-# Derived from the secret key, so that no name a user types can be it (a name holding it
-# would show each reader their own token in its place).
-_CSRF = f"\ue000csrf-{salted_hmac('kolaps-kept-page', 'csrf').hexdigest()[:20]}\ue000"
-
-
-def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
-    """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
-    else the page `render_page(extra)` renders with `extra` in its context (the token's
-    placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
-    page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
-    messages to show once)."""
-    html = cache.get(key) if key else None
-    typography = getattr(request, "typography", None)  # config.middleware, when installed
-    if html is None:
-        html = render_page({"csrf_token": _CSRF})
-        if typography is not None:
-            html = typography(html)
-        if key:
-            cache.set(key, html, seconds)
-    if _CSRF in html:
-        html = html.replace(_CSRF, get_token(request))
-    response = HttpResponse(html)
-    response.typeset = typography is not None
-    return response
-
-
 def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpResponse:
     """The unit page. Kept as sent (French typography included) under a key naming all it
     shows (`cards.unit_page_key`: the unit's and its members' rows, the owner's free
@@ -355,7 +326,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
         }
         return render_to_string(template, {**context, **extra}, request)
 
-    return _kept_page(request, key, seconds, render_page)
+    return kept_page(request, key, seconds, render_page)
 
 
 # The page a change answers with, by kind.
@@ -394,7 +365,7 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
         context = {"title": card.name, "unit": card, "sheets": _sheets(sheets), "back": back}
         return render_to_string("characters/kolaps/print.html", {**context, **extra}, request)
 
-    return _kept_page(request, key, seconds, render_page)
+    return kept_page(request, key, seconds, render_page)
 
 
 @login_required

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, Subquery
+from django.db.models import Value
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.bidi import isolate_text
+from characters.compiled import CompiledRead, fields_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps import DIRECTIVE_LABELS
@@ -382,6 +383,25 @@ LOG_VALUES = (
 )
 
 
+# The page's and its API twin's reads, compiled once per process (every phone polls them).
+_COMBATANTS = CompiledRead(
+    lambda pk: (
+        Combatant.objects.filter(encounter_id=pk)
+        .order_by("position", "pk")
+        .values_list(*fields_of(Combatant))
+    ),
+)
+# The log's lines after a version (0: the whole log).
+_LOG = CompiledRead(
+    lambda pk, after: (
+        EncounterEntry.objects.filter(encounter_id=pk, version__gt=Value(after))
+        .order_by("version")
+        .values_list(*LOG_VALUES)
+    ),
+    2,
+)
+
+
 def written_line(entry: EncounterEntry, author) -> dict:
     """The log's row of a line a write has just made, as the log query reads it."""
     return {
@@ -445,7 +465,7 @@ def table_card(
     badges = getattr(adapter, "badges", None)
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     if combatants is None:
-        combatants = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
+        combatants = _COMBATANTS.objects(encounter.pk)
     state_lines_of = getattr(adapter, "state_lines", None)
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
@@ -481,26 +501,19 @@ def table_card(
                 state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
             )
         )
-    cutoff = 0
+    after = 0
     if lines is not None:
         entries = lines
     else:
-        log = EncounterEntry.objects.filter(encounter=encounter)
         if log_since is not None:
-            log = log.filter(version__gt=log_since)
+            after = log_since
         elif log_window and encounter.version > log_window:
-            # The lines of the last versions, and in the same statement the last line an undo
-            # could take back (however old: the undo button's), shown too so that the player
-            # sees what "Undo" would take back.
-            cutoff = encounter.version - log_window
-            undoable = (
-                EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
-                .exclude(kind__in=UNDO_LOOKS_PAST)
-                .order_by("-version")
-                .values("version")[:1]
-            )
-            log = log.filter(Q(version__gt=cutoff) | Q(version=Subquery(undoable)))
-        entries = list(log.order_by("version").values(*LOG_VALUES))
+            # The lines of the last versions (the newest among them: what "Undo" would take
+            # back, if anything).
+            after = encounter.version - log_window
+        entries = [
+            dict(zip(LOG_VALUES, row, strict=True)) for row in _LOG.rows(encounter.pk, after)
+        ]
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:
@@ -520,26 +533,31 @@ def table_card(
                 undone=row["undone_by_id"] is not None,
             )
         )
+    # Undo is one level deep (`encounter_undo`): it takes back the encounter's newest line
+    # but those it looks past (an undo, a spectator link), when that line is an action not
+    # undone yet, of this turn; the newest undo's line stands for the action it took back
+    # (undone). Read when the lines read do not hold it (a window of links).
     last = next(
         (
             r
             for r in reversed(entries)
-            if r["kind"] not in UNDO_LOOKS_PAST and not r["undone_by_id"]
+            if r["kind"] not in UNDO_LOOKS_PAST or r["kind"] == EntryKind.UNDO
         ),
         None,
     )
-    if last is None and log_since is not None:
+    if last is None and (log_since is not None or after):
         last = (
-            EncounterEntry.objects.filter(encounter=encounter, undone_by__isnull=True)
+            EncounterEntry.objects.filter(encounter=encounter)
             .exclude(kind__in=UNDO_LOOKS_PAST)
             .order_by("-version")
-            .values("kind", "turn", "author_id")
+            .values("kind", "turn", "author_id", "undone_by_id")
             .first()
         )
     can_undo = (
         encounter.status == EncounterStatus.LIVE
         and last is not None
         and last["kind"] == EntryKind.ACTION
+        and last["undone_by_id"] is None
         and last["turn"] == encounter.turn
         and (can_manage or (user_id is not None and last["author_id"] == user_id))
     )

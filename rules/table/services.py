@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 
 from campaigns.chapters.services import chapter_table_record
 from campaigns.models import Chapter, ChapterStatus, ZombieType
-from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
+from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, member_role
+from characters.compiled import CompiledRead, fields_of
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
@@ -68,12 +69,18 @@ def encounter_role(user, encounter: Encounter) -> set[Role]:
     participants (the campaign's players, or whoever plays a combatant)."""
     if not user.is_authenticated:
         return {Role.ANYONE}
+    # What the viewer is to it, when read with the encounter (`rules.table.selectors`):
+    # (their id, their membership of the campaign, whether they play a combatant).
+    read = getattr(encounter, "viewer_read", None)
+    if read is not None and read[0] != user.pk:
+        read = None
     roles = {Role.ANYONE}
     if encounter.chapter_id is not None:
-        roles |= campaign_role(user, encounter.chapter.campaign)
+        campaign = encounter.chapter.campaign
+        roles |= member_role(user, campaign, read[1]) if read else campaign_role(user, campaign)
     elif encounter.created_by_id == user.pk:
         roles.add(Role.ORGANISER)
-    if Role.ORGANISER not in roles and _plays(user, encounter):
+    if Role.ORGANISER not in roles and (read[2] if read else _plays(user, encounter)):
         roles.add(Role.PARTICIPANT)
     return roles
 
@@ -243,6 +250,8 @@ def _fields(combatant: Combatant) -> tuple[str, ...]:
 
 
 def _snapshot(combatant: Combatant) -> dict[str, Any]:
+    """The combatant's live state (its system's fields). A system's adapter gives a field a
+    new value, never changes a dict or list in place, so that a snapshot tells what changed."""
     return {name: getattr(combatant, name) for name in _fields(combatant)}
 
 
@@ -309,9 +318,16 @@ def _insert_with_roll(entry: EncounterEntry, roll: RollRecord) -> None:
     entry.roll = roll
 
 
-def _save(*combatants: Combatant) -> None:
+def _save(*combatants: Combatant, before: dict[str, dict] | None = None) -> None:
+    """Write the combatants' live state: with `before` (their snapshots by id), only the
+    fields that changed since (an action changes two or three of a figure's fifteen)."""
     for combatant in combatants:
-        combatant.save(update_fields=list(_fields(combatant)))
+        names = list(_fields(combatant))
+        if before is not None:
+            was = before[str(combatant.pk)]
+            names = [name for name in names if getattr(combatant, name) != was[name]]
+        if names:
+            combatant.save(update_fields=names)
 
 
 def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
@@ -324,21 +340,32 @@ def _combatant(encounter: Encounter, pk, field: str) -> Combatant:
     return found
 
 
-@cache
-def _combatants_sql(vendor: str) -> str:
-    """The ORM's statement for an encounter's combatants, locked, in their order, compiled
-    once with the encounter's number as its one parameter: compiling it cost the live table
-    more than running it (every write reads them)."""
-    query = Combatant.objects.select_for_update().filter(encounter_id=0).query
-    sql, params = query.sql_with_params()
-    if params != (0,):
-        raise RuntimeError(f"the combatants' statement takes {params!r}, not the encounter")
-    return sql
+# Every write reads the encounter's combatants, locked, in their order: compiled once per
+# process (compiling the ORM's statement cost the live table more than running it).
+_LOCKED_COMBATANTS = CompiledRead(
+    lambda pk: (
+        Combatant.objects.select_for_update()
+        .filter(encounter_id=pk)
+        .order_by("position", "pk")
+        .values_list(*fields_of(Combatant))
+    ),
+)
+
+
+# The encounter's newest line (what an undo takes back), compiled once likewise.
+_NEWEST_LINE = CompiledRead(
+    lambda pk: (
+        EncounterEntry.objects.filter(encounter_id=pk)
+        .exclude(kind__in=UNDO_LOOKS_PAST)
+        .order_by("-version")
+        .values_list(*fields_of(EncounterEntry))[:1]
+    ),
+)
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order."""
-    found = _rows(Combatant, _combatants_sql(connection.vendor), [encounter.pk])
+    found = _LOCKED_COMBATANTS.objects(encounter.pk)
     for combatant in found:
         combatant.encounter = encounter
     return found
@@ -717,14 +744,24 @@ def encounter_act_by_id(*, actor, pk: int, version: int | None, action: ActionIn
     not act, before anything is told of its state (ended, or changed since `version`). Who
     may not see it is refused by the statement itself, which then locks nothing."""
     with transaction.atomic():
-        locked = _lock_row_visible(pk, actor)
-        if locked is None:
-            raise Http404
-        if locked.chapter_id is not None:
-            locked.chapter = Chapter.objects.select_related("campaign").get(pk=locked.chapter_id)
-        roles = encounter_authorize(actor, locked, "act")
-        _check_live(locked, version)
+        locked, roles = _lock_by_id(actor, pk, version)
         return _act(actor, roles, locked, action)
+
+
+def _lock_by_id(actor, pk: int, version: int | None) -> tuple[Encounter, set[Role]]:
+    """The encounter numbered `pk` locked and its version counted (`_lock`), authorised for
+    `actor` to act (404, 403) before anything is told of its state (ended, or changed since
+    `version`): one statement for a pick-up game, where a view fetches the encounter for
+    `encounter_get_for_user` and then locks it. Who may not see it is refused by the
+    statement itself, which then locks nothing (`_lock_row_visible`)."""
+    locked = _lock_row_visible(pk, actor)
+    if locked is None:
+        raise Http404
+    if locked.chapter_id is not None:
+        locked.chapter = Chapter.objects.select_related("campaign").get(pk=locked.chapter_id)
+    roles = encounter_authorize(actor, locked, "act")
+    _check_live(locked, version)
+    return locked, roles
 
 
 def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> EncounterEntry:
@@ -771,7 +808,7 @@ def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> Enc
     for c in (fighter, target):
         if c is not None and str(c.pk) not in before:
             before[str(c.pk)] = snapshots[str(c.pk)]
-    _save(*changed)
+    _save(*changed, before=snapshots)
     entry = _log(
         locked,
         actor,
@@ -825,36 +862,49 @@ def encounter_choose_stray(
 def encounter_undo(*, actor, encounter: Encounter, version: int | None) -> EncounterEntry:
     """Undo the last action, by who made it or an organiser: what it changed is put back as
     it was; both lines stay in the log. Only the last change of the encounter can be undone
-    (an end phase or a directive after it keep it)."""
+    (an end phase or a directive after it keep it; an undo is one level deep)."""
     roles = _require(actor, encounter, CAN_VIEW)
     with transaction.atomic():
-        locked = _lock(encounter, version)
-        last = (
-            EncounterEntry.objects.filter(encounter=locked)
-            .exclude(kind__in=UNDO_LOOKS_PAST)
-            .filter(undone_by__isnull=True)
-            .order_by("-version")
-            .first()
-        )
-        if last is None or last.kind != EntryKind.ACTION or last.turn != locked.turn:
-            raise Refusal(_("There is no action to undo."))
-        later = EncounterEntry.objects.filter(encounter=locked, version__gt=last.version)
-        if later.exclude(kind__in=UNDO_LOOKS_PAST).exists():
-            raise Refusal(_("There is no action to undo."))
-        if last.author_id != actor.pk and not roles & CAN_MANAGE:
-            raise Forbidden(_("Only who made the action or an organiser may undo it."))
-        changed = [c for c in _combatants(locked) if str(c.pk) in last.before]
-        for combatant in changed:
-            for field, value in last.before[str(combatant.pk)].items():
-                setattr(combatant, field, value)
-            _save(combatant)
-        entry = _log(
-            locked, actor, EntryKind.UNDO, actor=last.actor, target=last.target,
-            data={"undoes": last.version, "kind": last.data.get("kind")},
-        )  # fmt: skip
-        last.undone_by = entry
-        last.save(update_fields=["undone_by"])
-        return entry
+        return _undo(actor, roles, _lock(encounter, version))
+
+
+def encounter_undo_by_id(*, actor, pk: int, version: int | None) -> EncounterEntry:
+    """`encounter_undo` on the encounter numbered `pk`, fetched and authorised with its lock
+    (`encounter_act_by_id`)."""
+    with transaction.atomic():
+        locked, roles = _lock_by_id(actor, pk, version)
+        return _undo(actor, roles, locked)
+
+
+def _undo(actor, roles: set[Role], locked: Encounter) -> EncounterEntry:
+    # The encounter's newest line before this write but those an undo looks past (an undo,
+    # a spectator link): an action not undone, of this turn.
+    last = next(iter(_NEWEST_LINE.objects(locked.pk)), None)
+    if (
+        last is None
+        or last.kind != EntryKind.ACTION
+        or last.undone_by_id is not None
+        or last.turn != locked.turn
+    ):
+        raise Refusal(_("There is no action to undo."))
+    if last.author_id != actor.pk and not roles & CAN_MANAGE:
+        raise Forbidden(_("Only who made the action or an organiser may undo it."))
+    everyone = _combatants(locked)
+    snapshots = {str(c.pk): _snapshot(c) for c in everyone if str(c.pk) in last.before}
+    changed = [c for c in everyone if str(c.pk) in snapshots]
+    for combatant in changed:
+        for name, value in last.before[str(combatant.pk)].items():
+            setattr(combatant, name, value)
+    _save(*changed, before=snapshots)
+    entry = _log(
+        locked, actor, EntryKind.UNDO, actor_id=last.actor_id, target_id=last.target_id,
+        data={"undoes": last.version, "kind": last.data.get("kind")},
+    )  # fmt: skip
+    last.undone_by = entry
+    last.save(update_fields=["undone_by"])
+    # The state this write left, for its answer (read again, it would cost two queries).
+    entry.written_combatants = everyone
+    return entry
 
 
 def encounter_set_directive(

@@ -7,10 +7,13 @@ the live script (static/js/table-live.js) swaps the state when another device ch
 import re
 from urllib.parse import parse_qs, urlsplit
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
@@ -21,6 +24,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
+from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps.consequences import WOUNDS
@@ -254,19 +258,62 @@ def _version(request) -> int | None:
     return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
+# What renders the table's page besides its rows (`characters.kept.release`): the rules
+# app's code (cards, systems' adapters, labels, tags), the engine and its catalogues, the
+# form widgets' renderer.
+_RELEASE = release(
+    (settings.BASE_DIR / "rules").rglob("*.py"),
+    (settings.BASE_DIR / "rules" / "engine" / "systems").rglob("*.json"),
+    [settings.BASE_DIR / "characters" / "widgets.py"],
+)
+_PARTIALS = ("table-state", "table-main")
+
+
+def _kept_table(request, encounter, *, spectator: bool = False) -> HttpResponse:
+    """The live page as sent, kept for each reader under a key naming all it shows: the
+    encounter (its version counts every change: `rules.table.services._lock`), the reader
+    and their roles, the players' names of the log (`PLAYER_NAMES`), the address and its
+    query, the part htmx asks for and whether the log is whole (`HX-Current-URL`), the
+    theme, the language, the time zone and the release (`TABLE_PAGE_CACHE_SECONDS`).
+    Polled again unchanged, the page costs the fetch that authorises it and one cache read.
+    The versions of one page take turns in one cache entry (only the last is asked again).
+    A page with messages to show, or another query, is rendered afresh."""
+    target = request.htmx.target if request.htmx else None
+    partial = target if target in _PARTIALS else None
+    seconds = settings.TABLE_PAGE_CACHE_SECONDS
+    slot = key = None
+    if (
+        seconds
+        and request.META.get("QUERY_STRING", "") in ("", "log=all")
+        and (partial or not len(get_messages(request)))  # counted, not read: still to show
+    ):
+        shown = (
+            "table-page", encounter.pk, encounter.spectator_token, spectator,
+            request.user.pk, sorted(getattr(encounter, "viewer_roles", ())),
+            request.get_full_path(), partial, _full_log(request), request.COOKIES.get("theme"),
+        )  # fmt: skip
+        slot = "table-page:" + fragment_key(_RELEASE, shown)
+        key = fragment_key(_RELEASE, (shown, encounter.version))
+
+    def render_page(extra: dict) -> str:
+        context = _table_context(request, encounter, spectator=spectator)
+        template = "rules/table/table.html" + (f"#{partial}" if partial else "")
+        return render_to_string(template, {**context, **extra}, request)
+
+    return kept_page(request, key, seconds, render_page, slot=slot, stamps=(PLAYER_NAMES,))
+
+
 @login_required
 @require_GET
 def table_encounter(request: HttpRequest, pk: int) -> HttpResponse:
     """The live encounter on a phone: the sides and their gauges, the action, the log."""
-    encounter = encounter_get_for_user(request.user, pk)
-    return _render_table(request, _table_context(request, encounter))
+    return _kept_table(request, encounter_get_for_user(request.user, pk))
 
 
 @require_GET
 def table_watch(request: HttpRequest, token: str) -> HttpResponse:
     """The spectator's screen beside the table: read-only, revealed directives only."""
-    encounter = encounter_get_by_token(token)
-    return _render_table(request, _table_context(request, encounter, spectator=True))
+    return _kept_table(request, encounter_get_by_token(token), spectator=True)
 
 
 @login_required

@@ -231,10 +231,15 @@ def test_the_table_page_costs_a_fixed_number_of_queries(
     )
     client.force_login(organiser)
     client.get(reverse("table-encounter", args=[encounter.pk]))
-    # encounter, combatants, log (session and user from the cache since the first request)
+    encounter_advance(actor=organiser, encounter=encounter, version=None)
+    # Changed since: encounter, combatants, log (session and user from the cache since the
+    # first request)
     with django_assert_num_queries(3):
         response = client.get(reverse("table-encounter", args=[encounter.pk]))
     assert response.status_code == 200
+    # Unchanged since: the fetch that authorises it, and the page as it was sent
+    with django_assert_num_queries(1):
+        assert client.get(reverse("table-encounter", args=[encounter.pk])).status_code == 200
 
 
 # --- A chapter being played -------------------------------------------------------------------

@@ -180,9 +180,13 @@ def test_the_page_costs_the_same_queries_whatever_the_number_of_fighters(
     client.force_login(organiser)
     url = reverse("table-encounter", args=[encounter.pk])
     client.get(url)
-    # encounter, the campaign's members, combatants, log (session and user from the cache
-    # since the first request)
-    with django_assert_num_queries(4):
+    add_zombies(organiser, encounter, "mastard", 1)
+    # Changed since: the encounter with the viewer's membership, combatants, log (session
+    # and user from the cache since the first request)
+    with django_assert_num_queries(3):
+        assert client.get(url).status_code == 200
+    # Unchanged since: the fetch that authorises it, and the page as it was sent
+    with django_assert_num_queries(1):
         assert client.get(url).status_code == 200
 
 

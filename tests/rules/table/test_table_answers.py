@@ -86,3 +86,38 @@ def test_an_action_answers_its_new_state_in_a_fixed_number_of_queries(
     assert roll.player == organiser and roll.dice == line.data["outcome"]["dice"]
     replayed = resolver_get(roll.system, roll.resolver).roll(roll.inputs, random.Random(roll.seed))
     assert replayed == line.data["outcome"]
+
+
+@pytest.mark.parametrize("extra_members", [0, 8])
+def test_an_undo_answers_its_new_state_in_a_fixed_number_of_queries(
+    django_assert_num_queries, extra_members
+):
+    organiser = PlayerFactory(username="orga")
+    members = ("A", "B", *(f"M{i}" for i in range(extra_members)))
+    ours = police_unit(organiser, "Brigade", members)
+    theirs = hunter_unit(organiser, "Meute", members)
+    encounter = encounter_create_standalone(actor=organiser, units=[ours, theirs])
+    target = Combatant.objects.filter(encounter=encounter, side="Meute").first()
+    api = APIClient()
+    api.force_authenticate(organiser)
+    act = reverse("api-table-act", args=[encounter.pk])
+    undo = reverse("api-table-undo", args=[encounter.pk])
+    body = {"kind": "wound", "target": target.pk, "wound": "superficial"}
+    assert api.post(act, body, format="json").status_code == 200
+    assert api.post(undo, {}, format="json").status_code == 200
+    assert api.post(act, body, format="json").status_code == 200
+    # savepoint; the encounter fetched, authorised, locked and its version counted in one
+    # UPDATE ... RETURNING; the newest line (the action undone); combatants; the target's
+    # changed fields; the undo's line; the action marked undone; release: nothing read back
+    # for the answer (14 before: a fetch, the target read through the line, and the state
+    # read again).
+    with django_assert_num_queries(8):
+        answer = api.post(undo, {}, format="json")
+    assert answer.status_code == 200
+    state = answer.json()
+    assert state["version"] == 5 and state["can_undo"] is False
+    assert [line["version"] for t in state["log"] for line in t["lines"]] == [5]
+    shown = next(c for s in state["sides"] for c in s["combatants"] if c["id"] == target.pk)
+    target.refresh_from_db()
+    assert shown["sante"] == target.sante == 6 and shown["wounds"] == target.wounds == 0
+    assert EncounterEntry.objects.get(encounter=encounter, version=4).undone_by.version == 5

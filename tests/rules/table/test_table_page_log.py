@@ -1,13 +1,14 @@
 """The live page's log on a table played all evening: the page draws the lines of
-the last versions, newest first, with a link to the full log; the undo button still reaches
-an action older than that window; the API twin still answers the whole log."""
+the last versions, newest first, with a link to the full log; the undo button shows only
+when the undo would be taken (one level deep: the newest line, an action); the API twin
+still answers the whole log."""
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from rules.table.models import Combatant, EncounterEntry
+from rules.table.models import Combatant
 from rules.table.services import ActionInput, encounter_act, encounter_undo
 from rules.table.views import LOG_WINDOW
 from tests.factories import PlayerFactory
@@ -47,8 +48,7 @@ def test_the_page_draws_the_last_versions_lines_and_links_to_the_full_log(evenin
     url = reverse("table-encounter", args=[encounter.pk])
     html = client.get(url).content.decode()
     newest = list(range(encounter.version, encounter.version - LOG_WINDOW, -1))
-    # ... and the action an undo would take back (version 2), older than the window.
-    assert _log_versions(html) == [*newest, 2]
+    assert _log_versions(html) == newest
     assert "The encounter begins" not in html
     assert f'href="{url}?log=all" id="full-log-link"' in html
     assert 'data-state-url="' + url + '"' in html
@@ -78,23 +78,28 @@ def test_a_phone_reading_the_full_log_keeps_it_after_its_own_action(evening):
         {"version": encounter.version + 1},
         headers=headers | {"HX-Current-URL": f"http://testserver{page}"},
     ).content.decode()
-    assert len(_log_versions(recent)) == LOG_WINDOW + 1 and "full-log-link" in recent
+    assert len(_log_versions(recent)) == LOG_WINDOW and "full-log-link" in recent
 
 
-def test_the_undo_button_reaches_and_shows_an_action_older_than_the_window(evening):
+def test_it_offers_undo_only_when_the_undo_would_be_taken(evening):
+    """Undo is one level deep: after the evening's wounds applied and undone, the action
+    kept at version 2 is no longer the last change, and undo refuses it; the page and the
+    API twin offer no undo (they offered it, and the click was refused)."""
     encounter, organiser, client = evening
-    kept = EncounterEntry.objects.get(encounter=encounter, version=2)
-    assert kept.kind == "action" and kept.undone_by_id is None
-    html = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
-    # The line "Undo" would take back is drawn, although older than the window.
-    assert _log_versions(html)[-1] == 2 and 'id="undo-button"' in html
+    url = reverse("table-encounter", args=[encounter.pk])
+    assert 'id="undo-button"' not in client.get(url).content.decode()
     api = APIClient()
     api.force_authenticate(organiser)
-    state = api.get(reverse("api-table-encounter", args=[encounter.pk])).json()
-    assert state["can_undo"] is True
-    assert [line["version"] for turn in state["log"] for line in turn["lines"]] == list(
-        range(1, encounter.version + 1)
-    )
+    assert api.get(reverse("api-table-encounter", args=[encounter.pk])).json()["can_undo"] is False
+    undo = reverse("api-table-undo", args=[encounter.pk])
+    refused = api.post(undo, {}, format="json", headers={"Accept-Language": "en"})
+    assert refused.status_code == 400 and "no action to undo" in refused.json()["detail"]
+    _wound(organiser, encounter, Combatant.objects.filter(encounter=encounter).first())
+    assert 'id="undo-button"' in client.get(url).content.decode()
+    assert api.get(reverse("api-table-encounter", args=[encounter.pk])).json()["can_undo"] is True
+    undone = client.post(reverse("table-undo", args=[encounter.pk]), {"version": ""})
+    assert undone.status_code == 302
+    assert 'id="undo-button"' not in client.get(url).content.decode()
 
 
 def test_a_short_log_is_drawn_whole_without_a_link(client):
@@ -133,10 +138,10 @@ def test_a_write_without_javascript_from_the_full_log_comes_back_to_the_full_log
     body = {"version": encounter.version, "kind": "wound", "target": target.pk}
     response = client.post(act, body | {"wound": "superficial", "roll": "server"})
     assert response.status_code == 302 and response["Location"] == page + "?log=all"
-    assert _log_versions(client.get(response["Location"]).content.decode()) == list(
-        range(encounter.version + 1, 0, -1)
-    )
-    undo = _action_before(html, 'id="undo-button"')
+    after = client.get(response["Location"]).content.decode()
+    assert _log_versions(after) == list(range(encounter.version + 1, 0, -1))
+    # The action just made is what an undo takes back (the evening's are undone already).
+    undo = _action_before(after, 'id="undo-button"')
     assert undo == reverse("table-undo", args=[encounter.pk]) + "?log=all"
     response = client.post(undo, {"version": encounter.version + 1})
     assert response["Location"] == page + "?log=all"
@@ -158,11 +163,10 @@ def test_a_write_from_the_recent_log_or_with_another_log_value_comes_back_to_the
     page = reverse("table-encounter", args=[encounter.pk])
     html = client.get(page).content.decode()
     assert 'name="log"' not in html
-    undo = reverse("table-undo", args=[encounter.pk])
-    assert f'action="{undo}"' in html
+    act = reverse("table-act", args=[encounter.pk])
+    assert f'action="{act}"' in html
     target = Combatant.objects.filter(encounter=encounter).first()
     body = {"kind": "wound", "target": target.pk, "wound": "superficial", "roll": "server"}
-    act = reverse("table-act", args=[encounter.pk])
     for query in ("", "?log=everything", "?log=all&log=x"):
         encounter.refresh_from_db()
         response = client.post(act + query, body | {"version": encounter.version})

@@ -652,6 +652,13 @@ def load_catalogue(version: str | None = None, *, path: Path | None = None) -> C
     """
     if path is not None:
         return _load(path)
+    return _shipped(CATALOGUES_DIR, version)
+
+
+@cache
+def _shipped(directory: Path, version: str | None) -> Catalogue:
+    """A shipped version (the current one when None), found once per folder and version:
+    the live table asks for its catalogue a dozen times per action and per page."""
     return _packaged_catalogue(catalogue_path(version).stem)
 
 

@@ -1,0 +1,136 @@
+"""Pages and parts of pages kept as rendered, under keys naming all they show.
+
+A kept page is never stale, only unused: its key names everything that went into it (the
+rows it shows, the reader, the language, the time zone, the theme, the address) and the
+release that rendered it (`release`: templates, translations, the layout's tags and the
+code that drew it, by content), so that any change to any of them is another key. The
+KOLAPS unit page and print sheets, the campaign page's fragments and the live table's page
+use these helpers; this module sits in the lowest app so that every app may.
+"""
+
+import hashlib
+import secrets
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.crypto import salted_hmac
+from django.utils.timezone import get_current_timezone_name
+from django.utils.translation import get_language
+
+
+def release(*code: Iterable[Path]) -> str:
+    """What kept pages were rendered by: the templates, the compiled translations, the site
+    layout's tags and the typography kept inside a page, the static files' manifest when
+    there is one, this module, and the `code` a feature names (its own modules, the
+    catalogues it reads), by content. Every server process of one release computes the
+    same value (they share the cache's entries); an edit to any of them is a new one."""
+    root = settings.BASE_DIR
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    files = sorted(
+        {
+            *(root / "templates").rglob("*.html"),
+            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
+            root / "config" / "middleware.py",
+            *(root / "config" / "templatetags").glob("*.py"),
+            Path(__file__),
+            *([manifest] if manifest.exists() else []),
+            *(path for paths in code for path in paths),
+        }
+    )
+    digest = hashlib.blake2b(digest_size=8)
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def fragment_key(release_: str, shown) -> str:
+    """A key naming all a page or a fragment shows (`shown`, a value whose `repr` names it),
+    with the release, the reader's language and time zone."""
+    named = repr((release_, get_language(), get_current_timezone_name(), shown))
+    return hashlib.blake2b(named.encode(), digest_size=16).hexdigest()
+
+
+# What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
+# token each time the page is sent.
+# Derived from the secret key, so that no name a user types can be it (a name holding it
+# would show each reader their own token in its place).
+CSRF = f"\ue000csrf-{salted_hmac('kolaps-kept-page', 'csrf').hexdigest()[:20]}\ue000"
+
+
+def kept_page(
+    request,
+    key: str | None,
+    seconds: int,
+    render_page: Callable[[dict], str],
+    *,
+    slot: str | None = None,
+    stamps: tuple[str, ...] = (),
+) -> HttpResponse:
+    """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
+    else the page `render_page(extra)` renders with `extra` in its context (the token's
+    placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
+    page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
+    messages to show once).
+
+    `slot`: the cache entry the page is kept in when the keys of one page take turns in it
+    (the live table's versions: once a newer one is asked, an older one never is again), so
+    that a page asked often costs one entry, not one per change; the entry holds the key
+    it was rendered under and answers only that key. `stamps`: what the page shows without
+    reading it (`stamp`), read in the same round trip and named with the key."""
+    entry = slot or key
+    html = None
+    if key:
+        names = [_stamp_key(name) for name in stamps]
+        found = cache.get_many([entry, *names])
+        current = tuple(found.get(name) for name in names)
+        if None in current:  # a stamp the cache lost: drawn again
+            current = tuple(stamp(name) for name in stamps)
+        named = (key, current)
+        kept = found.get(entry)
+        if kept is not None and kept[0] == named:
+            html = kept[1]
+    typography = getattr(request, "typography", None)  # config.middleware, when installed
+    if html is None:
+        html = render_page({"csrf_token": CSRF})
+        if typography is not None:
+            html = typography(html)
+        if key:
+            cache.set(entry, (named, html), seconds)
+    if CSRF in html:
+        html = html.replace(CSRF, get_token(request))
+    response = HttpResponse(html)
+    response.typeset = typography is not None
+    return response
+
+
+# --- Stamps: what a kept page shows but does not read to decide it is still right ----------
+
+
+def _stamp_key(name: str) -> str:
+    return f"kept-stamp:{name}"
+
+
+def stamp(name: str) -> str:
+    """The current value of the stamp `name`, which the writes of something a kept page
+    shows without reading it renew (`stamp_renew`): the page names the stamp in its key. A
+    stamp the cache lost is drawn again (pages kept under the old one go unused), never
+    taken back to a value it had."""
+    key = _stamp_key(name)
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, secrets.token_hex(8), None)
+        value = cache.get(key)
+    return value
+
+
+def stamp_renew(name: str) -> None:
+    cache.set(_stamp_key(name), secrets.token_hex(8), None)
+
+
+# Players' names as pages show them (a display name, else the username): the live table's
+# log names the author of each line.
+PLAYER_NAMES = "player-names"
