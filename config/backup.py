@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections
 
 
@@ -62,9 +63,16 @@ def backup(path: Path) -> Path:
 
 
 def restore(path: Path) -> None:
-    """Replace the database's content with the backup at `path` (same schema version)."""
+    """Replace the database's content with the backup at `path` (same schema version), then
+    empty the cache: the pages it keeps are keyed by rows' ids and versions, which the
+    restored rows may reuse with other content (sessions fall back to the database)."""
     if not path.exists():
         raise BackupError(f"No backup at {path}.")
+    _restore(path)
+    cache.clear()
+
+
+def _restore(path: Path) -> None:
     db = _database()
     if _vendor() == "postgresql":
         if shutil.which("pg_restore") is None:

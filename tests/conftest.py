@@ -52,6 +52,18 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request in English leaves English active in the thread (Django's LocaleMiddleware
+    does not put the language back): each test starts in the site's default, French, as a
+    new visitor's request does, whatever the test before it asked for."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def password():
     return PASSWORD

@@ -96,3 +96,21 @@ def test_the_embedded_default_backs_up_and_restores_its_sqlite_file(tmp_path):
             row_count = f'SELECT count(*) FROM "{table}"'
             assert restored.execute(row_count).fetchone() == original.execute(row_count).fetchone()
     assert "campaigns_campaign" in tables
+
+
+def test_it_forgets_the_kept_pages_after_a_restore(tmp_path, monkeypatch):
+    """Kept pages are keyed by rows' ids and versions, which restored rows may reuse with
+    other content: a restore empties the cache (the database's part mocked here; the two
+    tests above restore for real)."""
+    from django.core.cache import cache
+
+    from config import backup
+
+    restored = []
+    monkeypatch.setattr(backup, "_restore", restored.append)
+    dump = tmp_path / "some.dump"
+    dump.write_bytes(b"-")
+    cache.set("table-page:1:v7", "a page of the encounter before the restore")
+    backup.restore(dump)
+    assert restored == [dump]
+    assert cache.get("table-page:1:v7") is None
