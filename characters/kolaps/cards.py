@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -143,17 +144,31 @@ def _converted(model, names: list[str], values) -> list:
     """A row read through `_Prepared` as the ORM would have loaded it (JSON decoded, SQLite's
     dates and booleans made Python's)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    out = []
-    for name, value in zip(names, values, strict=True):
-        field = model._meta.get_field(name)
-        column = field.get_col(model._meta.db_table)
-        for convert in [
-            *connection.ops.get_db_converters(column),
-            *column.get_db_converters(connection),
-        ]:
-            value = convert(value, column, connection)
-        out.append(value)
+    out = list(values)
+    for position, column, convert in _converters(connection, model, tuple(names)):
+        out[position] = convert(out[position], column, connection)
     return out
+
+
+# Per connection (each thread has its own): the converters its backend gives each column.
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _converters(connection, model, names: tuple[str, ...]) -> list:
+    """What `_converted` applies to the columns `names` of `model`, in order: looked up once
+    per connection, not once a value (a cold print converts 30 members of 20 columns)."""
+    known = _CONVERTERS.setdefault(connection, {})
+    if (model, names) not in known:
+        found = []
+        for position, name in enumerate(names):
+            column = model._meta.get_field(name).get_col(model._meta.db_table)
+            for convert in [
+                *connection.ops.get_db_converters(column),
+                *column.get_db_converters(connection),
+            ]:
+                found.append((position, column, convert))
+        known[model, names] = found
+    return known[model, names]
 
 
 _UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
@@ -491,6 +506,20 @@ def _held_line(cat: Catalogue, slug: str, level: int) -> TalentLine:
     )  # fmt: skip
 
 
+def _once(lines: dict | None, key: tuple, build: Callable):
+    """`build()`, or what it gave for `key` earlier in `lines` (the lines of one print)."""
+    if lines is None:
+        return build()
+    if key not in lines:
+        lines[key] = build()
+    return lines[key]
+
+
+def _held_lines(cat: Catalogue, character: KolapsCharacter) -> list[TalentLine]:
+    steps = costing.steps(cat, services.character_choices(character))
+    return [_talent_line(cat, s) for s in steps if s.level is not None]
+
+
 def character_card(
     character: KolapsCharacter,
     cost: costing.CharacterCost,
@@ -498,11 +527,14 @@ def character_card(
     *,
     full: bool = True,
     with_offers: bool = True,
+    lines: dict | None = None,
 ) -> CharacterCard:
     """The card of one character; `full` adds what the builder and the sheet need (offers,
     prerequisites, talent numbers, equipment), which a unit's list of 30 does not show;
     without `with_offers`, the talents not held are left out (the print sheet shows only
-    those held)."""
+    those held). `lines`, shared by the sheets of one print, keeps each distinct list of
+    talents and each item as built once: a unit's members mostly hold the same ones, and
+    their labels, numbers and summaries are translated once instead of once a member."""
     cat = services.catalogue(character.catalogue_version)
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
@@ -510,10 +542,15 @@ def character_card(
     if not full:
         held = [_held_line(cat, slug, level) for slug, level in character.talents.items()]
         offers = []
+    elif not with_offers:
+        # The held talents' lines depend on the archetype and the levels held, nothing else.
+        key = ("held", cat.version, character.archetype, tuple(sorted(character.talents.items())))
+        held = _once(lines, key, lambda: _held_lines(cat, character))
+        offers = []
     else:
         steps = costing.steps(cat, services.character_choices(character))
         held = [_talent_line(cat, s) for s in steps if s.level is not None]
-        offers = [_talent_line(cat, s) for s in steps if s.level is None and with_offers]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None]
     if archetype is not None and full:
         for number, group in enumerate(archetype.talents, start=1):
             if len(group) > 1:
@@ -525,7 +562,8 @@ def character_card(
             slug = (
                 character.equipment[number - 1] if number <= len(character.equipment) else group[0]
             )
-            equipment.append(_item_line(cat, number, slug, group))
+            key = ("item", cat.version, number, slug, group)
+            equipment.append(_once(lines, key, partial(_item_line, cat, number, slug, group)))
     rank = cat.ranks.get(character.rank)
     return CharacterCard(
         id=character.pk,
@@ -678,12 +716,12 @@ def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     return f"kolaps-{page}-page:{_RELEASE}:{get_language()}:{rows.pk}:{digest}"
 
 
-def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
+def _sheet(character: KolapsCharacter, cost, names: dict[str, str], lines=None) -> Sheet:
     shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
         key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
-        card=partial(character_card, character, cost, names, with_offers=False),
+        card=partial(character_card, character, cost, names, with_offers=False, lines=lines),
     )
 
 
@@ -694,7 +732,8 @@ def unit_print_card(
     for the members unless given)."""
     cat, members, cost, names = _unit_parts(unit, members)
     card = _unit_card(unit, cat, members, cost, names)
-    return card, [_sheet(m, c, names) for m, c in zip(members, cost.characters, strict=True)]
+    lines: dict = {}  # each talent list and item built once for all the sheets
+    return card, [_sheet(m, c, names, lines) for m, c in zip(members, cost.characters, strict=True)]
 
 
 def character_sheet(character: KolapsCharacter) -> Sheet:
