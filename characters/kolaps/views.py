@@ -6,6 +6,8 @@ through its link), call one service, render. Without JavaScript a POST redirects
 the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
+from functools import partial
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
@@ -174,46 +176,118 @@ def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse
 @require_GET
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = cards.character_get_for_user(request.user, pk)
-    return render(
-        request,
-        "characters/kolaps/print.html",
-        {
+
+    def render_page(extra: dict, typography) -> str:
+        sheets = _sheets([cards.character_sheet(character)], typography)
+        context = {
             "title": character.name,
-            "sheets": _sheets([cards.character_sheet(character)]),
             "unit": None,
             "back": reverse("kolaps-character", args=[pk]),
-        },
+        }
+        return _with_sheets(request, context | extra, sheets, typography)
+
+    return _kept_page(request, None, 0, render_page)
+
+
+def _mark(name: str) -> str:
+    """A mark a page is rendered with in place of `name`, replaced before it is sent. Derived
+    from the secret key, so that no name a user types can be it (a name holding it would
+    have the marked thing written in its place)."""
+    return f"\ue000{name}-{salted_hmac('kolaps-kept-page', name).hexdigest()[:20]}\ue000"
+
+
+_SHEETS = _mark("sheets")
+
+
+def _with_sheets(request, context: dict, sheets: list[str], typography) -> str:
+    """The print page around its `sheets` (given their typography already): the page's own
+    text gets its typography, then the sheets are written in, so that the typography reads
+    each sheet's text once, when the sheet is rendered, not again in every page showing it."""
+    html = render_to_string(
+        "characters/kolaps/print.html", {**context, "sheets": [_SHEETS]}, request
     )
+    return typography(html).replace(_SHEETS, "".join(sheets), 1)
 
 
-def _sheets(sheets: list[cards.Sheet]) -> list[str]:
-    """Each character's print sheet as HTML: from the cache when the same sheet (same
-    character, numbers, catalogue and language: `Sheet.key`) was rendered in the last
-    `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and kept. A unit of 30 printed again costs
-    one cache read instead of 30 full cards and sheets."""
+def _sheets(sheets: list[cards.Sheet], typography) -> list[str]:
+    """Each character's print sheet as HTML, French typography included (`typography`):
+    from the cache when the same sheet (same character, numbers, catalogue and language:
+    `Sheet.key`) was rendered in the last `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and
+    kept. A unit of 30 printed again costs one cache read instead of 30 full cards and
+    sheets.
+
+    Rendered afresh, the parts a unit's members mostly share (gauges, talents, equipment,
+    an item's numbers) are each rendered and typeset once per print however many sheets
+    show them (`_sheet_parts.html`); only each sheet's own lines (name, costs, problems)
+    are rendered and typeset per member, with marks where the parts go."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
     template = get_template("characters/kolaps/_sheet.html")
-    item_template = get_template("characters/kolaps/_item.html")
-    # An item's numbers (ranges, power, protection), rendered once per print however many
-    # characters carry it: a unit's members mostly share their weapons and armours.
-    numbers: dict[str, str] = {}
+    parts = _SheetParts(typography)
     rendered, new = [], {}
     for sheet in sheets:
         html = found.get(sheet.key)
         if html is None:
             card = sheet.card()
-            items = []
-            for item in card.equipment:
-                shown = repr(item)
-                if shown not in numbers:
-                    numbers[shown] = mark_safe(item_template.render({"item": item}))
-                items.append((item, numbers[shown]))
-            html = new[sheet.key] = template.render({"character": card, "items": items})
+            shared = {
+                _PARTS["gauges"]: parts.gauges(card),
+                _PARTS["talents"]: parts.talents(card),
+                _PARTS["equipment"]: parts.equipment(card),
+            }
+            html = typography(template.render({"character": card, **_PARTS}))
+            for mark, part in shared.items():
+                html = html.replace(mark, part, 1)
+            new[sheet.key] = html
         rendered.append(mark_safe(html))
     if new and seconds:
         cache.set_many(new, seconds)
     return rendered
+
+
+_PARTS = {name: _mark(f"sheet-{name}") for name in ("gauges", "talents", "equipment")}
+
+
+class _SheetParts:
+    """The shared parts of the sheets of one print, each rendered once. Talent lists and
+    items are known by their identity: the cards of one print share the objects of what
+    their members share (`cards.character_card`'s `lines`), and each is kept here with its
+    HTML, so that no other object takes its id meanwhile."""
+
+    def __init__(self, typography):
+        self.typography = typography
+        self.templates = {
+            name: get_template(f"characters/kolaps/_sheet_parts.html#sheet-{name}")
+            for name in ("gauges", "talents", "equipment")
+        }
+        self.item_template = get_template("characters/kolaps/_item.html")
+        self.done: dict = {}
+
+    def _once(self, key, shown, render, *, typeset=True) -> str:
+        if key not in self.done:
+            html = render()
+            self.done[key] = (shown, mark_safe(self.typography(html) if typeset else html))
+        return self.done[key][1]
+
+    def gauges(self, card: cards.CharacterCard) -> str:
+        gauges = card.gauges
+        key = ("gauges", *gauges)
+        return self._once(key, None, lambda: self.templates["gauges"].render({"gauges": gauges}))
+
+    def talents(self, card: cards.CharacterCard) -> str:
+        talents = card.talents
+        render = partial(self.templates["talents"].render, {"talents": talents})
+        return self._once(("talents", id(talents)), talents, render)
+
+    def equipment(self, card: cards.CharacterCard) -> str:
+        items = [(item, self._item(item)) for item in card.equipment]
+        key = ("equipment", *(id(item) for item, _numbers in items))
+        render = partial(self.templates["equipment"].render, {"items": items})
+        return self._once(key, items, render)
+
+    def _item(self, item: cards.ItemLine) -> str:
+        render = partial(self.item_template.render, {"item": item})
+        # Typeset with the equipment it is written in.
+        return self._once(("item", id(item)), item, render, typeset=False)
 
 
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
@@ -256,23 +330,23 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 # What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
 # token each time the page is sent.
-# Derived from the secret key, so that no name a user types can be it (a name holding it
-# would show each reader their own token in its place).
-_CSRF = f"\ue000csrf-{salted_hmac('kolaps-kept-page', 'csrf').hexdigest()[:20]}\ue000"
+_CSRF = _mark("csrf")
+
+
+def _unchanged(html: str) -> str:
+    return html
 
 
 def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
     """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
-    else the page `render_page(extra)` renders with `extra` in its context (the token's
-    placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
-    page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
-    messages to show once)."""
+    else the page `render_page(extra, typography)` renders with `extra` in its context (the
+    token's placeholder) and gives its typography (French) once, kept for `seconds`. No
+    `key`: the page is this request's alone, rendered and sent (a refusal, typed values, a
+    comparison, messages to show once)."""
     html = cache.get(key) if key else None
     typography = getattr(request, "typography", None)  # config.middleware, when installed
     if html is None:
-        html = render_page({"csrf_token": _CSRF})
-        if typography is not None:
-            html = typography(html)
+        html = render_page({"csrf_token": _CSRF}, typography or _unchanged)
         if key:
             cache.set(key, html, seconds)
     if _CSRF in html:
@@ -307,7 +381,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             request.get_full_path(), target, request.COOKIES.get("theme"),
         )  # fmt: skip
 
-    def render_page(extra: dict) -> str:
+    def render_page(extra: dict, typography) -> str:
         unit, members = rows.models()
         card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
         context = {
@@ -341,7 +415,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             if card.share_token
             else "",
         }
-        return render_to_string(template, {**context, **extra}, request)
+        return typography(render_to_string(template, {**context, **extra}, request))
 
     return _kept_page(request, key, seconds, render_page)
 
@@ -377,10 +451,10 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     key = cards.unit_page_key("print", rows, back) if seconds else None
 
-    def render_page(extra: dict) -> str:
+    def render_page(extra: dict, typography) -> str:
         card, sheets = cards.unit_print_card(*rows.models())
-        context = {"title": card.name, "unit": card, "sheets": _sheets(sheets), "back": back}
-        return render_to_string("characters/kolaps/print.html", {**context, **extra}, request)
+        context = {"title": card.name, "unit": card, "back": back}
+        return _with_sheets(request, context | extra, _sheets(sheets, typography), typography)
 
     return _kept_page(request, key, seconds, render_page)
 
