@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from config.middleware import french_typography
+from characters.typography import french_typography
 from tests.factories import PlayerFactory
 
 NBSP = "\u00a0"
