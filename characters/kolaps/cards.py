@@ -677,6 +677,7 @@ def _release() -> str:
             *(root / "rules" / "engine" / "systems" / "kolaps" / "catalogues").glob("*.json"),
             *(root / "rules" / "engine" / "systems" / "kolaps").glob("*.py"),
             root / "config" / "middleware.py",
+            root / "characters" / "typography.py",
             *(root / "config" / "templatetags").glob("*.py"),
             *Path(__file__).parent.glob("*.py"),
             *([manifest] if manifest.exists() else []),

@@ -6,21 +6,27 @@ through its link), call one service, render. Without JavaScript a POST redirects
 the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
+import io
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from characters.kolaps import cards, services
 from characters.kolaps import unit_file as kolaps_io
@@ -35,7 +41,9 @@ from characters.kolaps.forms import (
     archetype_options,
     rank_choices,
 )
+from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
+from characters.typography import typography_for, unchanged
 
 
 def _first_error(form) -> str:
@@ -333,10 +341,6 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 _CSRF = _mark("csrf")
 
 
-def _unchanged(html: str) -> str:
-    return html
-
-
 def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
     """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
     else the page `render_page(extra, typography)` renders with `extra` in its context (the
@@ -346,13 +350,17 @@ def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpRespo
     html = cache.get(key) if key else None
     typography = getattr(request, "typography", None)  # config.middleware, when installed
     if html is None:
-        html = render_page({"csrf_token": _CSRF}, typography or _unchanged)
+        html = render_page({"csrf_token": _CSRF}, typography or unchanged)
+        rendered = True
         if key:
             cache.set(key, html, seconds)
+    else:
+        rendered = False
     if _CSRF in html:
         html = html.replace(_CSRF, get_token(request))
     response = HttpResponse(html)
     response.typeset = typography is not None
+    response.rendered = rendered
     return response
 
 
@@ -439,7 +447,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 
     if request.method == "GET":  # the unit and its members in one read
         rows = cards.unit_rows_for_user(request.user, pk, with_free=True)
-        return _unit_page(request, None, rows=rows)
+        return _remembered(request, _unit_page(request, None, rows=rows))
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
 
@@ -463,7 +471,88 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
     rows = cards.unit_rows_for_user(request.user, pk)
-    return _print_page(request, rows, back=reverse("kolaps-unit", args=[pk]))
+    return _remembered(request, _print_page(request, rows, back=reverse("kolaps-unit", args=[pk])))
+
+
+# --- Rendered ahead --------------------------------------------------------------------------
+
+# How an owner saw their unit pages lately, newest first (`unit_prerender` renders these).
+_SEEN = "kolaps-seen:{}"
+SEEN_VARIANTS = 2
+SEEN_SECONDS = 30 * 24 * 3600
+
+
+def _variant(request) -> dict:
+    """All of a unit page's key that comes from the visitor's request, but its path."""
+    theme = request.COOKIES.get("theme")
+    return {"language": get_language(), "theme": theme, "host": request.get_host(),
+            "scheme": request.scheme}  # fmt: skip
+
+
+def _remembered(request, response: HttpResponse) -> HttpResponse:
+    """The owner's page `response`, after remembering how they saw it when it had to be
+    rendered (a variant already remembered is served kept: nothing to write then)."""
+    if response.rendered:
+        key = _SEEN.format(request.user.pk)
+        variant = _variant(request)
+        seen = cache.get(key) or []
+        if seen[:1] != [variant]:
+            seen = [variant, *(v for v in seen if v != variant)][:SEEN_VARIANTS]
+            cache.set(key, seen, SEEN_SECONDS)
+    return response
+
+
+def _owner_request(owner, variant: dict, path: str) -> HttpRequest:
+    """A GET of `path` by `owner` as their browser sends it (`variant`), for a page rendered
+    ahead: what the views, the layout and the context processors read of a request."""
+    request = WSGIRequest(
+        {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "HTTP_HOST": variant["host"],
+            "wsgi.url_scheme": variant["scheme"],
+            "wsgi.input": io.BytesIO(),
+        }
+    )
+    request.COOKIES = {"theme": variant["theme"]} if variant["theme"] is not None else {}
+    request.user = owner
+    request.htmx = HtmxDetails(request)
+    request.typography = typography_for(variant["language"])
+    return request
+
+
+def unit_prerender(*, unit_id: int) -> int:
+    """Render the unit page and the print of unit `unit_id` as its owner will ask for them
+    next, and keep them where those pages look (`_unit_page` and `_print_page` are called
+    as for the owner's request, so the keys and the pages are theirs): the owner's first
+    visit after a change is served kept. Pages already kept are left as they are, so a
+    second run is a no-op; returns how many were rendered.
+
+    Which variants: the ones the owner was lately served a rendered unit page or print in
+    (language, theme, host and scheme: the last `SEEN_VARIANTS`, remembered by
+    `_remembered`), so both languages only for an owner who reads both; none remembered
+    (pages not seen for `SEEN_SECONDS`), the print alone in the default language, as its
+    key names no host nor theme."""
+    owner_id = KolapsUnit.objects.filter(pk=unit_id).values_list("owner_id", flat=True).first()
+    if owner_id is None:
+        return 0  # deleted since
+    owner = get_user_model().objects.get(pk=owner_id)
+    rows = cards.unit_rows(unit_id, free_of=owner_id)  # the unit page's read, the print's too
+    path = reverse("kolaps-unit", args=[unit_id])
+    seen = cache.get(_SEEN.format(owner_id)) or []
+    rendered = 0
+    for variant in seen:
+        with translation.override(variant["language"]):
+            request = _owner_request(owner, variant, path)
+            rendered += _unit_page(request, None, rows=rows).rendered
+            rendered += _print_page(request, rows, back=path).rendered
+    if not seen:
+        variant = {"language": settings.LANGUAGE_CODE, "theme": None, "host": "", "scheme": ""}
+        with translation.override(variant["language"]):
+            request = _owner_request(owner, variant, path)
+            rendered += _print_page(request, rows, back=path).rendered
+    return rendered
 
 
 @login_required
