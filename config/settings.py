@@ -81,9 +81,11 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # No `i18n` processor: no template reads LANGUAGE_CODE, LANGUAGES or
+            # LANGUAGE_BIDI from the context (the layout's tag gives its parts the language,
+            # print pages ask `{% get_current_language %}`), and every page paid for it.
             "context_processors": [
                 "django.template.context_processors.request",
-                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
