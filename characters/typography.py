@@ -43,6 +43,56 @@ def typeset(html: str) -> str:
     return "".join(pieces)
 
 
+def holds_raw_whole(html: str) -> bool:
+    """Whether each script, style, pre, code or textarea element opened in `html` closes in
+    it (a piece `typeset_around` may skip)."""
+    lowered = html.lower()
+    return all(
+        lowered.count(f"<{name}") == lowered.count(f"</{name}>")
+        for name in ("script", "style", "pre", "code", "textarea")
+    )
+
+
+# Joins the gaps `typeset_around` reads: it sits between one gap's closing "<" and the
+# next one's opening ">", where the typography sees a tag, so no text runs across it.
+_GAP = "\ue002"
+
+
+def typeset_around(html: str, typeset_pieces: list[str]) -> str:
+    """`typeset(html)`, for a page that holds the pieces `typeset_pieces` in this order, each
+    typeset already and holding its raw elements whole (the site layout's parts, the same
+    on every page: config/templatetags/layout.py): only the text between them is read, with
+    the text that touches each piece's edge, in one pass. Should a piece be missing, or the
+    text across an edge change (a space before a colon, a "de" before a name), the whole
+    page is typeset instead, so the result is always `typeset(html)`'s."""
+    if _GAP in html:
+        return typeset(html)
+    pieces = [*typeset_pieces, ""]
+    gaps, edges, last = [], [], 0
+    for piece in pieces:
+        # Found by its start (quicker to look for than all of it), then compared whole.
+        at = html.find(piece[:64], last) if piece else len(html)
+        if at < 0 or not html.startswith(piece, at):
+            return typeset(html)
+        # The gap with the text on either side of it, up to the nearest tags.
+        start = max(html.rfind(">", 0, last), 0) if last else 0
+        end = html.find("<", at) + 1 if piece else 0
+        end = end or len(html)
+        gaps.append(html[start:end])
+        edges.append((last - start, end - at))
+        last = at + len(piece)
+    out = []
+    for gap, typeset_gap, (left, right), piece in zip(
+        gaps, typeset(_GAP.join(gaps)).split(_GAP), edges, pieces, strict=True
+    ):
+        inner = len(typeset_gap) - right
+        if typeset_gap[:left] != gap[:left] or typeset_gap[inner:] != gap[len(gap) - right :]:
+            return typeset(html)  # the text across an edge changed
+        out.append(typeset_gap[left:inner])
+        out.append(piece)
+    return "".join(out)
+
+
 def unchanged(html: str) -> str:
     return html
 

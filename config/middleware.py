@@ -17,7 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from characters.permissions import Refusal
-from characters.typography import typeset, typography_for
+from characters.typography import typeset, typeset_around, typography_for
 
 
 def _supported(code: str | None) -> str | None:
@@ -80,9 +80,11 @@ class FrenchTypographyMiddleware:
             and not response.streaming
             and response.get("Content-Type", "").startswith("text/html")
         ):
-            response.content = typeset(response.content.decode(response.charset)).encode(
-                response.charset
-            )
+            html = response.content.decode(response.charset)
+            # The layout's parts the page shows are typeset already: the rest is read.
+            parts = getattr(request, "layout_parts", None)
+            html = typeset_around(html, parts) if parts else typeset(html)
+            response.content = html.encode(response.charset)
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response
