@@ -633,13 +633,18 @@ def _versions_in(directory: Path) -> tuple[str, ...]:
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 
 
-def catalogue_path(version: str | None = None) -> Path:
-    """The file of `version` (the current catalogue when None)."""
+def _shipped(version: str | None) -> str:
+    """`version` if shipped (the current one when None)."""
     versions = catalogue_versions()
     wanted = versions[-1] if version is None else version
     if wanted not in versions:
         raise CatalogueError(f"no KOLAPS catalogue {wanted!r} (shipped: {', '.join(versions)})")
-    return CATALOGUES_DIR / f"{wanted}.json"
+    return wanted
+
+
+def catalogue_path(version: str | None = None) -> Path:
+    """The file of `version` (the current catalogue when None)."""
+    return CATALOGUES_DIR / f"{_shipped(version)}.json"
 
 
 def load_catalogue(version: str | None = None, *, path: Path | None = None) -> Catalogue:
@@ -652,7 +657,9 @@ def load_catalogue(version: str | None = None, *, path: Path | None = None) -> C
     """
     if path is not None:
         return _load(path)
-    return _packaged_catalogue(catalogue_path(version).stem)
+    # By name, not through `catalogue_path`: a page looks a catalogue up once per character
+    # it costs, and building the path cost more than the rest of the lookup.
+    return _packaged_catalogue(_shipped(version))
 
 
 @cache
