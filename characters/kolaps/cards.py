@@ -9,7 +9,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
+from operator import attrgetter
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -540,7 +541,8 @@ def character_card(
     talent_choices = []
     equipment = []
     if not full:
-        held = [_held_line(cat, slug, level) for slug, level in character.talents.items()]
+        key = ("held-names", cat.version, tuple(character.talents.items()))
+        held = _once(lines, key, lambda: [_held_line(cat, *item) for item in key[2]])
         offers = []
     elif not with_offers:
         # The held talents' lines depend on the archetype and the levels held, nothing else.
@@ -632,7 +634,9 @@ def unit_card(
     return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
 
 
-def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False) -> UnitCard:
+def _unit_card(
+    unit, cat, members, cost, names, *, opponent_vu=None, full=False, lines=None
+) -> UnitCard:
     comparison = None
     if opponent_vu is not None:
         result = costing.compare(cost, opponent_vu)
@@ -651,7 +655,7 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
         share_token=unit.share_token,
         owner="",
         characters=[
-            character_card(m, c, names, full=full)
+            character_card(m, c, names, full=full, lines=lines)
             for m, c in zip(members, cost.characters, strict=True)
         ],
         problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
@@ -703,8 +707,13 @@ class Sheet:
     card: Callable[[], CharacterCard]
 
 
-def _row(obj) -> list:
-    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+@cache
+def _columns(model) -> Callable:
+    return attrgetter(*(f.attname for f in model._meta.concrete_fields))
+
+
+def _row(obj) -> tuple:
+    return _columns(type(obj))(obj)
 
 
 def unit_page_key(page: str, rows: UnitRows, *also) -> str:
@@ -717,11 +726,13 @@ def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     return f"kolaps-{page}-page:{_RELEASE}:{get_language()}:{rows.pk}:{digest}"
 
 
-def _sheet(character: KolapsCharacter, cost, names: dict[str, str], lines=None) -> Sheet:
+def _sheet(
+    character: KolapsCharacter, cost, names: dict[str, str], lines=None, language=None
+) -> Sheet:
     shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
-        key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
+        key=f"kolaps-sheet:{_RELEASE}:{language or get_language()}:{character.pk}:{digest}",
         card=partial(character_card, character, cost, names, with_offers=False, lines=lines),
     )
 
@@ -732,9 +743,12 @@ def unit_print_card(
     """The unit's summary (cheap lines) and the sheet of each member, in order (one query
     for the members unless given)."""
     cat, members, cost, names = _unit_parts(unit, members)
-    card = _unit_card(unit, cat, members, cost, names)
-    lines: dict = {}  # each talent list and item built once for all the sheets
-    return card, [_sheet(m, c, names, lines) for m, c in zip(members, cost.characters, strict=True)]
+    lines: dict = {}  # each talent list and item built once for the summary and the sheets
+    card = _unit_card(unit, cat, members, cost, names, lines=lines)
+    language = get_language()
+    return card, [
+        _sheet(m, c, names, lines, language) for m, c in zip(members, cost.characters, strict=True)
+    ]
 
 
 def character_sheet(character: KolapsCharacter) -> Sheet:

@@ -238,6 +238,7 @@ def _sheets(sheets: list[cards.Sheet], typography) -> list[str]:
         if html is None:
             card = sheet.card()
             shared = {
+                _PARTS["line"]: parts.line(card),
                 _PARTS["gauges"]: parts.gauges(card),
                 _PARTS["talents"]: parts.talents(card),
                 _PARTS["equipment"]: parts.equipment(card),
@@ -252,7 +253,7 @@ def _sheets(sheets: list[cards.Sheet], typography) -> list[str]:
     return rendered
 
 
-_PARTS = {name: _mark(f"sheet-{name}") for name in ("gauges", "talents", "equipment")}
+_PARTS = {name: _mark(f"sheet-{name}") for name in ("line", "gauges", "talents", "equipment")}
 
 
 class _SheetParts:
@@ -265,7 +266,7 @@ class _SheetParts:
         self.typography = typography
         self.templates = {
             name: get_template(f"characters/kolaps/_sheet_parts.html#sheet-{name}")
-            for name in ("gauges", "talents", "equipment")
+            for name in ("line", "gauges", "talents", "equipment")
         }
         self.item_template = get_template("characters/kolaps/_item.html")
         self.done: dict = {}
@@ -276,10 +277,19 @@ class _SheetParts:
             self.done[key] = (shown, mark_safe(self.typography(html) if typeset else html))
         return self.done[key][1]
 
+    def line(self, card: cards.CharacterCard) -> str:
+        """Affiliation, archetype, rank, threshold, PU and PP: the same for members of one
+        archetype and rank who bought the same."""
+        shown = (card.affiliation_label, card.archetype_label, card.rank_label,
+                 card.success_threshold, card.value, card.pp_spent, card.pp_budget)  # fmt: skip
+        render = partial(self.templates["line"].render, {"character": card})
+        return self._once(("line", *shown), None, render)
+
     def gauges(self, card: cards.CharacterCard) -> str:
-        gauges = card.gauges
-        key = ("gauges", *gauges)
-        return self._once(key, None, lambda: self.templates["gauges"].render({"gauges": gauges}))
+        def render() -> str:
+            return self.templates["gauges"].render({"gauges": card.gauges})
+
+        return self._once(("gauges", card.sante, card.souffle, card.moral), None, render)
 
     def talents(self, card: cards.CharacterCard) -> str:
         talents = card.talents
@@ -287,10 +297,12 @@ class _SheetParts:
         return self._once(("talents", id(talents)), talents, render)
 
     def equipment(self, card: cards.CharacterCard) -> str:
-        items = [(item, self._item(item)) for item in card.equipment]
-        key = ("equipment", *(id(item) for item, _numbers in items))
-        render = partial(self.templates["equipment"].render, {"items": items})
-        return self._once(key, items, render)
+        def render() -> str:
+            items = [(item, self._item(item)) for item in card.equipment]
+            return self.templates["equipment"].render({"items": items})
+
+        key = ("equipment", *(id(item) for item in card.equipment))
+        return self._once(key, card.equipment, render)
 
     def _item(self, item: cards.ItemLine) -> str:
         render = partial(self.item_template.render, {"item": item})
