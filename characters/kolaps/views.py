@@ -207,6 +207,20 @@ def _mark(name: str) -> str:
 _SHEETS = _mark("sheets")
 
 
+def _members(unit: cards.UnitCard) -> list[tuple[cards.CharacterCard, str]]:
+    """The print's summary: each member with its cells after the name (archetype, rank, PU,
+    PP), rendered once for the members of one archetype and rank who bought the same."""
+    template = get_template("characters/kolaps/print.html#member-cells")
+    cells: dict[tuple, str] = {}
+    members = []
+    for c in unit.characters:
+        shown = (c.archetype_label, c.rank_label, c.value, c.pp_spent, c.pp_budget)
+        if shown not in cells:
+            cells[shown] = mark_safe(template.render({"c": c}))
+        members.append((c, cells[shown]))
+    return members
+
+
 def _with_sheets(request, context: dict, sheets: list[str], typography) -> str:
     """The print page around its `sheets` (given their typography already): the page's own
     text gets its typography, then the sheets are written in, so that the typography reads
@@ -224,36 +238,35 @@ def _sheets(sheets: list[cards.Sheet], typography) -> list[str]:
     kept. A unit of 30 printed again costs one cache read instead of 30 full cards and
     sheets.
 
-    Rendered afresh, the parts a unit's members mostly share (gauges, talents, equipment,
-    an item's numbers) are each rendered and typeset once per print however many sheets
-    show them (`_sheet_parts.html`); only each sheet's own lines (name, costs, problems)
-    are rendered and typeset per member, with marks where the parts go."""
+    Rendered afresh, the parts a unit's members mostly share (their line, gauges, talents,
+    equipment, an item's numbers) are each rendered and typeset once per print however
+    many sheets show them (`_sheet_parts.html`); the sheets to render are rendered and
+    typeset together (`_sheets.html`, marks where the parts go and between sheets), then
+    each is given its parts."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
-    template = get_template("characters/kolaps/_sheet.html")
-    parts = _SheetParts(typography)
-    rendered, new = [], {}
-    for sheet in sheets:
-        html = found.get(sheet.key)
-        if html is None:
-            card = sheet.card()
-            shared = {
-                _PARTS["line"]: parts.line(card),
-                _PARTS["gauges"]: parts.gauges(card),
-                _PARTS["talents"]: parts.talents(card),
-                _PARTS["equipment"]: parts.equipment(card),
-            }
-            html = typography(template.render({"character": card, **_PARTS}))
-            for mark, part in shared.items():
-                html = html.replace(mark, part, 1)
-            new[sheet.key] = html
-        rendered.append(mark_safe(html))
-    if new and seconds:
-        cache.set_many(new, seconds)
-    return rendered
+    missing = [sheet for sheet in sheets if sheet.key not in found]
+    if missing:
+        parts = _SheetParts(typography)
+        members = [sheet.card() for sheet in missing]
+        shared = [parts.of(card) for card in members]
+        html = get_template("characters/kolaps/_sheets.html").render(
+            {"characters": members, **_PARTS, "end": _END}
+        )
+        new = {}
+        for sheet, own, parts_of in zip(
+            missing, typography(html).split(_END)[:-1], shared, strict=True
+        ):
+            for mark, part in zip(_PARTS.values(), parts_of, strict=True):
+                own = own.replace(mark, part, 1)
+            new[sheet.key] = found[sheet.key] = own
+        if seconds:
+            cache.set_many(new, seconds)
+    return [mark_safe(found[sheet.key]) for sheet in sheets]
 
 
 _PARTS = {name: _mark(f"sheet-{name}") for name in ("line", "gauges", "talents", "equipment")}
+_END = _mark("sheet-end")
 
 
 class _SheetParts:
@@ -276,6 +289,10 @@ class _SheetParts:
             html = render()
             self.done[key] = (shown, mark_safe(self.typography(html) if typeset else html))
         return self.done[key][1]
+
+    def of(self, card: cards.CharacterCard) -> tuple[str, str, str, str]:
+        """The card's parts, in the order of `_PARTS`."""
+        return self.line(card), self.gauges(card), self.talents(card), self.equipment(card)
 
     def line(self, card: cards.CharacterCard) -> str:
         """Affiliation, archetype, rank, threshold, PU and PP: the same for members of one
@@ -473,7 +490,7 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
 
     def render_page(extra: dict, typography) -> str:
         card, sheets = cards.unit_print_card(*rows.models())
-        context = {"title": card.name, "unit": card, "back": back}
+        context = {"title": card.name, "unit": card, "members": _members(card), "back": back}
         return _with_sheets(request, context | extra, _sheets(sheets, typography), typography)
 
     return _kept_page(request, key, seconds, render_page)
