@@ -131,7 +131,7 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 # A KOLAPS unit's print and each character's print sheet, kept as rendered under a key
-# naming all they show (characters/kolaps/views.py `_print_page`, `_sheets`); 0 renders
+# naming all they show (characters/kolaps/views.py `_print_page`, printing.py); 0 renders
 # every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
 # The KOLAPS unit page as sent, likewise (characters/kolaps/views.py `_unit_page`).

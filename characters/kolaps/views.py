@@ -7,7 +7,6 @@ the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
 import io
-from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -18,17 +17,15 @@ from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.crypto import salted_hmac
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from characters.kolaps import cards, services
+from characters.kolaps import cards, printing, services
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.forms import (
     CharacterChangeForm,
@@ -186,145 +183,15 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = cards.character_get_for_user(request.user, pk)
 
     def render_page(extra: dict, typography) -> str:
-        sheets = _sheets([cards.character_sheet(character)], typography)
+        sheets = printing.sheets_html([cards.character_sheet(character)], typography)
         context = {
             "title": character.name,
             "unit": None,
             "back": reverse("kolaps-character", args=[pk]),
         }
-        return _with_sheets(request, context | extra, sheets, typography)
+        return printing.page_html(request, context | extra, sheets, typography)
 
     return _kept_page(request, None, 0, render_page)
-
-
-def _mark(name: str) -> str:
-    """A mark a page is rendered with in place of `name`, replaced before it is sent. Derived
-    from the secret key, so that no name a user types can be it (a name holding it would
-    have the marked thing written in its place)."""
-    return f"\ue000{name}-{salted_hmac('kolaps-kept-page', name).hexdigest()[:20]}\ue000"
-
-
-_SHEETS = _mark("sheets")
-
-
-def _members(unit: cards.UnitCard) -> list[tuple[cards.CharacterCard, str]]:
-    """The print's summary: each member with its cells after the name (archetype, rank, PU,
-    PP), rendered once for the members of one archetype and rank who bought the same."""
-    template = get_template("characters/kolaps/print.html#member-cells")
-    cells: dict[tuple, str] = {}
-    members = []
-    for c in unit.characters:
-        shown = (c.archetype_label, c.rank_label, c.value, c.pp_spent, c.pp_budget)
-        if shown not in cells:
-            cells[shown] = mark_safe(template.render({"c": c}))
-        members.append((c, cells[shown]))
-    return members
-
-
-def _with_sheets(request, context: dict, sheets: list[str], typography) -> str:
-    """The print page around its `sheets` (given their typography already): the page's own
-    text gets its typography, then the sheets are written in, so that the typography reads
-    each sheet's text once, when the sheet is rendered, not again in every page showing it."""
-    html = render_to_string(
-        "characters/kolaps/print.html", {**context, "sheets": [_SHEETS]}, request
-    )
-    return typography(html).replace(_SHEETS, "".join(sheets), 1)
-
-
-def _sheets(sheets: list[cards.Sheet], typography) -> list[str]:
-    """Each character's print sheet as HTML, French typography included (`typography`):
-    from the cache when the same sheet (same character, numbers, catalogue and language:
-    `Sheet.key`) was rendered in the last `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and
-    kept. A unit of 30 printed again costs one cache read instead of 30 full cards and
-    sheets.
-
-    Rendered afresh, the parts a unit's members mostly share (their line, gauges, talents,
-    equipment, an item's numbers) are each rendered and typeset once per print however
-    many sheets show them (`_sheet_parts.html`); the sheets to render are rendered and
-    typeset together (`_sheets.html`, marks where the parts go and between sheets), then
-    each is given its parts."""
-    seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
-    found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
-    missing = [sheet for sheet in sheets if sheet.key not in found]
-    if missing:
-        parts = _SheetParts(typography)
-        members = [sheet.card() for sheet in missing]
-        shared = [parts.of(card) for card in members]
-        html = get_template("characters/kolaps/_sheets.html").render(
-            {"characters": members, **_PARTS, "end": _END}
-        )
-        new = {}
-        for sheet, own, parts_of in zip(
-            missing, typography(html).split(_END)[:-1], shared, strict=True
-        ):
-            for mark, part in zip(_PARTS.values(), parts_of, strict=True):
-                own = own.replace(mark, part, 1)
-            new[sheet.key] = found[sheet.key] = own
-        if seconds:
-            cache.set_many(new, seconds)
-    return [mark_safe(found[sheet.key]) for sheet in sheets]
-
-
-_PARTS = {name: _mark(f"sheet-{name}") for name in ("line", "gauges", "talents", "equipment")}
-_END = _mark("sheet-end")
-
-
-class _SheetParts:
-    """The shared parts of the sheets of one print, each rendered once. Talent lists and
-    items are known by their identity: the cards of one print share the objects of what
-    their members share (`cards.character_card`'s `lines`), and each is kept here with its
-    HTML, so that no other object takes its id meanwhile."""
-
-    def __init__(self, typography):
-        self.typography = typography
-        self.templates = {
-            name: get_template(f"characters/kolaps/_sheet_parts.html#sheet-{name}")
-            for name in ("line", "gauges", "talents", "equipment")
-        }
-        self.item_template = get_template("characters/kolaps/_item.html")
-        self.done: dict = {}
-
-    def _once(self, key, shown, render, *, typeset=True) -> str:
-        if key not in self.done:
-            html = render()
-            self.done[key] = (shown, mark_safe(self.typography(html) if typeset else html))
-        return self.done[key][1]
-
-    def of(self, card: cards.CharacterCard) -> tuple[str, str, str, str]:
-        """The card's parts, in the order of `_PARTS`."""
-        return self.line(card), self.gauges(card), self.talents(card), self.equipment(card)
-
-    def line(self, card: cards.CharacterCard) -> str:
-        """Affiliation, archetype, rank, threshold, PU and PP: the same for members of one
-        archetype and rank who bought the same."""
-        shown = (card.affiliation_label, card.archetype_label, card.rank_label,
-                 card.success_threshold, card.value, card.pp_spent, card.pp_budget)  # fmt: skip
-        render = partial(self.templates["line"].render, {"character": card})
-        return self._once(("line", *shown), None, render)
-
-    def gauges(self, card: cards.CharacterCard) -> str:
-        def render() -> str:
-            return self.templates["gauges"].render({"gauges": card.gauges})
-
-        return self._once(("gauges", card.sante, card.souffle, card.moral), None, render)
-
-    def talents(self, card: cards.CharacterCard) -> str:
-        talents = card.talents
-        render = partial(self.templates["talents"].render, {"talents": talents})
-        return self._once(("talents", id(talents)), talents, render)
-
-    def equipment(self, card: cards.CharacterCard) -> str:
-        def render() -> str:
-            items = [(item, self._item(item)) for item in card.equipment]
-            return self.templates["equipment"].render({"items": items})
-
-        key = ("equipment", *(id(item) for item in card.equipment))
-        return self._once(key, card.equipment, render)
-
-    def _item(self, item: cards.ItemLine) -> str:
-        render = partial(self.item_template.render, {"item": item})
-        # Typeset with the equipment it is written in.
-        return self._once(("item", id(item)), item, render, typeset=False)
 
 
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
@@ -367,7 +234,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 # What `{% csrf_token %}` and the layout write in a kept page: replaced by this request's
 # token each time the page is sent.
-_CSRF = _mark("csrf")
+_CSRF = printing.mark("csrf")
 
 
 def _kept_page(request, key: str | None, seconds: int, render_page) -> HttpResponse:
@@ -484,14 +351,17 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
     """A unit's print sheets, kept as sent under a key naming all they show (the unit's and
     its members' rows, the language, the link back) for `KOLAPS_SHEET_CACHE_SECONDS`; when
     something changed, each member's sheet still comes from the cache unless it changed
-    itself (`_sheets`)."""
+    itself (`printing.sheets_html`)."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     key = cards.unit_page_key("print", rows, back) if seconds else None
 
     def render_page(extra: dict, typography) -> str:
         card, sheets = cards.unit_print_card(*rows.models())
-        context = {"title": card.name, "unit": card, "members": _members(card), "back": back}
-        return _with_sheets(request, context | extra, _sheets(sheets, typography), typography)
+        context = {"title": card.name, "unit": card, "members": printing.summary(card)}
+        sheets_html = printing.sheets_html(sheets, typography)
+        return printing.page_html(
+            request, context | {"back": back} | extra, sheets_html, typography
+        )
 
     return _kept_page(request, key, seconds, render_page)
 
