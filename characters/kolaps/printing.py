@@ -27,7 +27,7 @@ def mark(name: str) -> str:
     return f"\ue000{name}-{salted_hmac('kolaps-kept-page', name).hexdigest()[:20]}\ue000"
 
 
-_SHEETS = mark("sheets")
+_SHEETS = mark_safe(mark("sheets"))
 
 
 def summary(unit: cards.UnitCard) -> list[tuple[cards.CharacterCard, str]]:
@@ -88,8 +88,11 @@ def sheets_html(sheets: list[cards.Sheet], typography) -> list[str]:
     return [mark_safe(found[sheet.key]) for sheet in sheets]
 
 
-_PARTS = {name: mark(f"sheet-{name}") for name in ("line", "gauges", "talents", "equipment")}
-_END = mark("sheet-end")
+# Safe (nothing in them to escape): written as they are, without escaping each time.
+_PARTS = {
+    name: mark_safe(mark(f"sheet-{name}")) for name in ("line", "gauges", "talents", "equipment")
+}
+_END = mark_safe(mark("sheet-end"))
 
 
 class _SheetParts:
