@@ -10,16 +10,18 @@ print, rendered ahead by a task: characters/kolaps/tasks.py) gets the same typog
 import re
 
 NBSP = "\u00a0"
+_VOWEL = "AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô"
 # Text between tags, outside the elements whose text is code or typed by the visitor.
 # Only the text that holds something to change: most text between tags is white space or
-# words without punctuation, skipped in C rather than handed to Python one by one.
-_CANDIDATE_TEXT = re.compile(r">([^<]*(?:[ \t][:;?!»]|«|\b(?:[Dd]|[Qq]u)e )[^<]*)<")
+# words without punctuation, skipped in C rather than handed to Python one by one ("de"
+# or "que" only before a vowel: "mot de passe" has nothing to change).
+_CANDIDATE_TEXT = re.compile(rf">([^<]*(?:[ \t][:;?!»]|«|\b(?:[Dd]|[Qq]u)e (?=[{_VOWEL}]))[^<]*)<")
 _RAW = re.compile(r"<(script|style|pre|code|textarea)\b.*?</\1>", re.S | re.I)
 _BEFORE_PUNCTUATION = re.compile(r"[ \t]+([:;?!»])")
 _AFTER_GUILLEMET = re.compile(r"«[ \t]+")
 # "de Alice" -> "d'Alice": a word of two letters or more starting with a vowel, not an
 # acronym ("de l'APC" is the translator's to write), not an English name ("Of the Dead").
-_ELISION = re.compile(r"\b([Dd]|[Qq]u)e (?=[AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô][a-zàâçéèêëîïôûù'-])(?!Of )")
+_ELISION = re.compile(rf"\b([Dd]|[Qq]u)e (?=[{_VOWEL}][a-zàâçéèêëîïôûù'-])(?!Of )")
 
 
 def french_typography(text: str) -> str:
