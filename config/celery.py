@@ -18,6 +18,7 @@ if not app.conf.broker_url:
 app.autodiscover_tasks(
     [
         "characters.accounts",
+        "characters.kolaps",
         "campaigns.chapters",
         "campaigns.settlement",
         "campaigns.notifications",

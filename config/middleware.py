@@ -4,13 +4,11 @@ A visitor's language is the one they picked in the header (a cookie, remembered)
 first visit, the first of French and English their browser asks for (Accept-Language);
 French when it asks for neither, Chronique being French first.
 
-French pages then get French typography on what they show (`FrenchTypographyMiddleware`):
-a non-breaking space before `: ; ? !` and inside « », and "de"/"que" elided before a
-name that starts with a vowel ("Historique d'Alice"), names being interpolated after the
-sentence was translated.
+French pages then get French typography on what they show (`FrenchTypographyMiddleware`,
+the typography itself in `characters/typography.py`): a non-breaking space before
+`: ; ? !` and inside « », and "de"/"que" elided before a name that starts with a vowel
+("Historique d'Alice"), names being interpolated after the sentence was translated.
 """
-
-import re
 
 from django.conf import settings
 from django.shortcuts import render
@@ -19,6 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from characters.permissions import Refusal
+from characters.typography import typeset, typeset_around, typography_for
 from config.bounds import out_of_range_sentence
 
 
@@ -60,58 +59,21 @@ def _asked_for(header: str) -> str | None:
     return None
 
 
-NBSP = "\u00a0"
-# Text between tags, outside the elements whose text is code or typed by the visitor.
-# Only the text that holds something to change: most text between tags is white space or
-# words without punctuation, skipped in C rather than handed to Python one by one.
-_CANDIDATE_TEXT = re.compile(r">([^<]*(?:[ \t][:;?!»]|«|\b(?:[Dd]|[Qq]u)e )[^<]*)<")
-_RAW = re.compile(r"<(script|style|pre|code|textarea)\b.*?</\1>", re.S | re.I)
-_BEFORE_PUNCTUATION = re.compile(r"[ \t]+([:;?!»])")
-_AFTER_GUILLEMET = re.compile(r"«[ \t]+")
-# "de Alice" -> "d'Alice": a word of two letters or more starting with a vowel, not an
-# acronym ("de l'APC" is the translator's to write), not an English name ("Of the Dead").
-_ELISION = re.compile(r"\b([Dd]|[Qq]u)e (?=[AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô][a-zàâçéèêëîïôûù'-])(?!Of )")
-
-
-def french_typography(text: str) -> str:
-    text = _BEFORE_PUNCTUATION.sub(lambda m: NBSP + m.group(1), text)
-    text = _AFTER_GUILLEMET.sub("«" + NBSP, text)
-    return _ELISION.sub(lambda m: m.group(1) + "'", text)
-
-
-def _typeset_text(match: re.Match) -> str:
-    return f">{french_typography(match.group(1))}<"
-
-
-def _typeset(html: str) -> str:
-    pieces, last = [], 0
-    for raw in _RAW.finditer(html):
-        pieces.append(_CANDIDATE_TEXT.sub(_typeset_text, html[last : raw.start()]))
-        pieces.append(raw.group(0))
-        last = raw.end()
-    pieces.append(_CANDIDATE_TEXT.sub(_typeset_text, html[last:]))
-    return "".join(pieces)
-
-
-def _unchanged(html: str) -> str:
-    return html
-
-
 class FrenchTypographyMiddleware:
     """French pages (HTML) get French spacing and elision on their text, never inside tags,
     scripts, styles or code.
 
     A view that keeps a page as rendered (the KOLAPS unit page and print sheets) applies the
     typography once, before keeping it, rather than on every request that shows it: the
-    request carries the page's typography (`request.typography`: this one for French,
-    nothing changed for English; given here, the apps below `config` do not import it), and
-    a response whose `typeset` is true is sent as it is."""
+    request carries the page's typography (`request.typography`: French typography for
+    French, nothing changed for English), and a response whose `typeset` is true is sent as
+    it is."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        request.typography = _typeset if translation.get_language() == "fr" else _unchanged
+        request.typography = typography_for(translation.get_language())
         response = self.get_response(request)
         if (
             translation.get_language() == "fr"
@@ -119,9 +81,11 @@ class FrenchTypographyMiddleware:
             and not response.streaming
             and response.get("Content-Type", "").startswith("text/html")
         ):
-            response.content = _typeset(response.content.decode(response.charset)).encode(
-                response.charset
-            )
+            html = response.content.decode(response.charset)
+            # The layout's parts the page shows are typeset already: the rest is read.
+            parts = getattr(request, "layout_parts", None)
+            html = typeset_around(html, parts) if parts else typeset(html)
+            response.content = html.encode(response.charset)
             if response.has_header("Content-Length"):
                 response["Content-Length"] = str(len(response.content))
         return response

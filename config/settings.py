@@ -81,9 +81,11 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # No `i18n` processor: no template reads LANGUAGE_CODE, LANGUAGES or
+            # LANGUAGE_BIDI from the context (the layout's tag gives its parts the language,
+            # print pages ask `{% get_current_language %}`), and every page paid for it.
             "context_processors": [
                 "django.template.context_processors.request",
-                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -131,12 +133,19 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
 # A KOLAPS unit's print and each character's print sheet, kept as rendered under a key
-# naming all they show (characters/kolaps/views.py `_print_page`, `_sheets`); 0 renders
+# naming all they show (characters/kolaps/views.py `_print_page`, printing.py); 0 renders
 # every sheet on every request.
 KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
 # The KOLAPS unit page and the list of a player's units and characters as sent, likewise
 # (characters/kolaps/views.py `_unit_page`, `_list_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
+# After a change to a KOLAPS unit or a member commits, a task renders the unit page and its
+# print ahead for the owner's next visit (characters/kolaps/views.py `unit_prerender`).
+# On when a worker runs tasks; in-process (no broker) it would only move that render from
+# the owner's next page into the answer to their change, and render pages never asked for.
+KOLAPS_PRERENDER = env.bool(
+    "KOLAPS_PRERENDER", default=bool(env.str("CELERY_BROKER_URL", default=""))
+)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
 CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", default=3600)

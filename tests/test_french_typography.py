@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from config.middleware import french_typography
+from characters.typography import french_typography, typeset, typeset_around
 from tests.factories import PlayerFactory
 
 NBSP = "\u00a0"
@@ -27,6 +27,33 @@ NBSP = "\u00a0"
 )
 def test_it_typesets_french(text, typeset):
     assert french_typography(text) == typeset
+
+
+HEADER = typeset("<header><a>Mes unités</a> <p>Thème : sombre</p></header>\n")
+FOOTER = typeset("<footer>API</footer>")
+
+
+@pytest.mark.parametrize(
+    ("page", "pieces"),
+    [
+        (
+            f"<title>Historique de Alice</title>{HEADER}<main>Points : 3</main>{FOOTER}",
+            [HEADER, FOOTER],
+        ),
+        (f"{HEADER}{FOOTER}", [HEADER, FOOTER]),
+        (f"<p>Rien</p>{HEADER}<main>« Le Havre »</main>", [HEADER, FOOTER]),  # a piece missing
+        (f"<p>Jet de </p>{HEADER}", [HEADER]),
+        (f"<p>Jet de {HEADER}", [HEADER]),  # text running into a piece
+        ("<p>x</p><i>A</i> : y<p>z</p>", ["<i>A</i> "]),  # a colon after its space
+        ("<p>x</p><b>y</b>de Alice<i>x</i>", ["<b>y</b>de"]),  # an elision across its edge
+        (f"<p>a \ue002: b</p>{HEADER}", [HEADER]),
+        (f"<pre>a : b</pre>{HEADER}<script>x ? y</script><p>a ? b</p>", [HEADER]),
+    ],
+)
+def test_it_typesets_around_the_layout_as_it_typesets_the_whole_page(page, pieces):
+    """The layout's parts are typeset once, when kept; a page is then read around them, and
+    reads exactly as the whole page typeset."""
+    assert typeset_around(page, pieces) == typeset(page)
 
 
 @pytest.mark.django_db

@@ -265,6 +265,51 @@ def test_a_print_gives_each_sheet_its_own_equipment_numbers(client, player, sett
     assert sum("Protection" in item for item in shield) == 2  # the vest and the shield
 
 
+def test_a_print_gives_each_sheet_its_own_talents_and_gauges(client, player, settings):
+    """A print renders the parts its members share once (talents, gauges, equipment): a
+    member who differs still gets their own."""
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 0  # every sheet rendered for this print
+    unit = _unit_of(player, 3)
+    second = unit.members.get(name="Agent 1")
+    second = services.character_raise(
+        actor=player, character=second, version=second.version, talent="fusil"
+    )
+    services.character_set_gauges(
+        actor=player, character=second, version=second.version, sante=2, souffle=5, moral=4
+    )
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    page = _text(client.get(reverse("kolaps-unit-print", args=[unit.pk])))
+    sheets = page.split('<section class="sheet character-sheet">')[1:]
+    rifle = [sheet.split("Fusil<br>")[1].split('<td class="num">')[1][0] for sheet in sheets]
+    assert rifle == ["0", "1", "0"]
+    starts = [sheet.split("</table>")[0].count(" start") for sheet in sheets]
+    assert starts[1] == 2 + 5 + 4 and starts[0] == starts[2] != starts[1]
+
+
+def test_a_french_print_has_french_typography_in_each_sheet(client, player, settings):
+    settings.KOLAPS_SHEET_CACHE_SECONDS = 0
+    unit = _unit_of(player, 2)
+    first = unit.members.get(name="Agent 0")
+    for level in (1, 2, 3):
+        first = services.character_set_level(
+            actor=player, character=first, version=first.version, talent="fusil", level=level
+        )
+    first = services.character_set_level(
+        actor=player, character=first, version=first.version, talent="precision", level=2
+    )
+    services.character_set_level(
+        actor=player, character=first, version=first.version, talent="fusil", level=1
+    )
+    client.force_login(player)
+    page = client.get(reverse("kolaps-unit-print", args=[unit.pk])).content.decode()
+    sheet = page.split('<section class="sheet character-sheet">')[1]
+    # The sheet's own problem, as the unit's summary states it: a space that never breaks
+    # before the colon.
+    assert "<li>Agent 0\u00a0: Précision 2 demande Pistolet 3 ou Fusil 3.</li>" in sheet
+    assert " :" not in page and " ;" not in page
+
+
 def _token_get(url: str, key: str):
     return Client().get(url, HTTP_AUTHORIZATION=f"Token {key}")
 

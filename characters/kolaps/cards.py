@@ -9,9 +9,11 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -116,17 +118,31 @@ def _converted(model, names: list[str], values) -> list:
     """A row read through `CompiledRead` unconverted, as the ORM would have loaded it (JSON
     decoded, SQLite's dates and booleans made Python's)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    out = []
-    for name, value in zip(names, values, strict=True):
-        field = model._meta.get_field(name)
-        column = field.get_col(model._meta.db_table)
-        for convert in [
-            *connection.ops.get_db_converters(column),
-            *column.get_db_converters(connection),
-        ]:
-            value = convert(value, column, connection)
-        out.append(value)
+    out = list(values)
+    for position, column, convert in _converters(connection, model, tuple(names)):
+        out[position] = convert(out[position], column, connection)
     return out
+
+
+# Per connection (each thread has its own): the converters its backend gives each column.
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _converters(connection, model, names: tuple[str, ...]) -> list:
+    """What `_converted` applies to the columns `names` of `model`, in order: looked up once
+    per connection, not once a value (a cold print converts 30 members of 20 columns)."""
+    known = _CONVERTERS.setdefault(connection, {})
+    if (model, names) not in known:
+        found = []
+        for position, name in enumerate(names):
+            column = model._meta.get_field(name).get_col(model._meta.db_table)
+            for convert in [
+                *connection.ops.get_db_converters(column),
+                *column.get_db_converters(connection),
+            ]:
+                found.append((position, column, convert))
+        known[model, names] = found
+    return known[model, names]
 
 
 _UNIT_FIELDS = [f.attname for f in KolapsUnit._meta.concrete_fields]
@@ -465,6 +481,20 @@ def _held_line(cat: Catalogue, slug: str, level: int) -> TalentLine:
     )  # fmt: skip
 
 
+def _once(lines: dict | None, key: tuple, build: Callable):
+    """`build()`, or what it gave for `key` earlier in `lines` (the lines of one print)."""
+    if lines is None:
+        return build()
+    if key not in lines:
+        lines[key] = build()
+    return lines[key]
+
+
+def _held_lines(cat: Catalogue, character: KolapsCharacter) -> list[TalentLine]:
+    steps = costing.steps(cat, services.character_choices(character))
+    return [_talent_line(cat, s) for s in steps if s.level is not None]
+
+
 def character_card(
     character: KolapsCharacter,
     cost: costing.CharacterCost,
@@ -472,22 +502,31 @@ def character_card(
     *,
     full: bool = True,
     with_offers: bool = True,
+    lines: dict | None = None,
 ) -> CharacterCard:
     """The card of one character; `full` adds what the builder and the sheet need (offers,
     prerequisites, talent numbers, equipment), which a unit's list of 30 does not show;
     without `with_offers`, the talents not held are left out (the print sheet shows only
-    those held)."""
+    those held). `lines`, shared by the sheets of one print, keeps each distinct list of
+    talents and each item as built once: a unit's members mostly hold the same ones, and
+    their labels, numbers and summaries are translated once instead of once a member."""
     cat = services.catalogue(character.catalogue_version)
     archetype = cat.archetypes.get(character.archetype)
     talent_choices = []
     equipment = []
     if not full:
-        held = [_held_line(cat, slug, level) for slug, level in character.talents.items()]
+        key = ("held-names", cat.version, tuple(character.talents.items()))
+        held = _once(lines, key, lambda: [_held_line(cat, *item) for item in key[2]])
+        offers = []
+    elif not with_offers:
+        # The held talents' lines depend on the archetype and the levels held, nothing else.
+        key = ("held", cat.version, character.archetype, tuple(sorted(character.talents.items())))
+        held = _once(lines, key, lambda: _held_lines(cat, character))
         offers = []
     else:
         steps = costing.steps(cat, services.character_choices(character))
         held = [_talent_line(cat, s) for s in steps if s.level is not None]
-        offers = [_talent_line(cat, s) for s in steps if s.level is None and with_offers]
+        offers = [_talent_line(cat, s) for s in steps if s.level is None]
     if archetype is not None and full:
         for number, group in enumerate(archetype.talents, start=1):
             if len(group) > 1:
@@ -499,7 +538,8 @@ def character_card(
             slug = (
                 character.equipment[number - 1] if number <= len(character.equipment) else group[0]
             )
-            equipment.append(_item_line(cat, number, slug, group))
+            key = ("item", cat.version, number, slug, group)
+            equipment.append(_once(lines, key, partial(_item_line, cat, number, slug, group)))
     rank = cat.ranks.get(character.rank)
     return CharacterCard(
         id=character.pk,
@@ -568,7 +608,9 @@ def unit_card(
     return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
 
 
-def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False) -> UnitCard:
+def _unit_card(
+    unit, cat, members, cost, names, *, opponent_vu=None, full=False, lines=None
+) -> UnitCard:
     comparison = None
     if opponent_vu is not None:
         result = costing.compare(cost, opponent_vu)
@@ -587,7 +629,7 @@ def _unit_card(unit, cat, members, cost, names, *, opponent_vu=None, full=False)
         share_token=unit.share_token,
         owner="",
         characters=[
-            character_card(m, c, names, full=full)
+            character_card(m, c, names, full=full, lines=lines)
             for m, c in zip(members, cost.characters, strict=True)
         ],
         problems=[text.problem_sentence(p, cat, names) for p in cost.problems],
@@ -623,8 +665,13 @@ class Sheet:
     card: Callable[[], CharacterCard]
 
 
-def _row(obj) -> list:
-    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+@cache
+def _columns(model) -> Callable:
+    return attrgetter(*(f.attname for f in model._meta.concrete_fields))
+
+
+def _row(obj) -> tuple:
+    return _columns(type(obj))(obj)
 
 
 def unit_page_key(page: str, rows: UnitRows, *also) -> str:
@@ -637,12 +684,14 @@ def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     return f"kolaps-{page}-page:{_RELEASE}:{get_language()}:{rows.pk}:{digest}"
 
 
-def _sheet(character: KolapsCharacter, cost, names: dict[str, str]) -> Sheet:
+def _sheet(
+    character: KolapsCharacter, cost, names: dict[str, str], lines=None, language=None
+) -> Sheet:
     shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
-        key=f"kolaps-sheet:{_RELEASE}:{get_language()}:{character.pk}:{digest}",
-        card=partial(character_card, character, cost, names, with_offers=False),
+        key=f"kolaps-sheet:{_RELEASE}:{language or get_language()}:{character.pk}:{digest}",
+        card=partial(character_card, character, cost, names, with_offers=False, lines=lines),
     )
 
 
@@ -652,8 +701,12 @@ def unit_print_card(
     """The unit's summary (cheap lines) and the sheet of each member, in order (one query
     for the members unless given)."""
     cat, members, cost, names = _unit_parts(unit, members)
-    card = _unit_card(unit, cat, members, cost, names)
-    return card, [_sheet(m, c, names) for m, c in zip(members, cost.characters, strict=True)]
+    lines: dict = {}  # each talent list and item built once for the summary and the sheets
+    card = _unit_card(unit, cat, members, cost, names, lines=lines)
+    language = get_language()
+    return card, [
+        _sheet(m, c, names, lines, language) for m, c in zip(members, cost.characters, strict=True)
+    ]
 
 
 def character_sheet(character: KolapsCharacter) -> Sheet:

@@ -6,20 +6,26 @@ through its link), call one service, render. Without JavaScript a POST redirects
 the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
+import io
+
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils import translation
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from characters.kept import kept_page
-from characters.kolaps import cards, services
+from characters.kolaps import cards, printing, services
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.forms import (
     CharacterChangeForm,
@@ -32,7 +38,9 @@ from characters.kolaps.forms import (
     archetype_options,
     rank_choices,
 )
+from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
+from characters.typography import typography_for
 
 
 def _first_error(form) -> str:
@@ -185,46 +193,17 @@ def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse
 @require_GET
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = cards.character_get_for_user(request.user, pk)
-    return render(
-        request,
-        "characters/kolaps/print.html",
-        {
+
+    def render_page(extra: dict, typography) -> str:
+        sheets = printing.sheets_html([cards.character_sheet(character)], typography)
+        context = {
             "title": character.name,
-            "sheets": _sheets([cards.character_sheet(character)]),
             "unit": None,
             "back": reverse("kolaps-character", args=[pk]),
-        },
-    )
+        }
+        return printing.page_html(request, context | extra, sheets, typography)
 
-
-def _sheets(sheets: list[cards.Sheet]) -> list[str]:
-    """Each character's print sheet as HTML: from the cache when the same sheet (same
-    character, numbers, catalogue and language: `Sheet.key`) was rendered in the last
-    `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and kept. A unit of 30 printed again costs
-    one cache read instead of 30 full cards and sheets."""
-    seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
-    found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
-    template = get_template("characters/kolaps/_sheet.html")
-    item_template = get_template("characters/kolaps/_item.html")
-    # An item's numbers (ranges, power, protection), rendered once per print however many
-    # characters carry it: a unit's members mostly share their weapons and armours.
-    numbers: dict[str, str] = {}
-    rendered, new = [], {}
-    for sheet in sheets:
-        html = found.get(sheet.key)
-        if html is None:
-            card = sheet.card()
-            items = []
-            for item in card.equipment:
-                shown = repr(item)
-                if shown not in numbers:
-                    numbers[shown] = mark_safe(item_template.render({"item": item}))
-                items.append((item, numbers[shown]))
-            html = new[sheet.key] = template.render({"character": card, "items": items})
-        rendered.append(mark_safe(html))
-    if new and seconds:
-        cache.set_many(new, seconds)
-    return rendered
+    return kept_page(request, None, 0, render_page, typesets=True)
 
 
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
@@ -290,7 +269,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             request.get_full_path(), target, request.COOKIES.get("theme"),
         )  # fmt: skip
 
-    def render_page(extra: dict) -> str:
+    def render_page(extra: dict, typography) -> str:
         unit, members = rows.models()
         card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
         context = {
@@ -324,9 +303,9 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             if card.share_token
             else "",
         }
-        return render_to_string(template, {**context, **extra}, request)
+        return typography(render_to_string(template, {**context, **extra}, request))
 
-    return kept_page(request, key, seconds, render_page)
+    return kept_page(request, key, seconds, render_page, typesets=True)
 
 
 # The page a change answers with, by kind.
@@ -348,7 +327,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 
     if request.method == "GET":  # the unit and its members in one read
         rows = cards.unit_rows_for_user(request.user, pk, with_free=True)
-        return _unit_page(request, None, rows=rows)
+        return _remembered(request, _unit_page(request, None, rows=rows))
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
 
@@ -356,23 +335,107 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
     """A unit's print sheets, kept as sent under a key naming all they show (the unit's and
     its members' rows, the language, the link back) for `KOLAPS_SHEET_CACHE_SECONDS`; when
     something changed, each member's sheet still comes from the cache unless it changed
-    itself (`_sheets`)."""
+    itself (`printing.sheets_html`)."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     key = cards.unit_page_key("print", rows, back) if seconds else None
 
-    def render_page(extra: dict) -> str:
+    def render_page(extra: dict, typography) -> str:
         card, sheets = cards.unit_print_card(*rows.models())
-        context = {"title": card.name, "unit": card, "sheets": _sheets(sheets), "back": back}
-        return render_to_string("characters/kolaps/print.html", {**context, **extra}, request)
+        context = {"title": card.name, "unit": card, "members": printing.summary(card)}
+        sheets_html = printing.sheets_html(sheets, typography)
+        return printing.page_html(
+            request, context | {"back": back} | extra, sheets_html, typography
+        )
 
-    return kept_page(request, key, seconds, render_page)
+    return kept_page(request, key, seconds, render_page, typesets=True)
 
 
 @login_required
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
     rows = cards.unit_rows_for_user(request.user, pk)
-    return _print_page(request, rows, back=reverse("kolaps-unit", args=[pk]))
+    return _remembered(request, _print_page(request, rows, back=reverse("kolaps-unit", args=[pk])))
+
+
+# --- Rendered ahead --------------------------------------------------------------------------
+
+# How an owner saw their unit pages lately, newest first (`unit_prerender` renders these).
+_SEEN = "kolaps-seen:{}"
+SEEN_VARIANTS = 2
+SEEN_SECONDS = 30 * 24 * 3600
+
+
+def _variant(request) -> dict:
+    """All of a unit page's key that comes from the visitor's request, but its path."""
+    theme = request.COOKIES.get("theme")
+    return {"language": get_language(), "theme": theme, "host": request.get_host(),
+            "scheme": request.scheme}  # fmt: skip
+
+
+def _remembered(request, response: HttpResponse) -> HttpResponse:
+    """The owner's page `response`, after remembering how they saw it when it had to be
+    rendered (a variant already remembered is served kept: nothing to write then)."""
+    if response.rendered:
+        key = _SEEN.format(request.user.pk)
+        variant = _variant(request)
+        seen = cache.get(key) or []
+        if seen[:1] != [variant]:
+            seen = [variant, *(v for v in seen if v != variant)][:SEEN_VARIANTS]
+            cache.set(key, seen, SEEN_SECONDS)
+    return response
+
+
+def _owner_request(owner, variant: dict, path: str) -> HttpRequest:
+    """A GET of `path` by `owner` as their browser sends it (`variant`), for a page rendered
+    ahead: what the views, the layout and the context processors read of a request."""
+    request = WSGIRequest(
+        {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "HTTP_HOST": variant["host"],
+            "wsgi.url_scheme": variant["scheme"],
+            "wsgi.input": io.BytesIO(),
+        }
+    )
+    request.COOKIES = {"theme": variant["theme"]} if variant["theme"] is not None else {}
+    request.user = owner
+    request.htmx = HtmxDetails(request)
+    request.typography = typography_for(variant["language"])
+    return request
+
+
+def unit_prerender(*, unit_id: int) -> int:
+    """Render the unit page and the print of unit `unit_id` as its owner will ask for them
+    next, and keep them where those pages look (`_unit_page` and `_print_page` are called
+    as for the owner's request, so the keys and the pages are theirs): the owner's first
+    visit after a change is served kept. Pages already kept are left as they are, so a
+    second run is a no-op; returns how many were rendered.
+
+    Which variants: the ones the owner was lately served a rendered unit page or print in
+    (language, theme, host and scheme: the last `SEEN_VARIANTS`, remembered by
+    `_remembered`), so both languages only for an owner who reads both; none remembered
+    (pages not seen for `SEEN_SECONDS`), the print alone in the default language, as its
+    key names no host nor theme."""
+    owner_id = KolapsUnit.objects.filter(pk=unit_id).values_list("owner_id", flat=True).first()
+    if owner_id is None:
+        return 0  # deleted since
+    owner = get_user_model().objects.get(pk=owner_id)
+    rows = cards.unit_rows(unit_id, free_of=owner_id)  # the unit page's read, the print's too
+    path = reverse("kolaps-unit", args=[unit_id])
+    seen = cache.get(_SEEN.format(owner_id)) or []
+    rendered = 0
+    for variant in seen:
+        with translation.override(variant["language"]):
+            request = _owner_request(owner, variant, path)
+            rendered += _unit_page(request, None, rows=rows).rendered
+            rendered += _print_page(request, rows, back=path).rendered
+    if not seen:
+        variant = {"language": settings.LANGUAGE_CODE, "theme": None, "host": "", "scheme": ""}
+        with translation.override(variant["language"]):
+            request = _owner_request(owner, variant, path)
+            rendered += _print_page(request, rows, back=path).rendered
+    return rendered
 
 
 @login_required

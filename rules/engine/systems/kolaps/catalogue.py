@@ -633,13 +633,18 @@ def _versions_in(directory: Path) -> tuple[str, ...]:
     return tuple(sorted(versions, key=lambda v: tuple(int(n) for n in v.split("."))))
 
 
-def catalogue_path(version: str | None = None) -> Path:
-    """The file of `version` (the current catalogue when None)."""
+def _shipped(version: str | None) -> str:
+    """`version` if shipped (the current one when None)."""
     versions = catalogue_versions()
     wanted = versions[-1] if version is None else version
     if wanted not in versions:
         raise CatalogueError(f"no KOLAPS catalogue {wanted!r} (shipped: {', '.join(versions)})")
-    return CATALOGUES_DIR / f"{wanted}.json"
+    return wanted
+
+
+def catalogue_path(version: str | None = None) -> Path:
+    """The file of `version` (the current catalogue when None)."""
+    return CATALOGUES_DIR / f"{_shipped(version)}.json"
 
 
 def load_catalogue(version: str | None = None, *, path: Path | None = None) -> Catalogue:
@@ -652,14 +657,15 @@ def load_catalogue(version: str | None = None, *, path: Path | None = None) -> C
     """
     if path is not None:
         return _load(path)
-    return _shipped(CATALOGUES_DIR, version)
+    return _shipped_catalogue(CATALOGUES_DIR, version)
 
 
 @cache
-def _shipped(directory: Path, version: str | None) -> Catalogue:
+def _shipped_catalogue(directory: Path, version: str | None) -> Catalogue:
     """A shipped version (the current one when None), found once per folder and version:
-    the live table asks for its catalogue a dozen times per action and per page."""
-    return _packaged_catalogue(catalogue_path(version).stem)
+    the live table asks for its catalogue a dozen times per action and per page; by name,
+    not through `catalogue_path`, whose path cost more than the rest of the lookup."""
+    return _packaged_catalogue(_shipped(version))
 
 
 @cache
