@@ -21,6 +21,8 @@ from django.utils.crypto import salted_hmac
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
+from characters.typography import unchanged
+
 
 def release(*code: Iterable[Path]) -> str:
     """What kept pages were rendered by: the templates, the compiled translations, the site
@@ -35,6 +37,7 @@ def release(*code: Iterable[Path]) -> str:
             *(root / "templates").rglob("*.html"),
             *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
             root / "config" / "middleware.py",
+            root / "characters" / "typography.py",
             *(root / "config" / "templatetags").glob("*.py"),
             Path(__file__),
             *([manifest] if manifest.exists() else []),
@@ -69,6 +72,7 @@ def kept_page(
     *,
     slot: str | None = None,
     stamps: tuple[str, ...] = (),
+    typesets: bool = False,
 ) -> HttpResponse:
     """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
     else the page `render_page(extra)` renders with `extra` in its context (the token's
@@ -80,7 +84,10 @@ def kept_page(
     (the live table's versions: once a newer one is asked, an older one never is again), so
     that a page asked often costs one entry, not one per change; the entry holds the key
     it was rendered under and answers only that key. `stamps`: what the page shows without
-    reading it (`stamp`), read in the same round trip and named with the key."""
+    reading it (`stamp`), read in the same round trip and named with the key. `typesets`:
+    `render_page(extra, typography)` gives the page its typography itself, part by part (the
+    KOLAPS print); else it is given to the whole page. The response says whether the page
+    was `rendered` (not found kept)."""
     entry = slot or key
     html = None
     if key:
@@ -94,16 +101,21 @@ def kept_page(
         if kept is not None and kept[0] == named:
             html = kept[1]
     typography = getattr(request, "typography", None)  # config.middleware, when installed
+    rendered = html is None
     if html is None:
-        html = render_page({"csrf_token": CSRF})
-        if typography is not None:
-            html = typography(html)
+        if typesets:
+            html = render_page({"csrf_token": CSRF}, typography or unchanged)
+        else:
+            html = render_page({"csrf_token": CSRF})
+            if typography is not None:
+                html = typography(html)
         if key:
             cache.set(entry, (named, html), seconds)
     if CSRF in html:
         html = html.replace(CSRF, get_token(request))
     response = HttpResponse(html)
     response.typeset = typography is not None
+    response.rendered = rendered
     return response
 
 

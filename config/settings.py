@@ -153,10 +153,6 @@ CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", def
 # version among them (rules/table/views.py `table_encounter`): phones poll it far more often
 # than the encounter changes. 0 renders it on every request.
 TABLE_PAGE_CACHE_SECONDS = env.int("TABLE_PAGE_CACHE_SECONDS", default=3600)
-# How long, in milliseconds, one thread of a WSGI worker may hold Python's GIL while
-# another waits for it (config/wsgi.py; Python's default is 5). A thread back from
-# PostgreSQL waits up to this long behind a thread that is rendering, at every query.
-WSGI_GIL_SWITCH_MS = env.float("WSGI_GIL_SWITCH_MS", default=5.0)
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

@@ -6,7 +6,6 @@ imported and Chronique's templates compiled. Else its first visitors wait a seco
 for them, and every request that came in beside them waits too."""
 
 import os
-import sys
 from pathlib import Path
 
 from django.conf import settings
@@ -30,4 +29,3 @@ def _prepare() -> list[str]:
 
 
 _prepare()
-sys.setswitchinterval(settings.WSGI_GIL_SWITCH_MS / 1000)
