@@ -195,7 +195,7 @@ _CHAPTERS = CompiledRead(
 )
 
 
-class _Profile(NamedTuple):
+class ViewerProfile(NamedTuple):
     """What eligibility reads of the viewer's profile (`facts_of`)."""
 
     status: str
@@ -206,9 +206,19 @@ class _Profile(NamedTuple):
 
 _PROFILE = CompiledRead(
     lambda viewer: (
-        Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
+        Profile.objects.filter(player_id=viewer)
+        .order_by("pk")
+        .values_list(*ViewerProfile._fields)[:1]
     )
 )
+
+
+def viewer_profile(viewer: int) -> ViewerProfile | None:
+    """The Of the Dead profile of the player `viewer` (an id), as eligibility reads it; one
+    query, compiled once (the campaign page and the dashboard)."""
+    return next(map(ViewerProfile._make, _PROFILE.rows(viewer)), None)
+
+
 _OPEN_VOTES = CompiledRead(
     lambda campaign: Vote.objects.filter(campaign_id=campaign, status=VoteStatus.OPEN).values_list(
         "pk", "kind", "chapter__title", "opened_at", "closes_at"
@@ -238,7 +248,7 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
     chapters = _CHAPTERS.rows(campaign.pk)
     facts = None
     if is_player and campaign.system in PROFILE_SYSTEMS:
-        facts = facts_of(next(map(_Profile._make, _PROFILE.rows(user.pk)), None))
+        facts = facts_of(viewer_profile(user.pk))
     elif is_player:
         facts = facts_of(None)
     verdicts: dict[Requirement, Eligibility] = {}  # chapters often ask the same

@@ -29,6 +29,7 @@ from django.db.models import (
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from campaigns.cards import viewer_profile
 from campaigns.chapters.eligibility import eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
 from campaigns.history import event_sentence
@@ -45,8 +46,8 @@ from campaigns.models import (
     VoteStatus,
 )
 from characters.compiled import CompiledRead
-from characters.kolaps.cards import costed_line
-from characters.models import KolapsCharacter, KolapsUnit, Profile, ProfileStatus
+from characters.kolaps.cards import ListedCharacter, costed_line
+from characters.models import KolapsCharacter, KolapsUnit, ProfileStatus
 
 HISTORY_LINES = 6
 
@@ -266,18 +267,6 @@ def _build_chapters(viewer):
 _CHAPTERS = CompiledRead(_build_chapters)
 
 
-class _Profile(NamedTuple):
-    status: str
-    survival_points: int
-    cards: list
-    equipment: list
-
-
-_PROFILE = CompiledRead(
-    lambda viewer: (
-        Profile.objects.filter(player_id=viewer).order_by("pk").values_list(*_Profile._fields)[:1]
-    )
-)
 _VOTES = CompiledRead(
     lambda viewer: (
         Vote.objects.filter(
@@ -313,23 +302,11 @@ _UNITS = CompiledRead(
 )
 
 
-class _CharacterRow(NamedTuple):
-    pk: int
-    name: str
-    affiliation: str
-    archetype: str
-    rank: str
-    talents: dict
-    equipment: list
-    is_avatar: bool
-    catalogue_version: str
-
-
 _LOOSE_CHARACTERS = CompiledRead(
     lambda viewer: (
         KolapsCharacter.objects.filter(owner_id=viewer, unit__isnull=True)
         .order_by("name", "pk")
-        .values_list(*_CharacterRow._fields)
+        .values_list(*ListedCharacter._fields)
     )
 )
 
@@ -343,7 +320,7 @@ def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
     ]
     characters = [
         DashboardCharacter(c.pk, c.name, *costed_line(c))
-        for c in map(_CharacterRow._make, _LOOSE_CHARACTERS.rows(user.pk))
+        for c in map(ListedCharacter._make, _LOOSE_CHARACTERS.rows(user.pk))
     ]
     return units, characters
 
@@ -373,7 +350,7 @@ def dashboard_card(user) -> DashboardCard:
     campaigns = _campaigns(user)
     now = timezone.now()
     chapters = [_ChapterRow._make(row) for row in _CHAPTERS.rows(user.pk)]
-    profile = next(map(_Profile._make, _PROFILE.rows(user.pk)), None)
+    profile = viewer_profile(user.pk)
     votes = _VOTES.rows(user.pk)
     events = _EVENTS.rows(user.pk)
     units, characters = _mine(user)

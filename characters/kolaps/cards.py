@@ -783,7 +783,7 @@ def _list_rows(owner: int, also_owner: int):
 _LIST_ROWS = CompiledRead(_list_rows, 2, convert=False)
 
 
-class _ListedCharacter(NamedTuple):
+class ListedCharacter(NamedTuple):
     """A character as the list costs it (`costed_line`)."""
 
     pk: int
@@ -820,7 +820,7 @@ class ListRows:
         for row in self.rows:
             if row[0] == 1:
                 values = _converted(KolapsCharacter, names, [*row[1:3], *row[choices:]])
-                c = _ListedCharacter(*values)
+                c = ListedCharacter(*values)
                 lines.append(CharacterSummary(c.pk, c.name, *costed_line(c), c.unit_id))
         return lines
 
