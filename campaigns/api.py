@@ -145,7 +145,8 @@ class CoOrganiserAPI(APIView):
         services.co_organiser_add(actor=request.user, campaign=campaign, player=_player(username))
         return _campaign(request, pk)
 
-    @extend_schema(request=UsernameSerializer, responses=CampaignCardSerializer)
+    # A DELETE is documented 204 unless told: this one answers 200 with the campaign.
+    @extend_schema(request=UsernameSerializer, responses={200: CampaignCardSerializer})
     def delete(self, request, pk: int):
         campaign = campaign_get_for_user(request.user, pk)
         username = _username(request.data)

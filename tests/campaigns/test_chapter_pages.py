@@ -355,3 +355,25 @@ def test_a_public_profile_counts_hidden_traumas_in_its_numbers(client):
     assert (
         "Bras cassé" not in client.get(reverse("profile-public", args=["bruno"])).content.decode()
     )
+
+
+def test_it_documents_the_200_and_the_chapter_that_giving_a_vocation_back_answers(client):
+    """A DELETE is documented 204 (no body) unless told: the vocation's answers 200 with the
+    chapter, and so do the unit's, the army's and the co-organiser's removals (the fuzzer
+    met a 200 the schema did not list)."""
+    _organiser, _campaign, chapter, players = _table(2)
+    client.force_login(players[0])
+    url = reverse("api-chapter-vocation", args=[chapter.pk])
+    client.post(url, {"vocation": "meneur"}, content_type="application/json")
+    given_back = client.delete(url, {}, content_type="application/json")
+    schema = client.get("/api/schema/?format=json").json()
+    documented = schema["paths"]["/api/v1/chapters/{id}/vocation/"]["delete"]["responses"]
+    assert given_back.status_code == 200 and str(given_back.status_code) in documented
+    assert given_back.json()["id"] == chapter.pk
+    for path in (
+        "/api/v1/chapters/{id}/units/{unit}/",
+        "/api/v1/chapters/{id}/armies/{army}/",
+        "/api/v1/campaigns/{id}/co-organisers/",
+    ):
+        assert "200" in schema["paths"][path]["delete"]["responses"], path
+        assert "204" not in schema["paths"][path]["delete"]["responses"], path
