@@ -677,7 +677,7 @@ def _row(obj) -> tuple:
 def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     """A key naming all a unit's `page` ("unit", "print") shows: the unit's row, its
     members' rows, the release, the language and `also` (what the page adds: the owner's
-    free characters, the host of the share link, the theme, the path); any change to any
+    free characters, the scheme and host of the share link, the theme, the path); any change to any
     of them is another key."""
     shown = repr((rows.unit, rows.members, also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()

@@ -265,7 +265,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     to_show = len(get_messages(request))  # counted, not read: they stay to be shown
     if seconds and not message and not typed and opponent_vu is None and not to_show:
         key = cards.unit_page_key(
-            "unit", rows, request.user.pk, free, request.get_host(),
+            "unit", rows, request.user.pk, free, request.build_absolute_uri("/"),
             request.get_full_path(), target, request.COOKIES.get("theme"),
         )  # fmt: skip
 
