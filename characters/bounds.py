@@ -7,8 +7,7 @@ makers are `characters.serializers.id_field` and `version_field`). The JSON pars
 same sentence.
 
 Free of REST framework, so that the middleware can import it while DRF's settings name
-`config.api`; in the lowest app, so that every app's API may (`config.bounds` names it for
-`config`).
+`config.api`; in the lowest app, so that every app's API and `config` may.
 """
 
 from django.utils.translation import gettext as _

@@ -22,8 +22,8 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from characters.bounds import API_INT_MAX, API_INT_MIN, out_of_range_sentence
 from characters.permissions import Refusal
-from config.bounds import API_INT_MAX, API_INT_MIN, out_of_range_sentence
 
 
 def too_large_sentence() -> str:

@@ -16,9 +16,9 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from characters.bounds import out_of_range_sentence
 from characters.permissions import Refusal
 from characters.typography import typeset, typeset_around, typography_for
-from config.bounds import out_of_range_sentence
 
 
 def _supported(code: str | None) -> str | None:
@@ -94,7 +94,7 @@ class FrenchTypographyMiddleware:
 class RefusalMiddleware:
     """A `Refusal` escaping a page view becomes a page with its sentence (and a 4xx); so
     does an `OverflowError`: a form's number beyond 64 bits that SQLite would not bind
-    (`config.bounds`)."""
+    (`characters.bounds`)."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -11,7 +11,7 @@ own range in its serializer or parameter (`characters.bounds`), never this defau
 schema says what the server checks (tests/test_api_bounds.py).
 """
 
-from config.bounds import API_INT_MAX, API_INT_MIN
+from characters.bounds import API_INT_MAX, API_INT_MIN
 
 ERROR = {
     "type": "object",
