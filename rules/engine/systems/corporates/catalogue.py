@@ -57,6 +57,7 @@ class Catalogue:
     cyber_locations: tuple[Band, ...]
     cyber_effects: tuple[Band, ...]
     melee: Mapping[str, Any]
+    sheet: Mapping[str, Any]
 
     def setting(self, key: str, chosen: Mapping[str, Any] | None = None) -> Any:
         """The campaign's value of an open setting, or the catalogue's stated default."""
@@ -140,6 +141,15 @@ def parse_catalogue(data: Mapping[str, Any]) -> Catalogue:
         raise CatalogueError("burst.fire_bonus and burst.ammunition_per_second name the same modes")
     criticals = _section(data, "criticals", "")
     cyber = _section(data, "cybernetics", "")
+    sheet = _section(data, "sheet", "")
+    for name, bounds in _section(sheet, "numbers", "sheet").items():
+        lo, hi, default = bounds.get("min"), bounds.get("max"), bounds.get("default")
+        if not all(isinstance(v, int) for v in (lo, hi, default)) or not lo <= default <= hi:
+            raise CatalogueError(f"sheet.numbers.{name} needs min <= default <= max")
+    if sheet.get("weapon_default") not in damage["split"]:
+        raise CatalogueError("sheet.weapon_default is one of damage.split")
+    if not isinstance(sheet.get("levels_max"), int) or sheet["levels_max"] < 1:
+        raise CatalogueError("sheet.levels_max is a whole number from 1")
     return Catalogue(
         version=data["version"],
         settings=MappingProxyType(_settings(_section(data, "settings", ""))),
@@ -153,6 +163,7 @@ def parse_catalogue(data: Mapping[str, Any]) -> Catalogue:
         cyber_locations=_bands(cyber.get("locations"), "cybernetics.locations"),
         cyber_effects=_bands(cyber.get("effects"), "cybernetics.effects"),
         melee=MappingProxyType(_section(data, "melee", "")),
+        sheet=MappingProxyType(sheet),
     )
 
 

@@ -75,11 +75,25 @@ def parse_catalogue(data: Mapping[str, Any]) -> Catalogue:
         if row["protection"] and row["protection"] not in sides:
             raise CatalogueError(f"attitudes.rows.{key}.protection is not a die size")
     creation = _section(data, "creation")
-    for key in ("characteristic_total", "xp", "speciality_cost", "speciality_increase"):
+    for key in (
+        "characteristic_total",
+        "xp",
+        "speciality_cost",
+        "speciality_increase",
+        "skill_level_max",
+    ):
         if not isinstance(creation.get(key), int):
             raise CatalogueError(f"creation.{key} is a whole number")
     if not set(creation.get("stress_threshold_from", [])) <= set(creation["characteristics"]):
         raise CatalogueError("creation.stress_threshold_from names characteristics")
+    skills = creation.get("skills")
+    if not isinstance(skills, list) or len(set(skills)) != len(skills) or not skills:
+        raise CatalogueError("creation.skills lists each skill once")
+    specialities = creation.get("specialities")
+    if not isinstance(specialities, dict) or not set(specialities.values()) <= set(
+        creation["characteristics"]
+    ):
+        raise CatalogueError("creation.specialities gives each speciality its characteristic")
     chase = _section(data, "chase")
     for terrain, events in _section(chase, "events").items():
         keys = [e.get("key") for e in events]

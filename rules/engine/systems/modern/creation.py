@@ -7,6 +7,12 @@ spécialités pour 3 XP chacunes mais dans les 4 caractéristiques différentes.
 costs the catalogue's `skill_level_cost` (the text gives no price: 1 XP a level). Each
 characteristic is a die size (RULES-NOTES C1: dice score 6+, twice from 10).
 
+Skills and specialities are the catalogue's (`creation.skills`, `creation.specialities`):
+the text's list stops at "la liste des", so the catalogue holds the list a group plays with,
+each speciality with the characteristic it depends on; a name outside it, or a speciality
+bought twice, is a problem. XP awarded later (RULES-NOTES CL4) adds to the budget and is
+spent by the same prices.
+
 `check_sheet` never raises on a sheet being built: it answers the totals and the list of
 problems (a code and its numbers), so a page can show them as the player types; a service
 refuses to save a sheet that has problems.
@@ -57,16 +63,31 @@ def speciality_costs(
     return costs
 
 
+def speciality_pairs(
+    names: Sequence[str], catalogue: Catalogue | None = None
+) -> list[tuple[str, str]]:
+    """(name, characteristic) of each speciality chosen, in order, its characteristic the
+    catalogue's ("chaque spécialité dépendant de la même caractéristique"); a name the
+    catalogue does not know keeps an empty characteristic (`check_sheet` names it)."""
+    catalogue = catalogue or load_catalogue()
+    known = catalogue.creation["specialities"]
+    return [(name, known.get(name, "")) for name in names]
+
+
 def check_sheet(
     characteristics: Mapping[str, int],
     skills: Mapping[str, int],
     specialities: Sequence[tuple[str, str]],
     catalogue: Catalogue | None = None,
+    *,
+    xp_awarded: int = 0,
 ) -> SheetCheck:
     """The totals of a sheet and every rule it breaks. `specialities` are (name,
-    characteristic) pairs in the order bought."""
+    characteristic) pairs in the order bought; `xp_awarded` is the XP the organiser gave
+    after creation (RULES-NOTES CL4), spent as at creation."""
     catalogue = catalogue or load_catalogue()
     creation = catalogue.creation
+    budget = creation["xp"] + xp_awarded
     names = list(creation["characteristics"])
     sides = list(catalogue.dice["sides"])
     problems: list[Problem] = []
@@ -84,27 +105,43 @@ def check_sheet(
                 "characteristic_total", {"total": total, "budget": creation["characteristic_total"]}
             )
         )
+    known_skills = creation["skills"]
     for skill, level in skills.items():
-        if isinstance(level, bool) or not isinstance(level, int) or level < 1:
-            problems.append(Problem("skill_level", {"name": skill}))
+        if skill not in known_skills:
+            problems.append(Problem("unknown_skill", {"name": skill}))
+        elif (
+            isinstance(level, bool)
+            or not isinstance(level, int)
+            or not 1 <= level <= creation["skill_level_max"]
+        ):
+            problems.append(
+                Problem("skill_level", {"name": skill, "max": creation["skill_level_max"]})
+            )
+    known_specialities = creation["specialities"]
+    bought: set[str] = set()
     for speciality, characteristic in specialities:
-        if characteristic not in names:
+        if speciality not in known_specialities:
+            problems.append(Problem("unknown_speciality", {"name": speciality}))
+        elif characteristic != known_specialities[speciality]:
             problems.append(Problem("speciality_characteristic", {"name": speciality}))
+        elif speciality in bought:
+            problems.append(Problem("duplicate_speciality", {"name": speciality}))
+        bought.add(speciality)
     costs = speciality_costs([c for _, c in specialities], catalogue)
     spent = sum(
         level * creation["skill_level_cost"] for level in skills.values() if isinstance(level, int)
     ) + sum(costs)
-    if spent > creation["xp"]:
-        problems.append(Problem("xp_over", {"spent": spent, "budget": creation["xp"]}))
-    elif spent < creation["xp"]:
-        problems.append(Problem("xp_left", {"left": creation["xp"] - spent}))
+    if spent > budget:
+        problems.append(Problem("xp_over", {"spent": spent, "budget": budget}))
+    elif spent < budget:
+        problems.append(Problem("xp_left", {"left": budget - spent}))
     threshold_from = [characteristics.get(n) for n in creation["stress_threshold_from"]]
     threshold = max((v for v in threshold_from if isinstance(v, int)), default=None)
     return SheetCheck(
         characteristic_total=total,
         characteristic_budget=creation["characteristic_total"],
         xp_spent=spent,
-        xp_budget=creation["xp"],
+        xp_budget=budget,
         speciality_costs=tuple(costs),
         stress_threshold=threshold,
         problems=tuple(problems),
