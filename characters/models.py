@@ -1,8 +1,10 @@
 """The models of `characters`, imported here so that Django finds them: the player account
 (`accounts/`), the Of the Dead profile (`profiles/`) and KOLAPS characters and units
-(`kolaps/`), Rapid 40000 army lists (`rapid40k/`)."""
+(`kolaps/`), Rapid 40000 army lists (`rapid40k/`),
+Corporates and modern RPG characters (`corporates/`, `modern/`)."""
 
 from characters.accounts.models import Player
+from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.modern.models import ModernCharacter, ModernCharacterEvent
 from characters.profiles.models import (
@@ -18,6 +20,8 @@ from characters.profiles.models import (
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kChange, Rapid40kSquad
 
 __all__ = [
+    "CorporatesCharacter",
+    "CorporatesCharacterEvent",
     "KolapsChange",
     "KolapsCharacter",
     "KolapsUnit",

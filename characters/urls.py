@@ -1,5 +1,5 @@
 """Routes of `characters`: accounts, Of the Dead profiles, KOLAPS units and characters,
-Rapid 40000 army lists.
+Rapid 40000 army lists, Corporates and modern RPG characters.
 
 `urlpatterns` are the pages, `api_urlpatterns` their API twins (mounted under /api/v1/ by
 config/urls.py). Every route has its rows in tests/test_authorization_matrix.py.
@@ -11,6 +11,7 @@ from django.urls import include, path
 from characters.accounts import api as accounts_api
 from characters.accounts import views as accounts_views
 from characters.accounts.forms import LoginForm, ResetSetPasswordForm
+from characters.corporates import urls as corporates_urls
 from characters.kolaps import urls as kolaps_urls
 from characters.modern import urls as modern_urls
 from characters.profiles import api as profiles_api
@@ -61,6 +62,7 @@ urlpatterns = [
     path("kolaps/", include(kolaps_urls.page_patterns)),
     path("rapid40k/", include(rapid40k_urls.page_patterns)),
     path("modern/characters/", include(modern_urls.page_patterns)),
+    path("corporates/characters/", include(corporates_urls.page_patterns)),
 ]
 
 api_urlpatterns = [
@@ -85,4 +87,5 @@ api_urlpatterns = [
     path("kolaps/", include(kolaps_urls.api_patterns)),
     path("rapid40k/", include(rapid40k_urls.api_patterns)),
     path("modern/characters/", include(modern_urls.api_patterns)),
+    path("corporates/characters/", include(corporates_urls.api_patterns)),
 ]

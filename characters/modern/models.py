@@ -2,7 +2,8 @@
 
 A character holds its choices (characteristic dice, skill levels, specialities bought in
 order) with the catalogue version it was built under, never copies of catalogue numbers:
-the XP spent and the stress threshold are computed by `rules.engine.systems.modern.creation`.
+the XP spent, the budget (creation's and what was awarded since) and the stress threshold
+are computed by `rules.engine.systems.modern.creation`.
 `version` is the optimistic-concurrency counter: a write sends the version it was shown.
 """
 
@@ -35,6 +36,9 @@ class ModernCharacter(models.Model):
     hp = models.IntegerField(_("hit points"), default=10)
     hp_max = models.PositiveIntegerField(_("maximum hit points"), default=10)
     stress = models.PositiveIntegerField(_("stress"), default=0)
+    # XP the organiser awarded after creation, by where it came from ({"chapter:12": 3}):
+    # keyed so that settling a chapter again awards it once (RULES-NOTES CL4).
+    xp_awards = models.JSONField(default=dict)
     catalogue_version = models.CharField(max_length=20)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -60,6 +64,8 @@ class ModernCharacterEvent(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
     verb = models.CharField(max_length=40)
+    # Where a carried change came from (a chapter's settlement names itself here).
+    source = models.CharField(max_length=80, blank=True)
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
 

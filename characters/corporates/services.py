@@ -1,0 +1,179 @@
+"""The only writer of Corporates characters: create, change, undo, and carry the damage of a
+session (RULES-NOTES CL3). Each write is checked against the catalogue's `sheet` section
+(rules.engine.systems.corporates.sheet), made in one transaction under the row's lock, and
+recorded in the character's history (who, when, the sheet before and after)."""
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
+from characters.corporates.text import number_label
+from characters.permissions import Refusal
+from rules.engine.systems.corporates.catalogue import CURRENT_VERSION, load_catalogue
+from rules.engine.systems.corporates.sheet import Problem, check_sheet, sheet_defaults
+
+SHEET_FIELDS = ("name", "description", "equipment", "numbers", "weapon", "fatigue", "wounds")
+SOURCE_MAX = 80
+
+
+def problem_sentence(problem: Problem) -> str:
+    """A sheet problem as a sentence for the player."""
+    p = problem.params
+    if problem.code == "unknown_number":
+        return _("Unknown numbers: %(names)s.") % {"names": ", ".join(p["names"])}
+    if problem.code == "number_missing":
+        return _("%(name)s needs a whole number.") % {"name": number_label(p["name"])}
+    if problem.code == "number_range":
+        return _("%(name)s goes from %(lo)s to %(hi)s.") % {
+            "name": number_label(p["name"]),
+            "lo": p["lo"],
+            "hi": p["hi"],
+        }
+    if problem.code == "weapon":
+        return _("Choose the kind of damage the weapon deals.")
+    label = _("Fatigue levels") if p["name"] == "fatigue" else _("Wound levels")
+    return _("%(name)s go from 0 to %(hi)s.") % {"name": label, "hi": p["hi"]}
+
+
+def _field_of(problem: Problem) -> str:
+    if problem.code in ("number_missing", "number_range"):
+        return problem.params["name"]
+    if problem.code == "levels":
+        return problem.params["name"]
+    return "weapon" if problem.code == "weapon" else "numbers"
+
+
+def _validate(fields: dict) -> None:
+    if not (fields.get("name") or "").strip():
+        raise Refusal(_("Give the character a name."), field="name")
+    catalogue = load_catalogue()
+    for problem in check_sheet(
+        fields["numbers"], fields["weapon"], fields["fatigue"], fields["wounds"], catalogue
+    ):
+        raise Refusal(problem_sentence(problem), field=_field_of(problem))
+
+
+def _state(character: CorporatesCharacter) -> dict:
+    return {field: getattr(character, field) for field in SHEET_FIELDS}
+
+
+def corporates_character_create(*, owner, **fields) -> CorporatesCharacter:
+    """A new character; the numbers it is not given are the catalogue's defaults."""
+    catalogue = load_catalogue()
+    fields = {k: v for k, v in fields.items() if k in SHEET_FIELDS}
+    fields["numbers"] = {**sheet_defaults(catalogue), **(fields.get("numbers") or {})}
+    fields.setdefault("weapon", catalogue.sheet["weapon_default"])
+    fields.setdefault("fatigue", 0)
+    fields.setdefault("wounds", 0)
+    _validate(fields)
+    with transaction.atomic():
+        character = CorporatesCharacter.objects.create(
+            owner=owner, catalogue_version=CURRENT_VERSION, **fields
+        )
+        CorporatesCharacterEvent.objects.create(
+            character=character, actor=owner, verb="created", before=None, after=_state(character)
+        )
+    return character
+
+
+def _locked(character: CorporatesCharacter, version: int | None) -> CorporatesCharacter:
+    current = CorporatesCharacter.objects.select_for_update().get(pk=character.pk)
+    if version is not None and current.version != version:
+        raise Refusal(
+            _("This character changed meanwhile: here it is as it is now."),
+            field="version",
+            status=409,
+        )
+    return current
+
+
+def _write(current, *, actor, verb: str, after: dict, source: str = "", undoes=None):
+    before = _state(current)
+    _validate(after)
+    for field, value in after.items():
+        setattr(current, field, value)
+    current.version += 1
+    current.save()
+    return CorporatesCharacterEvent.objects.create(
+        character=current,
+        actor=actor,
+        verb=verb,
+        source=source[:SOURCE_MAX],
+        before=before,
+        after=after,
+        undoes=undoes,
+    )
+
+
+def corporates_character_update(
+    *, actor, character: CorporatesCharacter, version: int, **changes
+) -> CorporatesCharacter:
+    """Change a sheet: refused when the version shown is stale or a number leaves its
+    range. `numbers` may name only some numbers: the others stay as they are."""
+    with transaction.atomic():
+        current = _locked(character, version)
+        before = _state(current)
+        changes = {k: v for k, v in changes.items() if k in SHEET_FIELDS}
+        if "numbers" in changes:
+            changes["numbers"] = {**before["numbers"], **changes["numbers"]}
+        _write(current, actor=actor, verb="changed", after={**before, **changes})
+    return current
+
+
+def _last_undoable(character: CorporatesCharacter) -> CorporatesCharacterEvent | None:
+    """The latest change that is neither the creation, an undo, nor undone already."""
+    return (
+        character.events.filter(
+            before__isnull=False, undoes__isnull=True, undone_by__isnull=True
+        )
+        .order_by("-at", "-pk")
+        .first()
+    )
+
+
+def corporates_character_can_undo(character: CorporatesCharacter) -> bool:
+    return _last_undoable(character) is not None
+
+
+def corporates_character_undo(
+    *, actor, character: CorporatesCharacter, version: int | None
+) -> CorporatesCharacter:
+    """Take back the latest change still standing (a change or a carried session): the
+    sheet as it was before it, recorded as its own line of history."""
+    with transaction.atomic():
+        current = _locked(character, version)
+        event = _last_undoable(current)
+        if event is None:
+            raise Refusal(_("There is nothing left to undo."))
+        _write(current, actor=actor, verb="undone", after=dict(event.before), undoes=event)
+    return current
+
+
+def corporates_character_carry(
+    *, actor, character: CorporatesCharacter, fatigue: int, wounds: int, source: str = ""
+) -> CorporatesCharacter:
+    """The fatigue and wound levels the character ended a session with, carried to the next
+    (RULES-NOTES CL3: "each character's fatigue and wound levels carry from session to
+    session until the organiser records care between sessions"). The levels are set, never
+    added, so settling a chapter twice carries the same levels; care between sessions is
+    this call with the lower levels. `source` names where the levels come from (a chapter)
+    and is written in the history. No version check: the settlement writes what the table
+    ended with, whatever the player changed meanwhile."""
+    with transaction.atomic():
+        current = _locked(character, None)
+        if (current.fatigue, current.wounds) == (fatigue, wounds):
+            return current
+        after = {**_state(current), "fatigue": fatigue, "wounds": wounds}
+        _write(current, actor=actor, verb="carried", after=after, source=source)
+    return current
+
+
+def corporates_fighter_numbers(character: CorporatesCharacter) -> dict:
+    """What the live table's Corporates fighter takes from the sheet: its numbers, its
+    weapon and the levels it carries."""
+    return {
+        **character.numbers,
+        "weapon": character.weapon,
+        "fatigue": character.fatigue,
+        "wound_levels": character.wounds,
+    }
