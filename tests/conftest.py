@@ -217,7 +217,7 @@ def _modern_roles(owner) -> dict:
         name="Matrix runner",
         characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
         skills={"tir": 6, "conduite": 5},
-        specialities=[["pistolet", "reflexes"], ["course", "endurance"]],
+        specialities=["pistolet", "course"],
     )
     return {"modern_character": character}
 

@@ -22,9 +22,7 @@ def _role(user, character: CorporatesCharacter) -> set[Role]:
     return roles
 
 
-def corporates_character_get_for_user(
-    user, pk: int, *, need: str = "edit"
-) -> CorporatesCharacter:
+def corporates_character_get_for_user(user, pk: int, *, need: str = "edit") -> CorporatesCharacter:
     """The character, or a 404 for anyone but its owner ("view" and "edit" alike: a sheet
     is private until a campaign shows it)."""
     character = CorporatesCharacter.objects.filter(pk=pk).first()
@@ -115,5 +113,7 @@ def event_changes(event) -> list[str]:
     old_numbers, new_numbers = event.before.get("numbers") or {}, event.after.get("numbers") or {}
     for name in new_numbers:
         if old_numbers.get(name) != new_numbers[name]:
-            lines.append(f"{number_label(name)}\u00a0: {old_numbers.get(name)} → {new_numbers[name]}")
+            lines.append(
+                f"{number_label(name)}\u00a0: {old_numbers.get(name)} → {new_numbers[name]}"
+            )
     return lines

@@ -123,9 +123,7 @@ def corporates_character_update(
 def _last_undoable(character: CorporatesCharacter) -> CorporatesCharacterEvent | None:
     """The latest change that is neither the creation, an undo, nor undone already."""
     return (
-        character.events.filter(
-            before__isnull=False, undoes__isnull=True, undone_by__isnull=True
-        )
+        character.events.filter(before__isnull=False, undoes__isnull=True, undone_by__isnull=True)
         .order_by("-at", "-pk")
         .first()
     )

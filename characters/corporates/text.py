@@ -40,13 +40,22 @@ GROUPS = (
     (_("Melee"), ("combat_pool", "combat_bonus", "damage_dice", "damage_bonus")),
     (
         _("Defence"),
-        ("combat_skill", "dodge_skill", "weapon_defence", "wired_reflexes", "combat_movement_feint"),
+        (
+            "combat_skill",
+            "dodge_skill",
+            "weapon_defence",
+            "wired_reflexes",
+            "combat_movement_feint",
+        ),
     ),
     (
         _("Shooting"),
         ("shot_pool", "shot_bonus", "firearm_level", "gun_damage_dice", "gun_damage_bonus"),
     ),
-    (_("Soak and reactions"), ("soak_dice", "soak_bonus", "reaction_pool", "reaction_bonus", "athletics")),
+    (
+        _("Soak and reactions"),
+        ("soak_dice", "soak_bonus", "reaction_pool", "reaction_bonus", "athletics"),
+    ),
 )
 
 

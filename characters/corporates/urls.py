@@ -13,9 +13,7 @@ page_patterns = [
         views.corporates_character_history,
         name="corporates-character-history",
     ),
-    path(
-        "<int:pk>/undo/", views.corporates_character_undo_view, name="corporates-character-undo"
-    ),
+    path("<int:pk>/undo/", views.corporates_character_undo_view, name="corporates-character-undo"),
     path("<int:pk>/print/", views.corporates_character_print, name="corporates-character-print"),
 ]
 

@@ -2,6 +2,7 @@
 the version shown), history and export. Same services and fetch-and-authorise helper."""
 
 from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -19,6 +20,7 @@ from characters.modern.services import (
     modern_character_update,
     stress_sentence,
 )
+from characters.modern.text import speciality_label
 from characters.serializers import version_field
 from rules.engine.systems.modern.catalogue import load_catalogue
 
@@ -26,7 +28,7 @@ from rules.engine.systems.modern.catalogue import load_catalogue
 # a characteristic is a die the dice know; a skill level costs XP out of the budget.
 _CATALOGUE = load_catalogue()
 DIE_MIN, DIE_MAX = min(_CATALOGUE.dice["sides"]), max(_CATALOGUE.dice["sides"])
-SKILL_MIN, SKILL_MAX = 1, _CATALOGUE.creation["xp"]
+SKILL_MIN, SKILL_MAX = 1, _CATALOGUE.creation["skill_level_max"]
 HP_MAX_SENTENCE = dict.fromkeys(
     ("min_value", "max_value"), gettext_lazy("Hit points go from 1 to 100.")
 )
@@ -47,12 +49,35 @@ class ModernSheetSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True)
     characteristics = _characteristics()
     skills = serializers.DictField(
-        child=serializers.IntegerField(min_value=SKILL_MIN, max_value=SKILL_MAX), required=False
+        child=serializers.IntegerField(min_value=SKILL_MIN, max_value=SKILL_MAX),
+        required=False,
+        help_text="level of each skill, by the catalogue's names (creation.skills)",
     )
     specialities = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2),
+        child=serializers.ChoiceField(choices=list(_CATALOGUE.creation["specialities"])),
         required=False,
+        help_text="the specialities bought, by the catalogue's names, each once",
     )
+
+    def validate_skills(self, value):
+        unknown = sorted(set(value) - set(_CATALOGUE.creation["skills"]))
+        if unknown:
+            raise serializers.ValidationError(
+                _("Choose the skills from the list: %(name)s is not one of them.")
+                % {"name": ", ".join(unknown)}
+            )
+        return value
+
+    def validate_specialities(self, value):
+        seen = set()
+        for name in value:
+            if name in seen:
+                raise serializers.ValidationError(
+                    _("The speciality %(name)s is bought once.") % {"name": speciality_label(name)}
+                )
+            seen.add(name)
+        return value
+
     equipment = serializers.CharField(required=False, allow_blank=True)
     hp = serializers.IntegerField(
         required=False, min_value=HP_MIN, max_value=HP_MAX, error_messages=HP_SENTENCE

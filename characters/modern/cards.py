@@ -4,23 +4,16 @@ and the plain data its pages, print and export show."""
 from dataclasses import dataclass
 
 from django.http import Http404
-from django.utils.translation import gettext_lazy as _
-
 from characters.modern.models import ModernCharacter
 from characters.modern.services import problem_sentence, sheet_check
+from characters.modern.text import (
+    characteristic_label,
+    skill_label,
+    speciality_label,
+)
 from characters.permissions import Role, require
 
 CAN_EDIT = {Role.OWNER}
-CHARACTERISTIC_LABELS = {
-    "reflexes": _("Réflexes"),
-    "endurance": _("Endurance"),
-    "sang_froid": _("Sang-froid"),
-    "empathie": _("Empathie"),
-}
-
-
-def characteristic_label(name: str) -> str:
-    return str(CHARACTERISTIC_LABELS.get(name, name))
 
 
 def _role(user, character: ModernCharacter) -> set[Role]:
@@ -48,6 +41,8 @@ class SheetCard:
     characteristic_budget: int
     stress_threshold: int | None
     specialities: list[tuple[str, str, int]]
+    skills: list[tuple[str, int]]
+    xp_awarded: int
     notes: list[str]
 
     @property
@@ -68,8 +63,10 @@ def sheet_card(character: ModernCharacter) -> SheetCard:
         characteristic_total=check.characteristic_total,
         characteristic_budget=check.characteristic_budget,
         stress_threshold=check.stress_threshold,
+        skills=[(skill_label(name), level) for name, level in character.skills.items()],
+        xp_awarded=sum(character.xp_awards.values()),
         specialities=[
-            (name, characteristic_label(characteristic), cost)
+            (speciality_label(name), characteristic_label(characteristic), cost)
             for (name, characteristic), cost in zip(
                 character.specialities, check.speciality_costs, strict=True
             )
@@ -100,4 +97,6 @@ def sheet_export(character: ModernCharacter) -> dict:
         "stress": character.stress,
         "stress_threshold": card.stress_threshold,
         "xp_spent": card.xp_spent,
+        "xp_budget": card.xp_budget,
+        "xp_awards": character.xp_awards,
     }

@@ -1,21 +1,26 @@
-"""The sheet form of a modern RPG character: the four characteristic dice, skills and
-specialities one per line, equipment and gauges. Lines are read here; the creation rules
-are the service's (and the engine's) to check."""
-
-import re
+"""The sheet form of a modern RPG character: the four characteristic dice, a level for each
+skill of the catalogue (0: untrained) and the specialities ticked from the catalogue's list
+(each with the characteristic it depends on), equipment and gauges. Nothing is typed but
+numbers, so a name the catalogue does not know, or a speciality twice, cannot be sent; the
+creation rules are the service's (and the engine's) to check."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from characters.modern.cards import CHARACTERISTIC_LABELS
+from characters.modern.text import characteristic_label, skill_label, speciality_label
 from rules.engine.systems.modern.catalogue import load_catalogue
 
 CATALOGUE = load_catalogue()
 DIE_CHOICES = [(str(s), f"d{s}") for s in CATALOGUE.dice["sides"]]
+SKILL_PREFIX = "skill_"
 
 
-def _lines(text: str) -> list[list[str]]:
-    return [line.split() for line in text.splitlines() if line.strip()]
+def speciality_choices() -> list[tuple[str, str]]:
+    """Each speciality with the characteristic it depends on, as the player reads them."""
+    return [
+        (name, f"{speciality_label(name)} ({characteristic_label(characteristic)})")
+        for name, characteristic in CATALOGUE.creation["specialities"].items()
+    ]
 
 
 class SheetForm(forms.Form):
@@ -23,20 +28,11 @@ class SheetForm(forms.Form):
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
-    skills = forms.CharField(
-        label=_("Skills"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_("One per line: the skill, then its level (1 XP a level). Example: tir 4"),
-    )
-    specialities = forms.CharField(
+    specialities = forms.MultipleChoiceField(
         label=_("Specialities"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_(
-            "One per line, in the order bought: the speciality, then its characteristic "
-            "(3 XP, +2 for each earlier one on the same characteristic). Example: course endurance"
-        ),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("3 XP each, +2 for each other speciality of the same characteristic."),
     )
     equipment = forms.CharField(
         label=_("Equipment"), required=False, widget=forms.Textarea(attrs={"rows": 2})
@@ -52,37 +48,30 @@ class SheetForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in CATALOGUE.creation["characteristics"]:
+        creation = CATALOGUE.creation
+        for name in creation["characteristics"]:
             self.fields[name] = forms.TypedChoiceField(
-                label=CHARACTERISTIC_LABELS.get(name, name),
+                label=characteristic_label(name),
                 choices=DIE_CHOICES,
                 coerce=int,
                 initial="8",
             )
-        order = ["name", *CATALOGUE.creation["characteristics"]]
+        self.fields["specialities"].choices = speciality_choices()
+        for name in creation["skills"]:
+            self.fields[SKILL_PREFIX + name] = forms.IntegerField(
+                label=skill_label(name),
+                min_value=0,
+                max_value=creation["skill_level_max"],
+                initial=0,
+                required=False,
+                help_text=_("1 XP a level; 0: untrained."),
+            )
+        skills = [SKILL_PREFIX + name for name in creation["skills"]]
+        order = ["name", *creation["characteristics"], *skills, "specialities"]
         self.order_fields(order)
 
-    def clean_skills(self):
-        skills = {}
-        for parts in _lines(self.cleaned_data["skills"]):
-            if len(parts) < 2 or not re.fullmatch(r"[0-9]{1,3}", parts[-1]):
-                raise forms.ValidationError(
-                    _("Write each skill as its name then its level, for example: tir 4.")
-                )
-            skills[" ".join(parts[:-1])] = int(parts[-1])
-        return skills
-
-    def clean_specialities(self):
-        names = CATALOGUE.creation["characteristics"]
-        out = []
-        for parts in _lines(self.cleaned_data["specialities"]):
-            if len(parts) < 2 or parts[-1] not in names:
-                raise forms.ValidationError(
-                    _("Write each speciality as its name then one of: %(names)s.")
-                    % {"names": ", ".join(names)}
-                )
-            out.append([" ".join(parts[:-1]), parts[-1]])
-        return out
+    def skill_fields(self) -> list:
+        return [self[SKILL_PREFIX + name] for name in CATALOGUE.creation["skills"]]
 
     def sheet(self) -> dict:
         """The fields the service takes."""
@@ -91,8 +80,12 @@ class SheetForm(forms.Form):
             "name": data["name"],
             "description": data.get("description", ""),
             "characteristics": {n: data[n] for n in CATALOGUE.creation["characteristics"]},
-            "skills": data.get("skills") or {},
-            "specialities": data.get("specialities") or [],
+            "skills": {
+                name: data[SKILL_PREFIX + name]
+                for name in CATALOGUE.creation["skills"]
+                if data.get(SKILL_PREFIX + name)
+            },
+            "specialities": list(data.get("specialities") or []),
             "equipment": data.get("equipment", ""),
             "hp_max": data["hp_max"],
             "stress": data.get("stress") or 0,
@@ -107,8 +100,8 @@ class SheetForm(forms.Form):
             "name": character.name,
             "description": character.description,
             **{n: str(v) for n, v in character.characteristics.items()},
-            "skills": "\n".join(f"{k} {v}" for k, v in character.skills.items()),
-            "specialities": "\n".join(f"{n} {c}" for n, c in character.specialities),
+            **{SKILL_PREFIX + k: v for k, v in character.skills.items()},
+            "specialities": [name for name, _characteristic in character.specialities],
             "equipment": character.equipment,
             "hp_max": character.hp_max,
             "hp": character.hp,

@@ -1,15 +1,26 @@
-"""The only writer of modern RPG characters: create and change a sheet, each write checked
-against the creation rules (rules.engine.systems.modern.creation), made in one transaction
-and recorded in the character's history (who, when, the sheet before and after)."""
+"""The only writer of modern RPG characters: create and change a sheet, carry a session's
+stress, hit points and awarded XP, each write checked against the creation rules
+(rules.engine.systems.modern.creation), made in one transaction and recorded in the
+character's history (who, when, the sheet before and after).
+
+Skills and specialities are the catalogue's: `skills` maps a skill to its level,
+`specialities` lists the specialities bought by name (each depends on the characteristic the
+catalogue gives it, stored beside it since its price counts per characteristic)."""
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from characters.modern.models import ModernCharacter, ModernCharacterEvent
+from characters.modern.text import skill_label, speciality_label
 from characters.permissions import Refusal
 from rules.engine.systems.modern.catalogue import CURRENT_VERSION, load_catalogue
-from rules.engine.systems.modern.creation import Problem, SheetCheck, check_sheet
+from rules.engine.systems.modern.creation import (
+    Problem,
+    SheetCheck,
+    check_sheet,
+    speciality_pairs,
+)
 
 SHEET_FIELDS = (
     "name",
@@ -23,6 +34,7 @@ SHEET_FIELDS = (
     "stress",
 )
 MAX_STRESS = 24
+SOURCE_MAX = 80
 # Hit points: the maximum from 1 to HP_MAX; now, from HP_MIN to the maximum.
 HP_MIN, HP_MAX = -100, 100
 
@@ -41,9 +53,20 @@ def problem_sentence(problem: Problem) -> str:
     if problem.code == "characteristic_total":
         return _("The characteristics total %(total)s; they must total %(budget)s.") % p
     if problem.code == "skill_level":
-        return _("The skill %(name)s needs a level of 1 or more.") % p
+        return _("The skill %(name)s takes a level from 1 to %(max)s.") % {
+            "name": skill_label(p["name"]),
+            "max": p["max"],
+        }
+    if problem.code == "unknown_skill":
+        return _("Choose the skills from the list: %(name)s is not one of them.") % p
+    if problem.code == "unknown_speciality":
+        return _("Choose the specialities from the list: %(name)s is not one of them.") % p
+    if problem.code == "duplicate_speciality":
+        return _("The speciality %(name)s is bought once.") % {"name": speciality_label(p["name"])}
     if problem.code == "speciality_characteristic":
-        return _("The speciality %(name)s depends on one of the four characteristics.") % p
+        return _("The speciality %(name)s depends on another characteristic.") % {
+            "name": speciality_label(p["name"])
+        }
     if problem.code == "xp_over":
         return _("%(spent)s XP spent: the budget is %(budget)s XP.") % p
     return ngettext("%(left)s XP left to spend.", "%(left)s XP left to spend.", p["left"]) % p
@@ -59,17 +82,24 @@ def sheet_check(character_or_fields) -> SheetCheck:
     return check_sheet(
         get("characteristics") or {},
         get("skills") or {},
-        [tuple(pair) for pair in get("specialities") or []],
+        [(name, characteristic) for name, characteristic in _pairs(get("specialities"))],
         load_catalogue(),
+        xp_awarded=sum((get("xp_awards") or {}).values()),
     )
 
 
 def _field_of(problem: Problem) -> str:
-    if problem.code.startswith(("characteristic", "unknown")):
+    if problem.code.startswith("characteristic") or problem.code == "unknown_characteristic":
         return "characteristics"
-    if problem.code.startswith("skill"):
+    if problem.code in ("skill_level", "unknown_skill"):
         return "skills"
     return "specialities"
+
+
+def _pairs(specialities) -> list[list[str]]:
+    """The specialities chosen by name, each with the characteristic it depends on."""
+    names = [str(s[0]) if isinstance(s, (list, tuple)) else str(s) for s in specialities or []]
+    return [list(pair) for pair in speciality_pairs(names, load_catalogue())]
 
 
 def _validate(fields: dict) -> None:
@@ -99,6 +129,7 @@ def modern_character_create(*, owner, **fields) -> ModernCharacter:
     says how much is left)."""
     fields = {k: v for k, v in fields.items() if k in SHEET_FIELDS}
     fields.setdefault("hp", fields.get("hp_max", 10))
+    fields["specialities"] = _pairs(fields.get("specialities"))
     _validate(fields)
     with transaction.atomic():
         character = ModernCharacter.objects.create(
@@ -122,12 +153,57 @@ def modern_character_update(*, actor, character: ModernCharacter, version: int, 
             )
         before = _state(current)
         after = {**before, **{k: v for k, v in changes.items() if k in SHEET_FIELDS}}
-        _validate(after)
+        after["specialities"] = _pairs(after["specialities"])
+        _validate({**after, "xp_awards": current.xp_awards})
         for field, value in after.items():
             setattr(current, field, value)
         current.version += 1
         current.save()
         ModernCharacterEvent.objects.create(
             character=current, actor=actor, verb="changed", before=before, after=after
+        )
+    return current
+
+
+def modern_character_carry(
+    *,
+    actor,
+    character: ModernCharacter,
+    stress: int,
+    hp: int,
+    xp: int = 0,
+    source: str,
+) -> ModernCharacter:
+    """What a session leaves on the character (RULES-NOTES CL4: "stress and wounds carry
+    over"; "the organiser awards XP at a chapter's close"): the stress and hit points it ended
+    with, set (never added), and the XP awarded by `source` (a chapter: "chapter:12"), kept
+    by source so that settling the same chapter twice awards it once. The XP raises the
+    budget the player spends as at creation. No version check: the settlement writes what
+    the session ended with, whatever the player changed meanwhile."""
+    if not isinstance(xp, int) or xp < 0:
+        raise Refusal(_("Awarded XP is a whole number from 0."), field="xp")
+    source = str(source)[:SOURCE_MAX]
+    if not source:
+        raise Refusal(_("Say where the session's changes come from."), field="source")
+    with transaction.atomic():
+        current = ModernCharacter.objects.select_for_update().get(pk=character.pk)
+        before = {**_state(current), "xp_awards": dict(current.xp_awards)}
+        awards = {k: v for k, v in current.xp_awards.items() if k != source}
+        if xp:
+            awards[source] = xp
+        after = {**before, "stress": stress, "hp": hp, "xp_awards": awards}
+        if after == before:
+            return current
+        _validate(after)
+        current.stress, current.hp, current.xp_awards = stress, hp, awards
+        current.version += 1
+        current.save()
+        ModernCharacterEvent.objects.create(
+            character=current,
+            actor=actor,
+            verb="carried",
+            source=source,
+            before=before,
+            after=after,
         )
     return current

@@ -92,6 +92,8 @@ def load_modern(players) -> Campaign | None:
             owner=alice,
             name="Lina Marchetti",
             characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+            skills={"tir": 6, "athletisme": 4, "conduite": 5},
+            specialities=["pistolet", "course", "esquive"],
         ),
     )
     for name, data in EXAMPLES:

@@ -237,7 +237,8 @@ class TableStraySerializer(TableVersionSerializer):
 class TableStandaloneSerializer(serializers.Serializer):
     """KOLAPS: two units, `units` (ids of your own) and `shared_units` (the share tokens of
     units shared with you by link: another player's unit is never taken by its number).
-    Corporates or the modern RPG: `system`, two `sides` and each side's `fighters` (names)."""
+    Corporates or the modern RPG: `system`, two `sides` and each side's `fighters` (names);
+    Corporates also `sheets`, the ids of your character sheets drawn for each side."""
 
     system = serializers.ChoiceField(
         choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
@@ -254,6 +255,13 @@ class TableStandaloneSerializer(serializers.Serializer):
         min_length=2,
         max_length=2,
         required=False,
+    )
+    sheets = serializers.ListField(
+        child=serializers.ListField(child=id_field(), max_length=12),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="Corporates: the ids of your character sheets each side's fighters are drawn from",
     )
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
 
@@ -513,6 +521,7 @@ class TableNewAPI(APIView):
                 system=data["system"],
                 sides=data["sides"],
                 fighters=data["fighters"],
+                sheets=data.get("sheets"),
                 title=data["title"],
             )
             encounter = encounter_get_for_user(request.user, encounter.pk)

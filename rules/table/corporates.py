@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.rules_settings.services import campaign_rules_settings
+from characters.corporates.services import corporates_fighter_numbers
 from characters.permissions import Refusal
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.schedule import turn_plan
@@ -92,6 +93,19 @@ def fighter_state(**numbers: Any) -> dict[str, Any]:
     return {**DEFAULT_STATE, **numbers}
 
 
+# A sheet's numbers under the names the table's state already gave them.
+SHEET_TO_STATE = {"combat_pool": "pool", "combat_bonus": "attack_bonus"}
+
+
+def sheet_state(character) -> dict[str, Any]:
+    """A fighter drawn from a Corporates character sheet: its numbers feed the resolvers,
+    its fatigue and wound levels are those it carries, `sheet` names it for the settlement."""
+    numbers = corporates_fighter_numbers(character)
+    return fighter_state(
+        **{SHEET_TO_STATE.get(k, k): v for k, v in numbers.items()}, sheet=character.pk
+    )
+
+
 def _settings(encounter) -> dict[str, Any]:
     if encounter.chapter_id is None:
         return {}
@@ -103,19 +117,31 @@ def _segment(phase: str) -> int | None:
 
 
 def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
-    """A chapter's encounter: one fighter per player of the campaign, at the default
-    numbers, and an opposing side of two the organiser plays."""
+    """A chapter's encounter: one fighter per player of the campaign, drawn from the
+    player's first Corporates sheet (at the default numbers for a player with none), and an
+    opposing side of two the organiser plays."""
     players = [
         m.player
-        for m in chapter.campaign.memberships.filter(role="player").select_related("player")
+        for m in chapter.campaign.memberships.filter(role="player")
+        .select_related("player")
+        .prefetch_related("player__corporates_characters")
     ]
     if not players:
         raise Refusal(_("An encounter needs the campaign's players."))
     ours, theirs = str(_("The players")), str(_("The opposition"))
-    combatants = [
-        Combatant(side=ours, name=p.display_name or p.username, player=p, state=fighter_state())
-        for p in players
-    ]
+    combatants = []
+    for p in players:
+        sheet = next(iter(p.corporates_characters.all()), None)
+        if sheet is None:
+            combatants.append(
+                Combatant(
+                    side=ours, name=p.display_name or p.username, player=p, state=fighter_state()
+                )
+            )
+        else:
+            combatants.append(
+                Combatant(side=ours, name=sheet.name, player=p, state=sheet_state(sheet))
+            )
     combatants += [
         Combatant(side=theirs, name=_("Opponent %(n)s") % {"n": n}, state=fighter_state())
         for n in (1, 2)
@@ -154,6 +180,8 @@ def melee_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
         "combat_skill": theirs["combat_skill"],
         "dodge_skill": theirs["dodge_skill"],
         "weapon_defence": theirs["weapon_defence"],
+        # "Défenseur engagé : ... + Niveau réflexes câblés" (a sheet's value; 0 without one).
+        "wired_reflexes": theirs.get("wired_reflexes", 0),
         "settings": settings,
     }
 

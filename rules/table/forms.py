@@ -339,12 +339,38 @@ class TableQuickForm(ServiceForm):
     quick_title = forms.CharField(label=_("Title"), max_length=160, required=False)
     first_side = forms.CharField(label=_("First side"), max_length=80)
     first_fighters = forms.CharField(
-        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Its fighters (one per line)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
     )
     second_side = forms.CharField(label=_("Second side"), max_length=80)
     second_fighters = forms.CharField(
-        label=_("Its fighters (one per line)"), widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Its fighters (one per line)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
     )
+    # Corporates: fighters drawn from your character sheets, their numbers the sheet's.
+    first_sheets = forms.TypedMultipleChoiceField(
+        label=_("First side's Corporates sheets"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    second_sheets = forms.TypedMultipleChoiceField(
+        label=_("Second side's Corporates sheets"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, sheets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(c.pk, isolate_text(c.name)) for c in sheets]
+        for name in ("first_sheets", "second_sheets"):
+            if choices:
+                self.fields[name].choices = choices
+            else:
+                del self.fields[name]
 
     @staticmethod
     def names(text: str) -> list[str]:
@@ -356,6 +382,7 @@ class TableQuickForm(ServiceForm):
             "system": data["system"],
             "sides": [data["first_side"], data["second_side"]],
             "fighters": [self.names(data["first_fighters"]), self.names(data["second_fighters"])],
+            "sheets": [data.get("first_sheets") or [], data.get("second_sheets") or []],
             "title": data["quick_title"],
         }
 

@@ -27,6 +27,7 @@ from campaigns.chapters.services import chapter_table_record
 from campaigns.models import Chapter, ChapterStatus, ZombieType
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, member_role
 from characters.compiled import CompiledRead, fields_of
+from characters.corporates.models import CorporatesCharacter
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
@@ -609,11 +610,19 @@ FIGHTERS_MAX = 12
 
 
 def encounter_create_quick(
-    *, actor, system: str, sides: list[str], fighters: list[list[str]], title: str = ""
+    *,
+    actor,
+    system: str,
+    sides: list[str],
+    fighters: list[list[str]],
+    title: str = "",
+    sheets: list[list[int]] | None = None,
 ) -> Encounter:
     """A pick-up game of Corporates or the modern RPG: two sides of named fighters at the
-    system's default numbers (its adapter's `fighter_state`); the actor organises and plays
-    them all."""
+    system's default numbers (its adapter's `fighter_state`), and for Corporates, fighters
+    drawn from the actor's own character sheets (`sheets`: ids per side; the adapter's
+    `sheet_state` feeds their numbers to the resolvers); the actor organises and plays them
+    all."""
     if not actor.is_authenticated:
         raise Refusal(_("Log in to open an encounter."), status=401)
     if system not in QUICK_SYSTEMS:
@@ -622,9 +631,10 @@ def encounter_create_quick(
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise Refusal(_("Name two different sides."), field="sides")
     rosters = [[" ".join(str(n).split())[:80] for n in side if str(n).strip()] for side in fighters]
-    if len(rosters) != 2 or not all(rosters):
+    drawn = _quick_sheets(actor, system, sheets)
+    if len(rosters) != 2 or not all(r or d for r, d in zip(rosters, drawn, strict=False)):
         raise Refusal(_("Each side needs at least one fighter."), field="fighters")
-    if sum(len(r) for r in rosters) > FIGHTERS_MAX:
+    if sum(len(r) for r in rosters) + sum(len(d) for d in drawn) > FIGHTERS_MAX:
         raise Refusal(
             _("At most %(n)s fighters in a pick-up game.") % {"n": FIGHTERS_MAX}, field="fighters"
         )
@@ -634,12 +644,37 @@ def encounter_create_quick(
         system=system,
         sides=names,
         combatants=[
-            Combatant(side=side, name=name, player=actor, state=adapter.fighter_state())
-            for side, roster in zip(names, rosters, strict=True)
-            for name in roster
+            *(
+                Combatant(
+                    side=side, name=sheet.name, player=actor, state=adapter.sheet_state(sheet)
+                )
+                for side, side_sheets in zip(names, drawn, strict=True)
+                for sheet in side_sheets
+            ),
+            *(
+                Combatant(side=side, name=name, player=actor, state=adapter.fighter_state())
+                for side, roster in zip(names, rosters, strict=True)
+                for name in roster
+            ),
         ],
         title=_clean_title(title, " / ".join(names)),
     )
+
+
+def _quick_sheets(actor, system: str, sheets: list[list[int]] | None) -> list[list]:
+    """The actor's own Corporates sheets chosen for each side (another's, or one chosen
+    twice, is refused)."""
+    if not sheets or not any(sheets):
+        return [[], []]
+    if system != "corporates":
+        raise Refusal(_("Only Corporates fighters are drawn from sheets."), field="sheets")
+    if len(sheets) != 2:
+        raise Refusal(_("Choose the sheets of each of the two sides."), field="sheets")
+    ids = [pk for side in sheets for pk in side]
+    own = {c.pk: c for c in CorporatesCharacter.objects.owned_by(actor).filter(pk__in=ids)}
+    if len(set(ids)) != len(ids) or set(ids) - set(own):
+        raise Refusal(_("Choose your own sheets, each once."), field="sheets")
+    return [[own[pk] for pk in side] for side in sheets]
 
 
 # --- Acting -------------------------------------------------------------------------------

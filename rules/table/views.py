@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.selectors import chapter_get_for_user
 from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
+from characters.corporates.models import CorporatesCharacter
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps.consequences import WOUNDS
@@ -491,9 +492,12 @@ def table_new(request: HttpRequest) -> HttpResponse:
     fighters (`quick` in the form)."""
     units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
     form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
-    quick = TableQuickForm(initial={"system": request.GET.get("system", "corporates")})
+    sheets = list(CorporatesCharacter.objects.owned_by(request.user))
+    quick = TableQuickForm(
+        initial={"system": request.GET.get("system", "corporates")}, sheets=sheets
+    )
     if request.method == "POST" and "quick" in request.POST:
-        quick = TableQuickForm(request.POST)
+        quick = TableQuickForm(request.POST, sheets=sheets)
         if quick.is_valid():
             encounter = quick.run(encounter_create_quick, actor=request.user, **quick.arguments())
             if encounter is not None:
