@@ -4,6 +4,7 @@ and the plain data its pages, print and export show."""
 from dataclasses import dataclass
 
 from django.http import Http404
+
 from characters.modern.models import ModernCharacter
 from characters.modern.services import problem_sentence, sheet_check
 from characters.modern.text import (

@@ -261,7 +261,7 @@ class TableStandaloneSerializer(serializers.Serializer):
         min_length=2,
         max_length=2,
         required=False,
-        help_text="Corporates: the ids of your character sheets each side's fighters are drawn from",
+        help_text="Corporates: ids of your character sheets each side's fighters are drawn from",
     )
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
 

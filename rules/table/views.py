@@ -24,8 +24,8 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
-from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
 from characters.corporates.models import CorporatesCharacter
+from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps.consequences import WOUNDS
