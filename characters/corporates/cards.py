@@ -4,7 +4,7 @@ and the plain data its pages, print, API and export show."""
 from dataclasses import dataclass
 
 from django.http import Http404
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import corporates_character_can_undo
@@ -98,6 +98,10 @@ FIELD_LABELS = {
 }
 
 
+def _change(label: str, old, new) -> str:
+    return gettext("%(label)s: %(old)s → %(new)s") % {"label": label, "old": old, "new": new}
+
+
 def event_changes(event) -> list[str]:
     """What a line of history changed, field by field ("Melee dice: 5 → 6")."""
     if not event.before or not event.after:
@@ -109,11 +113,9 @@ def event_changes(event) -> list[str]:
             if field in ("description", "equipment", "name"):
                 lines.append(str(label))
             else:
-                lines.append(f"{label}\u00a0: {_shown(field, old)} → {_shown(field, new)}")
+                lines.append(_change(str(label), _shown(field, old), _shown(field, new)))
     old_numbers, new_numbers = event.before.get("numbers") or {}, event.after.get("numbers") or {}
     for name in new_numbers:
         if old_numbers.get(name) != new_numbers[name]:
-            lines.append(
-                f"{number_label(name)}\u00a0: {old_numbers.get(name)} → {new_numbers[name]}"
-            )
+            lines.append(_change(number_label(name), old_numbers.get(name), new_numbers[name]))
     return lines
