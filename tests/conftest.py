@@ -129,6 +129,7 @@ def make_roles() -> dict:
         **settlement,
         **_rapid40k_chapter_roles(organiser=organiser, participant=participant),
         **_modern_roles(owner),
+        **_corporates_roles(owner),
     }
     from tests.table_fixtures import table_roles
 
@@ -220,6 +221,20 @@ def _modern_roles(owner) -> dict:
         specialities=["pistolet", "course"],
     )
     return {"modern_character": character}
+
+
+def _corporates_roles(owner) -> dict:
+    """Corporates: a character sheet of the owner, changed once (an undo has work to do)."""
+    from characters.corporates.services import (
+        corporates_character_create,
+        corporates_character_update,
+    )
+
+    character = corporates_character_create(owner=owner, name="Matrix fixer")
+    character = corporates_character_update(
+        actor=owner, character=character, version=character.version, numbers={"shot_pool": 6}
+    )
+    return {"corporates_character": character}
 
 
 def _kolaps_roles(owner) -> dict:

@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from campaigns.models import Campaign, CampaignEvent, Membership
 from characters.models import Player
 from rules.rolls.models import RollRecord
+from rules.engine.systems.corporates.catalogue import load_catalogue as corporates_catalogue
 from tests.conftest import make_roles
 from tests.table_fixtures import table_snapshot
 
@@ -58,6 +59,7 @@ def log_in(client, world: World, role: str) -> None:
         client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
 
 
+CORPORATES_NUMBERS = corporates_catalogue().sheet["numbers"]
 SAMPLE_PATH_VALUES = {"system": "kolaps", "resolver": "test", "verb": "odds"}
 ROLES = ("anonymous", "owner", "other_player", "organiser", "participant")
 SIGNED_IN = ROLES[1:]
@@ -1576,8 +1578,8 @@ MODERN_SHEET = {
     "endurance": "8",
     "sang_froid": "10",
     "empathie": "8",
-    "skills": "tir 6",
-    "specialities": "course endurance",
+    "skill_tir": "6",
+    "specialities": ["course"],
     "hp_max": "10",
 }
 MODERN_SHEET_API = {
@@ -1630,6 +1632,99 @@ MATRIX += [
     ),
     Row("api-modern-character-export", "get", OWNER_ONLY_API, kwargs=modern_character_pk, api=True),
 ]
+
+
+# --- Corporates characters ------------------------------------------------------------------
+
+
+def corporates_character_pk(roles):
+    return {"pk": roles["corporates_character"].pk}
+
+
+CORPORATES_SHEET = {
+    "name": "Recrue",
+    "weapon": "cutting",
+    "fatigue": "0",
+    "wounds": "0",
+    **{name: str(bounds["default"]) for name, bounds in CORPORATES_NUMBERS.items()},
+}
+
+
+def corporates_version(body):
+    return lambda roles, user: {**body, "version": roles["corporates_character"].version}
+
+
+MATRIX += [
+    Row("corporates-list", "get", PAGE_ONLY_FOR_SIGNED_IN),
+    Row("corporates-list", "post", every(302), data=lambda r, u: CORPORATES_SHEET, writes=True),
+    Row("corporates-character", "get", OWNER_ONLY_PAGE, kwargs=corporates_character_pk),
+    Row(
+        "corporates-character",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=corporates_character_pk,
+        data=corporates_version({**CORPORATES_SHEET, "wounds": "2"}),
+        writes=True,
+    ),
+    Row("corporates-character-history", "get", OWNER_ONLY_PAGE, kwargs=corporates_character_pk),
+    Row(
+        "corporates-character-undo",
+        "post",
+        OWNER_ONLY_WRITE_PAGE,
+        kwargs=corporates_character_pk,
+        data=corporates_version({}),
+        writes=True,
+    ),
+    Row("corporates-character-print", "get", OWNER_ONLY_PAGE, kwargs=corporates_character_pk),
+    Row("api-corporates-list", "get", signed_in(200, anonymous=401), api=True),
+    Row(
+        "api-corporates-list",
+        "post",
+        signed_in(201, anonymous=401),
+        data=lambda r, u: {"name": "Recrue", "numbers": {"shot_pool": 4}},
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-corporates-character", "get", OWNER_ONLY_API, kwargs=corporates_character_pk, api=True
+    ),
+    Row(
+        "api-corporates-character",
+        "patch",
+        OWNER_ONLY_API,
+        kwargs=corporates_character_pk,
+        data=corporates_version({"wounds": 2}),
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-corporates-character-history",
+        "get",
+        OWNER_ONLY_API,
+        kwargs=corporates_character_pk,
+        api=True,
+    ),
+    Row(
+        "api-corporates-character-undo",
+        "post",
+        OWNER_ONLY_API,
+        kwargs=corporates_character_pk,
+        data=corporates_version({}),
+        api=True,
+        writes=True,
+    ),
+]
+
+
+def corporates_snapshot() -> tuple:
+    from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
+
+    return (
+        sorted(
+            CorporatesCharacter.objects.values_list("pk", "name", "wounds", "numbers", "version")
+        ),
+        CorporatesCharacterEvent.objects.count(),
+    )
 
 
 # --- Campaign rules settings (the matrix campaign is Of the Dead: nothing open to choose) --
@@ -1982,6 +2077,7 @@ def snapshot() -> tuple:
         *kolaps_snapshot(),
         *kolaps_chapter_snapshot(),
         *modern_snapshot(),
+        *corporates_snapshot(),
         *table_snapshot(),
     )
 
@@ -2226,6 +2322,12 @@ TWINS: tuple[Twin, ...] = (
     Twin("modern-character", "api-modern-character", (("get", "get"), ("post", "patch"))),
     Twin("modern-character-history", "api-modern-character-history"),
     Twin("modern-character-export", "api-modern-character-export"),
+    Twin("corporates-list", "api-corporates-list"),
+    Twin(
+        "corporates-character", "api-corporates-character", (("get", "get"), ("post", "patch"))
+    ),
+    Twin("corporates-character-history", "api-corporates-character-history"),
+    Twin("corporates-character-undo", "api-corporates-character-undo", (("post", "post"),)),
     # The live encounter at the table
     Twin("table-encounter", "api-table-encounter"),
     Twin("table-watch", "api-table-watch"),
