@@ -19,8 +19,8 @@ from rest_framework.authtoken.models import Token
 
 from campaigns.models import Campaign, CampaignEvent, Membership
 from characters.models import Player
-from rules.rolls.models import RollRecord
 from rules.engine.systems.corporates.catalogue import load_catalogue as corporates_catalogue
+from rules.rolls.models import RollRecord
 from tests.conftest import make_roles
 from tests.table_fixtures import table_snapshot
 
@@ -2323,9 +2323,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("modern-character-history", "api-modern-character-history"),
     Twin("modern-character-export", "api-modern-character-export"),
     Twin("corporates-list", "api-corporates-list"),
-    Twin(
-        "corporates-character", "api-corporates-character", (("get", "get"), ("post", "patch"))
-    ),
+    Twin("corporates-character", "api-corporates-character", (("get", "get"), ("post", "patch"))),
     Twin("corporates-character-history", "api-corporates-character-history"),
     Twin("corporates-character-undo", "api-corporates-character-undo", (("post", "post"),)),
     # The live encounter at the table

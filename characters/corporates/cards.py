@@ -4,7 +4,8 @@ and the plain data its pages, print, API and export show."""
 from dataclasses import dataclass
 
 from django.http import Http404
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import corporates_character_can_undo

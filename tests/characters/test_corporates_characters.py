@@ -69,9 +69,7 @@ def test_the_engine_names_each_way_a_sheet_leaves_the_catalogue(numbers, weapon,
 
 def test_a_number_out_of_its_range_is_refused_with_a_sentence():
     with translation.override("fr"), pytest.raises(Refusal) as refused:
-        corporates_character_create(
-            owner=PlayerFactory(), name="Vex", numbers={"combat_skill": 31}
-        )
+        corporates_character_create(owner=PlayerFactory(), name="Vex", numbers={"combat_skill": 31})
     assert refused.value.field == "combat_skill"
     assert str(refused.value.message) == "Compétence de combat : de 0 à 30."
     assert not CorporatesCharacter.objects.exists()
@@ -350,14 +348,24 @@ def test_the_table_page_offers_your_sheets_and_its_api_twin_takes_them(client):
     assert 'name="first_sheets"' in page and "Vex" in page
     opened = client.post(
         reverse("table-new"),
-        {"quick": "1", "system": "corporates", "first_side": "A", "second_side": "B",
-         "first_sheets": [str(vex.pk)], "second_fighters": "Garde"},  # fmt: skip
+        {
+            "quick": "1",
+            "system": "corporates",
+            "first_side": "A",
+            "second_side": "B",
+            "first_sheets": [str(vex.pk)],
+            "second_fighters": "Garde",
+        },
     )
     assert opened.status_code == 302
     api = client.post(
         reverse("api-table-new"),
-        {"system": "corporates", "sides": ["A", "B"], "fighters": [[], ["Garde"]],
-         "sheets": [[vex.pk], []]},  # fmt: skip
+        {
+            "system": "corporates",
+            "sides": ["A", "B"],
+            "fighters": [[], ["Garde"]],
+            "sheets": [[vex.pk], []],
+        },
         content_type="application/json",
     )
     assert api.status_code == 201
