@@ -45,6 +45,7 @@ OFFERS = {
     ),
     "corporates": (
         ("dice-calculators", {"system": "corporates"}, _("Calculators")),
+        ("corporates-list", {}, _("Characters")),
         ("corporates-turn", {}, _("Turn tracker")),
         ("catalogue", {"system": "corporates"}, _("Catalogue")),
         ("campaign-list", {}, _("Campaigns")),

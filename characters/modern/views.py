@@ -1,4 +1,4 @@
-"""The pages of modern RPG characters: the list with the creation form checked as you type
+"""The pages of modern RPG characters: the list with the creation form checked as you choose
 (htmx asks the `sheet-check` partial), the sheet and its change form, its history, its print
 sheet and its export. Each calls the fetch-and-authorise helper and one service."""
 
@@ -23,11 +23,13 @@ from characters.permissions import Refusal
 PAGES = "characters/modern"
 
 
-def _live_check(form: SheetForm) -> dict:
-    """The creation check of what is typed so far (totals and sentences)."""
+def _live_check(form: SheetForm, character: ModernCharacter | None = None) -> dict:
+    """The creation check of what is chosen so far (totals and sentences), with the XP the
+    character was awarded since its creation."""
     if not form.is_bound or not form.is_valid():
         return {}
-    check = sheet_check(form.sheet())
+    awards = character.xp_awards if character is not None else {}
+    check = sheet_check({**form.sheet(), "xp_awards": awards})
     return {"check": check, "check_notes": [problem_sentence(p) for p in check.problems]}
 
 
@@ -86,7 +88,7 @@ def modern_character(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         f"{PAGES}/sheet.html",
-        {"card": sheet_card(character), "form": form, **_live_check(form)},
+        {"card": sheet_card(character), "form": form, **_live_check(form, character)},
     )
 
 

@@ -1,4 +1,5 @@
-"""The modern RPG: characteristics and creation, attitudes, vests and ammunition, range
+"""The modern RPG: characteristics and creation, the skills and specialities a sheet
+chooses from, attitudes, vests and ammunition, range
 bands and the chase (leads and events) of its catalogue data file, named as the dice
 calculators and the character sheet name them."""
 
@@ -6,7 +7,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from characters.modern.cards import characteristic_label
+from characters.modern.text import characteristic_label, skill_label, speciality_label
 from rules.catalogue.entries import CatalogueEntry, CatalogueSection, plus, span
 from rules.dice_calculators.cards import LABELS
 from rules.engine.systems.modern.catalogue import load_catalogue
@@ -120,10 +121,18 @@ def sections() -> tuple[str, list[CatalogueSection]]:
         for event in rows
         if _label(event["key"])
     ]
+    per_level = _("%(n)s XP a level") % {"n": creation["skill_level_cost"]}
+    skills = [_entry(f"skill-{key}", skill_label(key), [per_level]) for key in creation["skills"]]
+    specialities = [
+        _entry(f"speciality-{key}", speciality_label(key), [characteristic_label(characteristic)])
+        for key, characteristic in creation["specialities"].items()
+    ]
     return cat.version, [
         CatalogueSection(
             "characteristics", "characteristic", _("Characteristics"), characteristics
         ),
+        CatalogueSection("skills", "skill", _("Skills"), skills),
+        CatalogueSection("specialities", "speciality", _("Specialities"), specialities),
         CatalogueSection("attitudes", "attitude", _("Attitudes"), attitudes),
         CatalogueSection("vests", "vest", _("Bulletproof vests"), vests),
         CatalogueSection("ammunition", "ammunition", _("Ammunition"), ammunition),
