@@ -58,3 +58,21 @@ def test_the_demo_has_a_live_encounter_of_each_system_played_a_little():
     assert modern.phase == Phase.ACTION
     assert modern.combatants.get(name="Lina").state["initiative"] == 1
     assert modern.entries.filter(data__resolver="combat").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_demo_has_alices_and_brunos_character_sheets():
+    from characters.corporates.models import CorporatesCharacter
+    from characters.modern.models import ModernCharacter
+
+    call_command("demo_load", stdout=io.StringIO())
+    call_command("demo_load", stdout=io.StringIO())
+    sheets = {c.owner.username: c for c in CorporatesCharacter.objects.select_related("owner")}
+    assert sorted(sheets) == ["alice", "bruno"]
+    vex = sheets["alice"]
+    # A session's levels carried, then a change: both in its history, undoable.
+    assert (vex.fatigue, vex.wounds) == (1, 2)
+    assert [e.verb for e in vex.events.all()] == ["changed", "carried", "created"]
+    lina = ModernCharacter.objects.get(owner__username="alice")
+    assert lina.skills == {"tir": 6, "athletisme": 4, "conduite": 5}
+    assert [name for name, _c in lina.specialities] == ["pistolet", "course", "esquive"]
