@@ -387,3 +387,26 @@ def test_a_chapter_fighter_is_drawn_from_the_players_sheet():
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
     fighter = Combatant.objects.get(encounter=encounter, player=player)
     assert fighter.name == "Vex" and fighter.state["soak_dice"] == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"numbers": {"shot_pool": {"min": 1, "max": 20, "default": 30}}}, "sheet.numbers"),
+        ({"weapon_default": "laser"}, "sheet.weapon_default"),
+        ({"levels_max": 0}, "sheet.levels_max"),
+    ],
+)
+def test_a_broken_sheet_section_is_refused_when_the_catalogue_loads(change, where):
+    import json
+
+    from rules.engine.systems.corporates.catalogue import (
+        CATALOGUES_DIR,
+        CatalogueError,
+        parse_catalogue,
+    )
+
+    data = json.loads((CATALOGUES_DIR / "2026.11.1.json").read_text())
+    data["sheet"] = {**data["sheet"], **change}
+    with pytest.raises(CatalogueError, match=where):
+        parse_catalogue(data)

@@ -289,3 +289,24 @@ def test_a_carry_out_of_the_gauges_is_refused_with_a_sentence():
     with pytest.raises(Refusal) as refused:
         modern_character_carry(actor=owner, character=character, stress=1, hp=6, xp=-1, source="c")
     assert refused.value.field == "xp"
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"skills": ["tir", "tir"]}, "creation.skills"),
+        ({"specialities": {"esquive": "chance"}}, "creation.specialities"),
+        ({"skill_level_max": "30"}, "creation.skill_level_max"),
+    ],
+)
+def test_a_broken_list_of_choices_is_refused_when_the_catalogue_loads(change, where):
+    from rules.engine.systems.modern.catalogue import (
+        CATALOGUES_DIR,
+        CatalogueError,
+        parse_catalogue,
+    )
+
+    data = json.loads((CATALOGUES_DIR / "2026.11.1.json").read_text())
+    data["creation"] = {**data["creation"], **change}
+    with pytest.raises(CatalogueError, match=where):
+        parse_catalogue(data)
