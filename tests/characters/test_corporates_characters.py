@@ -279,10 +279,24 @@ def test_a_session_carries_fatigue_and_wounds_set_not_added():
     carried = again.events.get(verb="carried")
     assert carried.actor == orga and carried.source == "chapter:4"
     # Care between sessions is a carry with fewer levels; a mistaken carry is undone.
-    cared = corporates_character_carry(actor=orga, character=again, fatigue=0, wounds=1)
+    # A settlement running on its own writes with no actor.
+    cared = corporates_character_carry(actor=None, character=again, fatigue=0, wounds=1)
     assert (cared.fatigue, cared.wounds) == (0, 1)
     back = corporates_character_undo(actor=owner, character=cared, version=cared.version)
     assert (back.fatigue, back.wounds) == (1, 3)
+
+
+def test_the_history_names_who_carried_a_session(client):
+    owner = PlayerFactory(display_name="Alice")
+    vex = corporates_character_create(owner=owner, name="Vex")
+    corporates_character_carry(actor=None, character=vex, fatigue=2, wounds=1, source="Chapitre 3")
+    client.force_login(owner)
+    history = text(client.get(reverse("corporates-character-history", args=[vex.pk])))
+    assert "Le bilan d'un chapitre — a reporté la fatigue et les blessures de la séance" in (
+        history.replace("&#x27;", "'")
+    )
+    assert "(Chapitre 3)" in history and "Niveaux de blessures : 0 → 1" in history
+    assert "None" not in history
 
 
 def test_a_carry_out_of_the_levels_is_refused_with_a_sentence():
