@@ -13,7 +13,7 @@ its encounter keeps whatever the demo users did since.
 
 from dataclasses import replace
 
-from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.models import Chapter
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsUnit
