@@ -72,13 +72,13 @@ urlpatterns = [
         name="chapter-army-enter",
     ),
     path(
-        "chapters/<int:pk>/armies/<int:roster>/withdraw/",
+        "chapters/<int:pk>/armies/<int:army>/withdraw/",
         chapters_views.chapter_entry_withdraw,
         {"kind": "army"},
         name="chapter-army-withdraw",
     ),
     path(
-        "chapters/<int:pk>/units/<int:roster>/withdraw/",
+        "chapters/<int:pk>/units/<int:unit>/withdraw/",
         chapters_views.chapter_entry_withdraw,
         {"kind": "unit"},
         name="chapter-unit-withdraw",
@@ -191,12 +191,12 @@ api_urlpatterns = [
         name="api-chapter-armies",
     ),
     path(
-        "chapters/<int:pk>/armies/<int:roster>/",
+        "chapters/<int:pk>/armies/<int:army>/",
         chapters_api.ChapterArmyAPI.as_view(),
         name="api-chapter-army",
     ),
     path(
-        "chapters/<int:pk>/units/<int:roster>/",
+        "chapters/<int:pk>/units/<int:unit>/",
         chapters_api.ChapterUnitAPI.as_view(),
         name="api-chapter-unit",
     ),

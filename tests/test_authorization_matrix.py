@@ -1081,7 +1081,7 @@ def kolaps_other_chapter_pk(roles):
 
 
 def kolaps_entry_kwargs(roles):
-    return {"pk": roles["kolaps_chapter"].pk, "roster": roles["participant_unit"].pk}
+    return {"pk": roles["kolaps_chapter"].pk, "unit": roles["participant_unit"].pk}
 
 
 def trauma_kwargs(roles):
@@ -1126,7 +1126,7 @@ def rapid40k_other_chapter_pk(roles):
 
 
 def rapid40k_entry_kwargs(roles):
-    return {"pk": roles["rapid40k_chapter"].pk, "roster": roles["participant_army"].pk}
+    return {"pk": roles["rapid40k_chapter"].pk, "army": roles["participant_army"].pk}
 
 
 def army_entry_body(roles, user):

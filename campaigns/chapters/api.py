@@ -320,8 +320,11 @@ class _EntryAPI(APIView):
     kind: entries.EntryKind
 
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
-    def delete(self, request, pk: int, roster: int):
-        chapter, entered = chapter_entry_get_for_user(request.user, pk, self.kind, roster)
+    def delete(self, request, pk: int, **roster: int):
+        """The URL names the roster's id by the kind (`unit`, `army`)."""
+        chapter, entered = chapter_entry_get_for_user(
+            request.user, pk, self.kind, roster[self.kind.name]
+        )
         entries.chapter_entry_withdraw(
             actor=request.user, chapter=chapter, kind=self.kind, roster=entered
         )

@@ -204,9 +204,10 @@ def chapter_entry_enter(request: HttpRequest, pk: int, kind: str) -> HttpRespons
 
 @login_required
 @require_POST
-def chapter_entry_withdraw(request: HttpRequest, pk: int, kind: str, roster: int) -> HttpResponse:
+def chapter_entry_withdraw(request: HttpRequest, pk: int, kind: str, **roster: int) -> HttpResponse:
+    """Withdraw a roster from a chapter; the URL names its id by the kind (`unit`, `army`)."""
     page = ENTRY_PAGES[kind]
-    chapter, entered = chapter_entry_get_for_user(request.user, pk, page.form.kind, roster)
+    chapter, entered = chapter_entry_get_for_user(request.user, pk, page.form.kind, roster[kind])
     entries.chapter_entry_withdraw(
         actor=request.user, chapter=chapter, kind=page.form.kind, roster=entered
     )
