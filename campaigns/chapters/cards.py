@@ -189,6 +189,8 @@ class ChapterCard:
     # What its players enter (`campaigns.chapters.entries.EntryKind.name`): "unit", "army";
     # "" when nothing.
     entry_kind: str = ""
+    # Its players bring their Of the Dead profile: vocations, survival points, cards.
+    uses_profiles: bool = False
 
     def can_enter_kind(self, kind) -> bool:
         """The viewer may enter a roster of `kind` now."""
@@ -564,6 +566,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         armies=armies,
         my_armies=my_armies,
         entry_kind=entry_kind.name if entry_kind else "",
+        uses_profiles=uses_profiles,
         table_record=dict(chapter.table_record or {}),
     )
 

@@ -1,7 +1,8 @@
 """Rosters entered into chapters, whatever the system: the only writer of chapter entries.
 
 A system whose players bring a roster of figures to a chapter (KOLAPS units, Rapid 40000
-army lists) declares it once as an `EntryKind`: which roster model enters, the entry row
+army lists) names it in its declaration (`GameSystem.roster`), and the roster is described
+once here as an `EntryKind`: which roster model enters, the entry row
 that records it, the derived number that says what it is worth (VU, points), who may enter
 it, what it checks on the way in, and the sentences a player reads. Everything else is one
 shape: a participant enters one of their own valid rosters into a planned chapter of a
@@ -38,6 +39,7 @@ from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.kolaps.services import unit_require_valid
 from characters.permissions import Forbidden, Refusal, Role
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kSquad
+from rules.engine.systems import UnknownSystem, system_get
 
 SIDE_MAX = 80
 
@@ -95,7 +97,6 @@ class EntryKind:
     a roster that cannot enter this chapter (a draft, over the agreed points).
     `sides_rule` marks, in the frozen entries, who changes sides (KOLAPS K12)."""
 
-    system: str
     name: str
     roster: type[models.Model]
     entry: type[models.Model]
@@ -145,7 +146,6 @@ def _k12_sides(entries: list[ChapterUnitEntry]) -> None:
 
 
 UNIT = EntryKind(
-    system="kolaps",
     name="unit",
     roster=KolapsUnit,
     entry=ChapterUnitEntry,
@@ -184,7 +184,6 @@ UNIT = EntryKind(
 )
 
 ARMY = EntryKind(
-    system="rapid40k",
     name="army",
     roster=Rapid40kArmy,
     entry=ChapterArmyEntry,
@@ -212,14 +211,16 @@ ARMY = EntryKind(
     records_value_on_entry=True,
 )
 
-# One per system whose players bring a roster to its chapters.
-ENTRY_KINDS: Mapping[str, EntryKind] = {kind.system: kind for kind in (UNIT, ARMY)}
-KINDS_BY_NAME: Mapping[str, EntryKind] = {kind.name: kind for kind in ENTRY_KINDS.values()}
+# Each kind of roster a system may declare (`rules.engine.systems.GameSystem.roster`).
+ENTRY_KINDS: Mapping[str, EntryKind] = {kind.name: kind for kind in (UNIT, ARMY)}
 
 
 def entry_kind_of(system: str) -> EntryKind | None:
     """What the players of `system` enter into its chapters (None: nothing)."""
-    return ENTRY_KINDS.get(system)
+    try:
+        return ENTRY_KINDS.get(system_get(system).roster)
+    except UnknownSystem:
+        return None
 
 
 # --- Enter, withdraw, ready -------------------------------------------------------------------
@@ -236,7 +237,7 @@ def chapter_entry_enter(*, actor, chapter: Chapter, kind: EntryKind, roster, sid
     roles = chapter_roles(actor, chapter)
     if not roles & kind.may_enter:
         raise Forbidden(str(words.not_player))
-    if chapter.campaign.system != kind.system:
+    if entry_kind_of(chapter.campaign.system) is not kind:
         raise Refusal(str(words.wrong_system), field=field)
     if roster is None or roster.owner_id != actor.pk:
         raise Refusal(str(words.not_own), field=field)

@@ -20,6 +20,7 @@ from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text, needs_isolation
 from characters.models import Player, Vocation
 from characters.widgets import PlainWidgets
+from rules.engine.systems import uses_profiles
 
 ONE_PER_LINE = _("One per line.")
 # The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
@@ -57,9 +58,18 @@ class ChapterForm(ServiceForm):
     )
     place = forms.CharField(label=_("Place"), required=False, max_length=200)
 
-    def __init__(self, *args, chapter=None, **kwargs):
+    # What a player's Of the Dead profile is checked against: asked only where players
+    # bring one (`GameSystem.uses_profiles`).
+    PROFILE_FIELDS = ("min_survival_points", "required_cards", "required_items")
+
+    def __init__(self, *args, chapter=None, campaign=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.chapter = chapter
+        campaign = chapter.campaign if chapter is not None else campaign
+        if campaign is not None and not uses_profiles(campaign.system):
+            for name in self.PROFILE_FIELDS:
+                del self.fields[name]
+            self.fields["announced_events"].label = _("Announced events")
 
     @classmethod
     def initial_for(cls, chapter) -> dict:

@@ -40,6 +40,7 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role,
 from campaigns.services import _record, require_manager
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
+from rules.engine.systems import profile_systems, uses_profiles
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
 
 # KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
@@ -47,7 +48,8 @@ UnitResultInput = kolaps_chapters.UnitResultInput
 
 MAX_LIST = 30
 MAX_NAME = 120
-PROFILE_SYSTEMS = ("of-the-dead",)
+# The systems whose players bring their Of the Dead profile (their declaration says so).
+PROFILE_SYSTEMS = profile_systems()
 
 
 def _names(values: Iterable[str] | str, field_name: str) -> list[str]:
@@ -522,6 +524,8 @@ def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> Vocati
     else:
         require(roles, CAN_MANAGE, visible=CAN_VIEW)
         source = VocationSource.ORGANISER
+    if not uses_profiles(chapter.campaign.system):
+        raise Refusal(_("Vocations are taken in Of the Dead chapters only."), field="vocation")
     if vocation not in Vocation.values:
         raise Refusal(_("Choose a vocation."), field="vocation")
     with transaction.atomic():

@@ -54,7 +54,7 @@ from characters.permissions import Forbidden, Refusal
 @require_http_methods(["GET", "POST"])
 def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_user(request.user, pk, need="manage")
-    form = ChapterForm(request.POST or None)
+    form = ChapterForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         chapter = form.save(request.user, campaign)
         if chapter is not None:
@@ -83,7 +83,9 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
         template,
         {
             "chapter": card,
-            "vocation_form": VocationForm(card=card) if not card.is_closed else None,
+            "vocation_form": (
+                VocationForm(card=card) if card.uses_profiles and not card.is_closed else None
+            ),
             **{page.form_name: _entry_form(page, card) for page in ENTRY_PAGES.values()},
         },
     )

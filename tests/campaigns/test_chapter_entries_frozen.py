@@ -6,7 +6,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.entries import ARMY, UNIT, chapter_army_enter, chapter_unit_enter
+from campaigns.chapters.entries import (
+    ARMY,
+    UNIT,
+    chapter_army_enter,
+    chapter_unit_enter,
+    entry_kind_of,
+)
 from campaigns.chapters.kolaps import UnitResultInput
 from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterArmyEntry, ChapterUnitEntry
@@ -36,19 +42,11 @@ def _units(client, chapter) -> dict[str, dict]:
     return {unit["unit_name"]: unit for unit in body["units"]}
 
 
-def test_it_describes_each_system_s_entry_once():
-    assert (UNIT.system, UNIT.name, UNIT.value, UNIT.entries) == (
-        "kolaps",
-        "unit",
-        "vu",
-        "unit_entries",
-    )
-    assert (ARMY.system, ARMY.name, ARMY.value, ARMY.entries) == (
-        "rapid40k",
-        "army",
-        "points",
-        "army_entries",
-    )
+def test_each_system_names_its_roster_and_the_roster_is_described_once():
+    assert entry_kind_of("kolaps") is UNIT and (UNIT.value, UNIT.entries) == ("vu", "unit_entries")
+    assert entry_kind_of("rapid40k") is ARMY
+    assert (ARMY.value, ARMY.entries) == ("points", "army_entries")
+    assert entry_kind_of("of-the-dead") is None and entry_kind_of("chess") is None
 
 
 def test_a_character_added_after_the_start_changes_the_next_chapter_not_this_one(client):
