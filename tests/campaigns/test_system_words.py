@@ -44,12 +44,12 @@ def test_only_of_the_dead_declares_profiles():
 
 
 def test_a_rapid40k_chapter_offers_no_vocation_and_refuses_one(client, two_campaigns):
-    organiser, alice, campaigns = two_campaigns
+    _organiser, alice, campaigns = two_campaigns
     _campaign, chapter = campaigns["rapid40k"]
     client.force_login(alice)
     html = client.get(reverse("chapter-detail", args=[chapter.pk])).content.decode()
     assert 'id="vocation-form"' not in html and "Baroudeur" not in html
-    with pytest.raises(Refusal, match="Vocations are taken in Of the Dead chapters only."):
+    with pytest.raises(Refusal, match="Vocations are taken in Of the Dead chapters only"):
         vocation_choose(actor=alice, chapter=chapter, player=alice, vocation="meneur")
     answer = client.post(
         reverse("api-chapter-vocation", args=[chapter.pk]),
@@ -64,7 +64,7 @@ def test_a_rapid40k_chapter_offers_no_vocation_and_refuses_one(client, two_campa
 
 
 def test_alices_profile_lists_only_her_of_the_dead_campaigns_and_vocations(client, two_campaigns):
-    organiser, alice, campaigns = two_campaigns
+    _organiser, alice, campaigns = two_campaigns
     _campaign, chapter = campaigns["rapid40k"]
     # A vocation recorded in a Rapid 40000 chapter before the service refused them.
     VocationAssignment.objects.create(chapter=chapter, player=alice, vocation="meneur")
@@ -105,9 +105,7 @@ def test_chapter_planning_asks_profile_conditions_only_for_of_the_dead(
         assert "Announced events" in html
 
 
-def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(
-    client, two_campaigns
-):
+def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(client, two_campaigns):
     organiser, _alice, campaigns = two_campaigns
     client.force_login(organiser)
     rapid = client.get(reverse("api-campaign-detail", args=[campaigns["rapid40k"][0].pk])).json()
@@ -117,6 +115,6 @@ def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(
     schema = client.get("/api/schema/?format=json").json()["components"]["schemas"]
     card = schema["CampaignCard"]
     assert "survival_points_survive" not in card["required"]
-    assert "Of the Dead campaigns only" in card["properties"]["survival_points_survive"][
-        "description"
-    ]
+    assert (
+        "Of the Dead campaigns only" in card["properties"]["survival_points_survive"]["description"]
+    )
