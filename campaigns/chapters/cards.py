@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import DEFAULT_DB_ALIAS
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
-from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
+from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
 from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
 from campaigns.models import (
@@ -328,23 +328,6 @@ def _entry_lines(chapter, viewer_id) -> tuple[list[EntryLine], list[EnteredUnit]
     return lines, units
 
 
-_MY_UNITS = CompiledRead(
-    lambda viewer: (
-        KolapsUnit.objects.filter(owner_id=viewer)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "vu", "status")
-    )
-)
-
-
-def _my_units(user) -> list[UnitChoice]:
-    """One query: the viewer's KOLAPS units, valid ones first."""
-    return [
-        UnitChoice(pk, name, vu, status == KolapsUnit.Status.VALID)
-        for pk, name, vu, status in _MY_UNITS.rows(user.pk)
-    ]
-
-
 _ARMY_ENTRIES = CompiledRead(
     lambda chapter: (
         ChapterArmyEntry.objects.filter(chapter_id=chapter)
@@ -384,20 +367,25 @@ def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
     ]
 
 
-_MY_ARMIES = CompiledRead(
-    lambda viewer: (
-        Rapid40kArmy.objects.filter(owner_id=viewer)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "points", "status")
+def _my_rosters_read(kind) -> CompiledRead:
+    return CompiledRead(
+        lambda viewer: (
+            kind.roster.objects.filter(owner_id=viewer)
+            .order_by("-status", "name", "pk")
+            .values_list("pk", "name", kind.value, "status")
+        )
     )
-)
 
 
-def _my_armies(user) -> list[ArmyChoice]:
-    """One query: the viewer's army lists, valid ones first."""
+_MY_ROSTERS = {kind.name: _my_rosters_read(kind) for kind in ENTRY_KINDS.values()}
+
+
+def _my_rosters(kind, user, choice: type) -> list:
+    """One query: the viewer's rosters of `kind` (units, army lists), valid ones first, as
+    `choice` lines for the form that enters one."""
     return [
-        ArmyChoice(pk, name, points, status == Rapid40kArmy.Status.VALID)
-        for pk, name, points, status in _MY_ARMIES.rows(user.pk)
+        choice(pk, name, value, status == "valid")
+        for pk, name, value, status in _MY_ROSTERS[kind.name].rows(user.pk)
     ]
 
 
@@ -517,13 +505,13 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     if uses_units and not closed:  # closed: the record shows
         entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
-            my_units = _my_units(user)
+            my_units = _my_rosters(UNIT, user, UnitChoice)
     uses_armies = entry_kind is ARMY
     armies, my_armies = [], []
     if uses_armies and not closed:
         armies = _army_entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
-            my_armies = _my_armies(user)
+            my_armies = _my_rosters(ARMY, user, ArmyChoice)
     return ChapterCard(
         id=chapter.pk,
         campaign_id=campaign.pk,

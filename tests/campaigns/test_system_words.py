@@ -58,8 +58,8 @@ def test_a_rapid40k_chapter_offers_no_vocation_and_refuses_one(client, two_campa
     )
     assert answer.status_code == 400
     assert not VocationAssignment.objects.filter(chapter=chapter).exists()
-    _otd, otd_chapter = campaigns["of-the-dead"]
-    html = client.get(reverse("chapter-detail", args=[otd_chapter.pk])).content.decode()
+    _dead, dead_chapter = campaigns["of-the-dead"]
+    html = client.get(reverse("chapter-detail", args=[dead_chapter.pk])).content.decode()
     assert 'id="vocation-form"' in html
 
 
@@ -78,10 +78,10 @@ def test_campaign_forms_ask_survival_points_only_for_of_the_dead(client, two_cam
     organiser, _alice, campaigns = two_campaigns
     client.force_login(organiser)
     rapid, _chapter = campaigns["rapid40k"]
-    otd, _chapter = campaigns["of-the-dead"]
+    dead, _chapter = campaigns["of-the-dead"]
     html = client.get(reverse("campaign-edit", args=[rapid.pk])).content.decode()
     assert "survival" not in html.lower()
-    assert "survival" in client.get(reverse("campaign-edit", args=[otd.pk])).content.decode()
+    assert "survival" in client.get(reverse("campaign-edit", args=[dead.pk])).content.decode()
     html = client.get(reverse("campaign-create") + "?system=kolaps&name=Gare").content.decode()
     assert "survival" not in html.lower() and 'value="Gare"' in html
     response = client.post(reverse("campaign-create"), {"name": "Gare", "system": "kolaps"})
@@ -109,9 +109,9 @@ def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(clie
     organiser, _alice, campaigns = two_campaigns
     client.force_login(organiser)
     rapid = client.get(reverse("api-campaign-detail", args=[campaigns["rapid40k"][0].pk])).json()
-    otd = client.get(reverse("api-campaign-detail", args=[campaigns["of-the-dead"][0].pk])).json()
+    dead = client.get(reverse("api-campaign-detail", args=[campaigns["of-the-dead"][0].pk])).json()
     assert "survival_points_survive" not in rapid and "survival_points_victory" not in rapid
-    assert (otd["survival_points_survive"], otd["survival_points_victory"]) == (1, 1)
+    assert (dead["survival_points_survive"], dead["survival_points_victory"]) == (1, 1)
     schema = client.get("/api/schema/?format=json").json()["components"]["schemas"]
     card = schema["CampaignCard"]
     assert "survival_points_survive" not in card["required"]
