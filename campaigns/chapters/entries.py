@@ -89,10 +89,11 @@ class EntryKind:
     """What one system's players bring to its chapters.
 
     `name` is the entry's foreign key to the roster, and the word of its form field, API
-    field, URL and history verbs ("unit": `unit_entered`); `entries` the chapter's related
-    name for its entry rows. `value` names the roster's derived number (recomputed by its
-    own service) that the chapter shows and freezes; `members` the figures the freeze keeps
-    (`member_fields` of `member_model`, whose foreign key to the roster is `member_of`).
+    field, URL and history verbs ("unit": `unit_entered`); `entry` the row that records it.
+    `value` names the roster's derived number (recomputed by its own service) that the
+    chapter shows and freezes (in `value_unit`: "VU", "points"); the freeze keeps the
+    figures (`member_fields` of `member_model`, whose foreign key to the roster is
+    `member_of`).
     `may_enter` are the campaign roles whose own rosters enter; `require_enterable` refuses
     a roster that cannot enter this chapter (a draft, over the agreed points).
     `sides_rule` marks, in the frozen entries, who changes sides (KOLAPS K12)."""
@@ -100,7 +101,6 @@ class EntryKind:
     name: str
     roster: type[models.Model]
     entry: type[models.Model]
-    entries: str
     value: str
     value_unit: str
     member_model: type[models.Model]
@@ -149,7 +149,6 @@ UNIT = EntryKind(
     name="unit",
     roster=KolapsUnit,
     entry=ChapterUnitEntry,
-    entries="unit_entries",
     value="vu",
     value_unit="VU",
     member_model=KolapsCharacter,
@@ -187,7 +186,6 @@ ARMY = EntryKind(
     name="army",
     roster=Rapid40kArmy,
     entry=ChapterArmyEntry,
-    entries="army_entries",
     value="points",
     value_unit="points",
     member_model=Rapid40kSquad,
@@ -362,7 +360,7 @@ def chapter_entries_freeze(chapter: Chapter) -> None:
     """The rosters entered, as they are when the chapter starts: name, value, catalogue
     version and figures, written into each entry (`frozen`). Called by `chapter_start`
     inside its transaction (`chapter` locked); the rosters are locked so that an edit
-    waits for the freeze. Three queries whatever the number of entries."""
+    waits for the freeze. Four queries whatever the number of entries."""
     kind = entry_kind_of(chapter.campaign.system)
     if kind is None:
         return
@@ -380,6 +378,7 @@ def chapter_entries_freeze(chapter: Chapter) -> None:
         entry.frozen = {
             "name": roster.name,
             "value": getattr(roster, kind.value),
+            "value_unit": kind.value_unit,
             "catalogue_version": roster.catalogue_version,
             "members": members[roster.pk],
             "frozen_at": at,

@@ -43,9 +43,9 @@ def _units(client, chapter) -> dict[str, dict]:
 
 
 def test_each_system_names_its_roster_and_the_roster_is_described_once():
-    assert entry_kind_of("kolaps") is UNIT and (UNIT.value, UNIT.entries) == ("vu", "unit_entries")
+    assert entry_kind_of("kolaps") is UNIT and (UNIT.value, UNIT.entry) == ("vu", ChapterUnitEntry)
     assert entry_kind_of("rapid40k") is ARMY
-    assert (ARMY.value, ARMY.entries) == ("points", "army_entries")
+    assert (ARMY.value, ARMY.entry) == ("points", ChapterArmyEntry)
     assert entry_kind_of("of-the-dead") is None and entry_kind_of("chess") is None
 
 
