@@ -433,9 +433,10 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
     whatever the number of players: the memberships with the players' profiles (none for
     the row `chapter_close` returns: it read them), the vocations, the outcomes, the unit
-    results, the open vocation votes. A KOLAPS chapter not
-    closed adds two whatever the number of units (the entries, their characters) and, for a
-    player while it is planned, one for their own units."""
+    results, the open vocation votes. A KOLAPS chapter planned adds two whatever the number
+    of units (the entries, their characters), and one for a player's own units; started,
+    one (the frozen entries). A Rapid 40000 chapter not closed adds one (the entries), and
+    one for a player's own lists while it is planned."""
     campaign = chapter.campaign
     # Eligibility is shown until the chapter closes: the profiles' facts only until then.
     # The row `chapter_close` returns keeps the members it read under its lock.
