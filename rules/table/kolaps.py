@@ -497,7 +497,9 @@ def unit_combatants(unit: KolapsUnit, side: str, player) -> list[Combatant]:
 def frozen_combatants(frozen: dict, side: str, players: dict, existing: set[int]):
     """A unit as it was frozen when its chapter started (`campaigns.chapters.entries`), as
     (unsaved) combatants: a character who changes sides under K12 (`changes_side_to`)
-    plays for the other side, by its player, and remembers the side it came from."""
+    plays for the other side, by its player, and remembers the side it came from.
+    `existing`: the frozen characters still kept by the unit's player (a campaign imported
+    from another site froze ids that are not this site's)."""
     catalogue = catalogue_of(frozen["catalogue_version"])
     combatants = []
     for member in frozen["members"]:
@@ -538,11 +540,16 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
         for entry in entries:
             players.setdefault(side_of[entry.pk], entry.player)
         ids = [m["id"] for entry in entries for m in entry.frozen["members"]]
-        existing = set(KolapsCharacter.objects.filter(pk__in=ids).values_list("pk", flat=True))
+        kept = set(KolapsCharacter.objects.filter(pk__in=ids).values_list("pk", "owner_id"))
         combatants = [
             c
             for entry in entries
-            for c in frozen_combatants(entry.frozen, side_of[entry.pk], players, existing)
+            for c in frozen_combatants(
+                entry.frozen,
+                side_of[entry.pk],
+                players,
+                {pk for pk, owner in kept if owner == entry.player_id},
+            )
         ]
         return sides, combatants, entries[0].frozen["catalogue_version"]
     combatants = [
