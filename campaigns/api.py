@@ -22,11 +22,32 @@ from campaigns.models import Invitation
 from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
 from characters.models import Player
 from characters.permissions import Refusal
-from characters.serializers import card_serializer
+from characters.serializers import CardSerializer, card_serializer
 
 CampaignSummarySerializer = card_serializer(CampaignSummary)
 EventSerializer = card_serializer(EventLine, name="Event")
-CampaignCardSerializer = card_serializer(CampaignCard)
+PROFILE_ONLY = ("survival_points_survive", "survival_points_victory")
+
+
+class CampaignCardSerializer(CardSerializer):
+    survival_points_survive = serializers.IntegerField(
+        required=False,
+        help_text="Of the Dead campaigns only (their players bring a profile); absent otherwise.",
+    )
+    survival_points_victory = serializers.IntegerField(
+        required=False,
+        help_text="Of the Dead campaigns only (their players bring a profile); absent otherwise.",
+    )
+
+    class Meta:
+        dataclass = CampaignCard
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        for name in PROFILE_ONLY:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
 
 class CampaignWriteSerializer(serializers.Serializer):

@@ -27,7 +27,7 @@ from characters.kept import fragment_key as kept_fragment_key
 from characters.kept import release
 from characters.models import Profile
 from characters.permissions import Role
-from rules.engine.systems import system_get
+from rules.engine.systems import system_get, uses_profiles
 
 HISTORY_SHOWN = 50
 
@@ -115,8 +115,10 @@ class CampaignCard:
     can_manage: bool = False
     is_player: bool = False
     is_main_organiser: bool = False
-    survival_points_survive: int = 1
-    survival_points_victory: int = 1
+    # Of the Dead's survival points (`GameSystem.uses_profiles`); None in other systems,
+    # whose API card leaves them out.
+    survival_points_survive: int | None = None
+    survival_points_victory: int | None = None
 
 
 def _summary(campaign: Campaign, participants: int) -> CampaignSummary:
@@ -302,6 +304,7 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             InvitationLine(id=inv_id, token=token, created_at=created_at)
             for inv_id, token, created_at in _INVITATIONS.rows(campaign.pk)
         ]
+    profiles = uses_profiles(campaign.system)
     return CampaignCard(
         summary=_summary(campaign, len(player_ids)),
         description=campaign.description,
@@ -326,6 +329,6 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
         invitations=invitations,
         can_manage=can_manage,
         is_player=is_player,
-        survival_points_survive=campaign.survival_points_survive,
-        survival_points_victory=campaign.survival_points_victory,
+        survival_points_survive=campaign.survival_points_survive if profiles else None,
+        survival_points_victory=campaign.survival_points_victory if profiles else None,
     )

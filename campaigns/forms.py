@@ -1,12 +1,13 @@
 """Forms of the campaign pages: create and edit a campaign, name its co-organisers."""
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaigns import services
 from characters.accounts.forms import ServiceForm
 from characters.models import Player
-from rules.engine.systems import system_get
+from rules.engine.systems import system_get, uses_profiles
 
 # The systems whose campaigns are made of chapters, named as the systems' registry names them.
 SYSTEM_CHOICES = [(slug, system_get(slug).name) for slug in services.CAMPAIGN_SYSTEMS]
@@ -28,17 +29,47 @@ class CampaignForm(ServiceForm):
         help_text=_("Leave empty for as many chapters as players."),
     )
     survival_points_survive = forms.IntegerField(
-        label=_("Survival points for surviving a chapter"), min_value=0, max_value=10, initial=1
+        label=_("Survival points for surviving a chapter"),
+        min_value=0,
+        max_value=10,
+        initial=1,
+        help_text=_("Of the Dead campaigns only."),
     )
     survival_points_victory = forms.IntegerField(
-        label=_("Extra survival points for a victory"), min_value=0, max_value=10, initial=1
+        label=_("Extra survival points for a victory"),
+        min_value=0,
+        max_value=10,
+        initial=1,
+        help_text=_("Of the Dead campaigns only."),
     )
+
+    # Of the Dead's survival points: asked only of a system whose players bring their
+    # profile (`GameSystem.uses_profiles`).
+    PROFILE_FIELDS = ("survival_points_survive", "survival_points_victory")
 
     def __init__(self, *args, campaign=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         if campaign is not None:
             del self.fields["system"]
+            system = campaign.system
+        else:
+            system = (self.data or self.initial).get("system") or SYSTEM_CHOICES[0][0]
+            # Choosing a system redraws the form with its own questions (htmx; without
+            # JavaScript the survival points say whom they concern).
+            self.fields["system"].widget.attrs.update(
+                {
+                    "hx-get": reverse_lazy("campaign-create"),
+                    "hx-trigger": "change",
+                    "hx-include": "closest form",
+                    "hx-select": "#campaign-form",
+                    "hx-target": "#campaign-form",
+                    "hx-swap": "outerHTML",
+                }
+            )
+        if not uses_profiles(system):
+            for name in self.PROFILE_FIELDS:
+                del self.fields[name]
 
     def save(self, actor):
         if self.campaign is None:

@@ -22,7 +22,7 @@ from campaigns.permissions import (
     viewer_membership,
 )
 from characters.compiled import CompiledRead
-from characters.models import KolapsUnit, Player, Rapid40kArmy
+from characters.models import Player
 from characters.permissions import require
 
 NEEDS = {"view": CAN_VIEW, "manage": CAN_MANAGE, "vote": CAN_VOTE}
@@ -116,23 +116,11 @@ def invitation_get_for_user(user, campaign_pk: int, pk: int, *, need: str = "man
     return found
 
 
-def chapter_unit_get_for_user(
-    user, pk: int, unit: int, *, need: str = "view"
-) -> tuple[Chapter, KolapsUnit]:
-    """A KOLAPS unit entered into the chapter, with the chapter."""
+def chapter_entry_get_for_user(user, pk: int, kind, roster: int, *, need: str = "view"):
+    """A roster of `kind` (a `campaigns.chapters.entries.EntryKind`: KOLAPS unit, Rapid
+    40000 army list) entered into the chapter, with the chapter."""
     chapter = chapter_get_for_user(user, pk, need=need)
-    entered = KolapsUnit.objects.filter(pk=unit, chapter_entries__chapter=chapter).first()
-    if entered is None:
-        raise Http404
-    return chapter, entered
-
-
-def chapter_army_get_for_user(
-    user, pk: int, army: int, *, need: str = "view"
-) -> tuple[Chapter, Rapid40kArmy]:
-    """A Rapid 40000 army list entered into the chapter, with the chapter."""
-    chapter = chapter_get_for_user(user, pk, need=need)
-    entered = Rapid40kArmy.objects.filter(pk=army, chapter_entries__chapter=chapter).first()
+    entered = kind.roster.objects.filter(pk=roster, chapter_entries__chapter=chapter).first()
     if entered is None:
         raise Http404
     return chapter, entered

@@ -59,16 +59,28 @@ urlpatterns = [
     path("chapters/<int:pk>/vocation/", chapters_views.chapter_vocation, name="chapter-vocation"),
     path("chapters/<int:pk>/close/", chapters_views.chapter_close, name="chapter-close"),
     path("chapters/<int:pk>/start/", chapters_views.chapter_start, name="chapter-start"),
-    path("chapters/<int:pk>/units/", chapters_views.chapter_unit_enter, name="chapter-unit-enter"),
-    path("chapters/<int:pk>/armies/", chapters_views.chapter_army_enter, name="chapter-army-enter"),
+    path(
+        "chapters/<int:pk>/units/",
+        chapters_views.chapter_entry_enter,
+        {"kind": "unit"},
+        name="chapter-unit-enter",
+    ),
+    path(
+        "chapters/<int:pk>/armies/",
+        chapters_views.chapter_entry_enter,
+        {"kind": "army"},
+        name="chapter-army-enter",
+    ),
     path(
         "chapters/<int:pk>/armies/<int:army>/withdraw/",
-        chapters_views.chapter_army_withdraw,
+        chapters_views.chapter_entry_withdraw,
+        {"kind": "army"},
         name="chapter-army-withdraw",
     ),
     path(
         "chapters/<int:pk>/units/<int:unit>/withdraw/",
-        chapters_views.chapter_unit_withdraw,
+        chapters_views.chapter_entry_withdraw,
+        {"kind": "unit"},
         name="chapter-unit-withdraw",
     ),
     path(

@@ -47,7 +47,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    # A GET may name the system (and what was typed) to redraw the form for it.
+    form = CampaignForm(request.POST or None, initial=request.GET.dict())
     if request.method == "POST" and form.is_valid():
         campaign = form.save(request.user)
         if campaign is not None:

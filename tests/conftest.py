@@ -160,7 +160,7 @@ def _rapid40k_roles(owner) -> dict:
 def _rapid40k_chapter_roles(*, organiser, participant) -> dict:
     """A Rapid 40000 campaign of the organiser with the participant as player, two planned
     chapters and the participant's valid army list entered into the first."""
-    from campaigns.chapters.rapid40k import chapter_army_enter
+    from campaigns.chapters.entries import chapter_army_enter
     from campaigns.chapters.services import chapter_plan
     from campaigns.services import campaign_add_participant, campaign_create
     from characters.rapid40k import services as rapid40k

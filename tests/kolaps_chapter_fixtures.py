@@ -7,7 +7,7 @@ participant's valid unit (an Avatar and a second character) entered into the fir
 
 
 def kolaps_chapter_objects(*, owner, organiser, participant, profile) -> dict:
-    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.entries import chapter_unit_enter
     from campaigns.chapters.services import chapter_plan
     from campaigns.services import campaign_add_participant, campaign_create
     from characters.kolaps import services as kolaps

@@ -48,7 +48,7 @@ def table_roles(*, organiser, participant, kolaps_campaign) -> dict:
     """The matrix's live encounters: the organiser's pick-up game against the participant's
     shared unit, once in its speech phase and once in its action phase; and a KOLAPS chapter
     being played with two units entered, ready for its encounter to open."""
-    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.entries import chapter_unit_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant
     from characters.kolaps import services as kolaps

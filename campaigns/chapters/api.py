@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns import services
+from campaigns.chapters import entries
 from campaigns.chapters import kolaps as kolaps_chapters
-from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.cards import (
     ChapterCard,
@@ -33,17 +33,14 @@ from campaigns.models import (
 )
 from campaigns.selectors import (
     campaign_get_for_user,
-    chapter_army_get_for_user,
+    chapter_entry_get_for_user,
     chapter_get_for_user,
-    chapter_unit_get_for_user,
     player_get,
     vote_get_for_user,
 )
-from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
-from characters.rapid40k.models import Rapid40kArmy
 from characters.serializers import CardSerializer, card_serializer, id_field
 
 # --- Campaigns ------------------------------------------------------------------------------
@@ -291,65 +288,75 @@ class UnitEntrySerializer(serializers.Serializer):
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class ChapterUnitsAPI(APIView):
-    """Enter one of your valid units into a planned chapter of a KOLAPS campaign (the
-    campaign's players)."""
-
-    @extend_schema(request=UnitEntrySerializer, responses={201: ChapterCardSerializer})
-    def post(self, request, pk: int):
-        chapter = chapter_get_for_user(request.user, pk)
-        data = UnitEntrySerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        kolaps_chapters.chapter_unit_enter(
-            actor=request.user,
-            chapter=chapter,
-            unit=KolapsUnit.objects.filter(pk=data.validated_data["unit"]).first(),
-            side=data.validated_data["side"],
-        )
-        return _chapter(request, pk, status.HTTP_201_CREATED)
-
-
-class ChapterUnitAPI(APIView):
-    """Withdraw a unit from a planned chapter (its player, or an organiser)."""
-
-    @extend_schema(request=None, responses={200: ChapterCardSerializer})
-    def delete(self, request, pk: int, unit: int):
-        chapter, entered = chapter_unit_get_for_user(request.user, pk, unit)
-        kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
-        return _chapter(request, pk)
-
-
 class ArmyEntrySerializer(serializers.Serializer):
     army = id_field(help_text="One of your valid army lists.")
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class ChapterArmiesAPI(APIView):
-    """Enter one of your valid army lists into a planned chapter of a Rapid 40000 campaign
-    (the campaign's players)."""
+class _EntriesAPI(APIView):
+    """Enter one of your rosters into a planned chapter (`campaigns.chapters.entries`): the
+    subclass names the kind and its request body."""
 
-    @extend_schema(request=ArmyEntrySerializer, responses={201: ChapterCardSerializer})
+    kind: entries.EntryKind
+    body: type[serializers.Serializer]
+
     def post(self, request, pk: int):
         chapter = chapter_get_for_user(request.user, pk)
-        data = ArmyEntrySerializer(data=request.data)
+        data = self.body(data=request.data)
         data.is_valid(raise_exception=True)
-        rapid40k_chapters.chapter_army_enter(
+        entries.chapter_entry_enter(
             actor=request.user,
             chapter=chapter,
-            army=Rapid40kArmy.objects.filter(pk=data.validated_data["army"]).first(),
+            kind=self.kind,
+            roster=self.kind.roster.objects.filter(pk=data.validated_data[self.kind.name]).first(),
             side=data.validated_data["side"],
         )
         return _chapter(request, pk, status.HTTP_201_CREATED)
 
 
-class ChapterArmyAPI(APIView):
-    """Withdraw an army list from a planned chapter (its player, or an organiser)."""
+class _EntryAPI(APIView):
+    """Withdraw a roster from a planned chapter (its player, or an organiser)."""
+
+    kind: entries.EntryKind
 
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
-    def delete(self, request, pk: int, army: int):
-        chapter, entered = chapter_army_get_for_user(request.user, pk, army)
-        rapid40k_chapters.chapter_army_withdraw(actor=request.user, chapter=chapter, army=entered)
+    def delete(self, request, pk: int, **roster: int):
+        """The URL names the roster's id by the kind (`unit`, `army`)."""
+        chapter, entered = chapter_entry_get_for_user(
+            request.user, pk, self.kind, roster[self.kind.name]
+        )
+        entries.chapter_entry_withdraw(
+            actor=request.user, chapter=chapter, kind=self.kind, roster=entered
+        )
         return _chapter(request, pk)
+
+
+@extend_schema(request=UnitEntrySerializer, responses={201: ChapterCardSerializer})
+class ChapterUnitsAPI(_EntriesAPI):
+    """Enter one of your valid units into a planned chapter of a KOLAPS campaign (the
+    campaign's players)."""
+
+    kind, body = entries.UNIT, UnitEntrySerializer
+
+
+class ChapterUnitAPI(_EntryAPI):
+    """Withdraw a unit from a planned chapter (its player, or an organiser)."""
+
+    kind = entries.UNIT
+
+
+@extend_schema(request=ArmyEntrySerializer, responses={201: ChapterCardSerializer})
+class ChapterArmiesAPI(_EntriesAPI):
+    """Enter one of your valid army lists into a planned chapter of a Rapid 40000 campaign
+    (the campaign's players)."""
+
+    kind, body = entries.ARMY, ArmyEntrySerializer
+
+
+class ChapterArmyAPI(_EntryAPI):
+    """Withdraw an army list from a planned chapter (its player, or an organiser)."""
+
+    kind = entries.ARMY
 
 
 # --- Votes -------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from datetime import datetime
 from django.db import DEFAULT_DB_ALIAS
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
+from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
+from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
 from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
 from campaigns.models import (
     Ballot,
@@ -26,7 +28,6 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
-from characters.bidi import isolate_text
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
@@ -35,11 +36,6 @@ from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from characters.rapid40k.models import Rapid40kArmy
-from rules.engine.systems.kolaps import costing
-
-KOLAPS = "kolaps"
-RAPID40K = "rapid40k"
-
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
 # import: tests/rules/table/test_table_systems.py keeps the two equal).
@@ -93,11 +89,13 @@ class MemberLine:
     name: str
     rank: str
     is_avatar: bool
+    changes_side_to: str = ""  # K12, frozen at the start: the side this character plays for
 
 
 @dataclass(frozen=True)
 class EntryLine:
-    """A KOLAPS unit entered into the chapter, as it is now."""
+    """A KOLAPS unit entered into the chapter: as it is now while the chapter is planned,
+    as it was frozen when it started (`frozen`) afterwards."""
 
     unit_id: int
     unit_name: str
@@ -108,26 +106,7 @@ class EntryLine:
     valid: bool
     mine: bool
     members: list[MemberLine]
-
-
-@dataclass(frozen=True)
-class SideLine:
-    name: str
-    vu: int
-    units: list[str]
-
-
-@dataclass(frozen=True)
-class K12Line:
-    """RULES-NOTES K12 between the two sides of a chapter: the side worth more (`surplus`
-    PU more) sees one character change sides per PU, lowest ranks first (`defectors`,
-    "name (unit)"); `beyond` counts the PU nobody is left to pay for (Avatars stay)."""
-
-    sides: list[SideLine]
-    undervalued: str  # the side that pays; "" when both are worth the same
-    surplus: int
-    defectors: list[str]
-    beyond: int
+    frozen: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,7 +121,8 @@ class UnitChoice:
 
 @dataclass(frozen=True)
 class ArmyEntryLine:
-    """A Rapid 40000 army list entered into the chapter, as it is now."""
+    """A Rapid 40000 army list entered into the chapter: as it is now while the chapter is
+    planned, as it was frozen when it started (`frozen`) afterwards."""
 
     army_id: int
     army_name: str
@@ -151,6 +131,7 @@ class ArmyEntryLine:
     points: int
     valid: bool
     mine: bool
+    frozen: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,6 +186,17 @@ class ChapterCard:
     uses_armies: bool = False  # a Rapid 40000 campaign: army lists enter its chapters
     armies: list[ArmyEntryLine] = field(default_factory=list)
     my_armies: list[ArmyChoice] = field(default_factory=list)
+    # What its players enter (`campaigns.chapters.entries.EntryKind.name`): "unit", "army";
+    # "" when nothing.
+    entry_kind: str = ""
+    # Its players bring their Of the Dead profile: vocations, survival points, cards.
+    uses_profiles: bool = False
+
+    def can_enter_kind(self, kind) -> bool:
+        """The viewer may enter a roster of `kind` now."""
+        return (
+            kind.name == self.entry_kind and self.is_player and self.status == ChapterStatus.PLANNED
+        )
 
     @property
     def armies_open(self) -> bool:
@@ -273,6 +265,7 @@ _UNIT_ENTRIES = CompiledRead(
             "unit__vu",
             "unit__status",
             "unit__catalogue_version",
+            "frozen",
         )
     )
 )
@@ -287,106 +280,52 @@ _ENTERED_CHARACTERS = CompiledRead(
 
 
 def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
-    """Two queries whatever the number of units: the entries with their units and players,
-    and every character of the entered units (costed in `rules/` for K12)."""
-    lines, members, versions = _entry_lines(chapter, viewer_id)
-    return lines, _k12(lines, members, versions)
+    """The entries with their units and players, and (while the chapter is planned) every
+    character of the entered units, in two queries whatever the number of units; K12 from
+    the same rows, costed in `rules/`. A started chapter reads its frozen entries: one."""
+    lines, units = _entry_lines(chapter, viewer_id)
+    return lines, k12_balance(units)
 
 
-def _entry_lines(
-    chapter, viewer_id
-) -> tuple[list[EntryLine], dict[int, list[KolapsCharacter]], dict[int, str]]:
-    """The two queries of `_entries`: the lines, each unit's characters and the catalogue
-    version each unit was built with."""
+def _entry_lines(chapter, viewer_id) -> tuple[list[EntryLine], list[EnteredUnit]]:
+    """The queries of `_entries`: the lines, and each unit as K12 reads it."""
     rows = _UNIT_ENTRIES.rows(chapter.pk)
-    members: dict[int, list[KolapsCharacter]] = defaultdict(list)
-    for row in _ENTERED_CHARACTERS.rows(chapter.pk):
-        member = KolapsCharacter.from_db(DEFAULT_DB_ALIAS, _CHARACTER_FIELDS, row)
-        members[member.unit_id].append(member)
+    live: dict[int, list[dict]] = defaultdict(list)
+    if any(not row[-1] for row in rows):
+        for row in _ENTERED_CHARACTERS.rows(chapter.pk):
+            member = KolapsCharacter.from_db(DEFAULT_DB_ALIAS, _CHARACTER_FIELDS, row)
+            live[member.unit_id].append({f: getattr(member, f) for f in UNIT.member_fields})
     cat = kolaps_services.catalogue()
-    lines = [
-        EntryLine(
-            unit_id=unit_id,
-            unit_name=name,
-            player_id=player_id,
-            player=display or username,
-            side=side,
-            vu=vu,
-            valid=status == KolapsUnit.Status.VALID,
-            mine=player_id == viewer_id,
-            members=[
-                MemberLine(m.pk, m.name, kolaps_text.rank_label(cat, m.rank), m.is_avatar)
-                for m in members[unit_id]
-            ],
+    lines, units = [], []
+    for unit_id, name, player_id, display, username, side, vu, status, version, frozen in rows:
+        if frozen:
+            name, vu, version = frozen["name"], frozen["value"], frozen["catalogue_version"]
+        members = frozen["members"] if frozen else live[unit_id]
+        lines.append(
+            EntryLine(
+                unit_id=unit_id,
+                unit_name=name,
+                player_id=player_id,
+                player=display or username,
+                side=side,
+                vu=vu,
+                valid=bool(frozen) or status == KolapsUnit.Status.VALID,
+                mine=player_id == viewer_id,
+                members=[
+                    MemberLine(
+                        m["id"],
+                        m["name"],
+                        kolaps_text.rank_label(cat, m["rank"]),
+                        m["is_avatar"],
+                        m.get("changes_side_to", ""),
+                    )
+                    for m in members
+                ],
+                frozen=bool(frozen),
+            )
         )
-        for unit_id, name, player_id, display, username, side, vu, status, _version in rows
-    ]
-    versions = {row[0]: row[-1] for row in rows}
-    return lines, members, versions
-
-
-def _k12(
-    lines: list[EntryLine], members: dict[int, list[KolapsCharacter]], versions: dict[int, str]
-) -> K12Line | None:
-    """K12 when the entered units make exactly two sides (a unit with no side is a side of
-    its own): each side's characters costed from scratch, each unit with the catalogue it
-    was built with, the side worth more compared with the other's VU."""
-    sides: dict[tuple[str, object], list[EntryLine]] = {}
-    for line in lines:
-        key = ("side", line.side) if line.side else ("unit", line.unit_id)
-        sides.setdefault(key, []).append(line)
-    if len(sides) != 2:
-        return None
-    costed, labels, names = [], [], {}
-    for key, side_lines in sides.items():
-        characters = []
-        for line in side_lines:
-            unit_members = members[line.unit_id]
-            cost = costing.cost_unit(
-                kolaps_services.catalogue(versions[line.unit_id]),
-                [kolaps_services.character_choices(m) for m in unit_members],
-            )
-            characters.extend(cost.characters)
-            names.update(
-                {
-                    str(m.pk): f"{isolate_text(m.name)} ({isolate_text(line.unit_name)})"
-                    for m in unit_members
-                }
-            )
-        costed.append(costing.UnitCost(characters=tuple(characters), problems=()))
-        labels.append(key[1] if key[0] == "side" else side_lines[0].unit_name)
-    (first, second), (first_label, second_label) = costed, labels
-    payer, payer_label, other = (
-        (first, first_label, second) if first.vu >= second.vu else (second, second_label, first)
-    )
-    comparison = costing.compare(payer, other.vu)
-    return K12Line(
-        sides=[
-            SideLine(label, cost.vu, [line.unit_name for line in side_lines])
-            for label, cost, side_lines in zip(labels, costed, sides.values(), strict=True)
-        ],
-        undervalued=payer_label if comparison.surplus > 0 else "",
-        surplus=comparison.surplus,
-        defectors=[names[key] for key in comparison.defectors],
-        beyond=comparison.beyond,
-    )
-
-
-_MY_UNITS = CompiledRead(
-    lambda viewer: (
-        KolapsUnit.objects.filter(owner_id=viewer)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "vu", "status")
-    )
-)
-
-
-def _my_units(user) -> list[UnitChoice]:
-    """One query: the viewer's KOLAPS units, valid ones first."""
-    return [
-        UnitChoice(pk, name, vu, status == KolapsUnit.Status.VALID)
-        for pk, name, vu, status in _MY_UNITS.rows(user.pk)
-    ]
+        units.append(EnteredUnit(unit_id, name, side, version, members))
+    return lines, units
 
 
 _ARMY_ENTRIES = CompiledRead(
@@ -402,37 +341,51 @@ _ARMY_ENTRIES = CompiledRead(
             "side",
             "army__points",
             "army__status",
+            "frozen",
         )
     )
 )
 
 
 def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
-    """One query whatever the number of armies: the entries with their lists and players."""
+    """One query whatever the number of armies: the entries with their lists and players
+    (as frozen at the start once the chapter is played)."""
     return [
         ArmyEntryLine(
-            pk, name, display or username, side, points, status == "valid", player_id == viewer_id
+            pk,
+            frozen["name"] if frozen else name,
+            display or username,
+            side,
+            frozen["value"] if frozen else points,
+            bool(frozen) or status == Rapid40kArmy.Status.VALID,
+            player_id == viewer_id,
+            frozen=bool(frozen),
         )
-        for pk, name, player_id, display, username, side, points, status in _ARMY_ENTRIES.rows(
-            chapter.pk
+        for pk, name, player_id, display, username, side, points, status, frozen in (
+            _ARMY_ENTRIES.rows(chapter.pk)
         )
     ]
 
 
-_MY_ARMIES = CompiledRead(
-    lambda viewer: (
-        Rapid40kArmy.objects.filter(owner_id=viewer)
-        .order_by("-status", "name", "pk")
-        .values_list("pk", "name", "points", "status")
+def _my_rosters_read(kind) -> CompiledRead:
+    return CompiledRead(
+        lambda viewer: (
+            kind.roster.objects.filter(owner_id=viewer)
+            .order_by("-status", "name", "pk")
+            .values_list("pk", "name", kind.value, "status")
+        )
     )
-)
 
 
-def _my_armies(user) -> list[ArmyChoice]:
-    """One query: the viewer's army lists, valid ones first."""
+_MY_ROSTERS = {kind.name: _my_rosters_read(kind) for kind in ENTRY_KINDS.values()}
+
+
+def _my_rosters(kind, user, choice: type) -> list:
+    """One query: the viewer's rosters of `kind` (units, army lists), valid ones first, as
+    `choice` lines for the form that enters one."""
     return [
-        ArmyChoice(pk, name, points, status == Rapid40kArmy.Status.VALID)
-        for pk, name, points, status in _MY_ARMIES.rows(user.pk)
+        choice(pk, name, value, status == "valid")
+        for pk, name, value, status in _MY_ROSTERS[kind.name].rows(user.pk)
     ]
 
 
@@ -480,9 +433,10 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     """What `user` sees of a chapter they may see (`chapter_get_for_user`), in five queries
     whatever the number of players: the memberships with the players' profiles (none for
     the row `chapter_close` returns: it read them), the vocations, the outcomes, the unit
-    results, the open vocation votes. A KOLAPS chapter not
-    closed adds two whatever the number of units (the entries, their characters) and, for a
-    player while it is planned, one for their own units."""
+    results, the open vocation votes. A KOLAPS chapter planned adds two whatever the number
+    of units (the entries, their characters), and one for a player's own units; started,
+    one (the frozen entries). A Rapid 40000 chapter not closed adds one (the entries), and
+    one for a player's own lists while it is planned."""
     campaign = chapter.campaign
     # Eligibility is shown until the chapter closes: the profiles' facts only until then.
     # The row `chapter_close` returns keeps the members it read under its lock.
@@ -546,18 +500,19 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         )
     ]
     open_votes = [pk for (pk,) in _OPEN_VOCATION_VOTES.rows(chapter.pk)]
-    uses_units = campaign.system == KOLAPS
+    entry_kind = entry_kind_of(campaign.system)
+    uses_units = entry_kind is UNIT
     entries, k12, my_units = [], None, []
     if uses_units and not closed:  # closed: the record shows
         entries, k12 = _entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
-            my_units = _my_units(user)
-    uses_armies = campaign.system == RAPID40K
+            my_units = _my_rosters(UNIT, user, UnitChoice)
+    uses_armies = entry_kind is ARMY
     armies, my_armies = [], []
     if uses_armies and not closed:
         armies = _army_entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
-            my_armies = _my_armies(user)
+            my_armies = _my_rosters(ARMY, user, ArmyChoice)
     return ChapterCard(
         id=chapter.pk,
         campaign_id=campaign.pk,
@@ -599,6 +554,8 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         uses_armies=uses_armies,
         armies=armies,
         my_armies=my_armies,
+        entry_kind=entry_kind.name if entry_kind else "",
+        uses_profiles=uses_profiles,
         table_record=dict(chapter.table_record or {}),
     )
 
@@ -632,7 +589,7 @@ def close_card(user, chapter: Chapter) -> CloseCard:
     refuses or sends them to the chapter)."""
     campaign = chapter.campaign
     can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
-    uses_units = campaign.system == KOLAPS
+    uses_units = entry_kind_of(campaign.system) is UNIT
     shown = can_manage and chapter.status != ChapterStatus.CLOSED
     players: list[Member] = []
     units: list[EntryLine] = []

@@ -10,18 +10,17 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.chapters import entries
 from campaigns.chapters import kolaps as kolaps_chapters
-from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
 from campaigns.permissions import Member
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text, needs_isolation
-from characters.kolaps.models import KolapsUnit
 from characters.models import Player, Vocation
-from characters.rapid40k.models import Rapid40kArmy
 from characters.widgets import PlainWidgets
+from rules.engine.systems import uses_profiles
 
 ONE_PER_LINE = _("One per line.")
 # The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
@@ -59,9 +58,18 @@ class ChapterForm(ServiceForm):
     )
     place = forms.CharField(label=_("Place"), required=False, max_length=200)
 
-    def __init__(self, *args, chapter=None, **kwargs):
+    # What a player's Of the Dead profile is checked against: asked only where players
+    # bring one (`GameSystem.uses_profiles`).
+    PROFILE_FIELDS = ("min_survival_points", "required_cards", "required_items")
+
+    def __init__(self, *args, chapter=None, campaign=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.chapter = chapter
+        campaign = chapter.campaign if chapter is not None else campaign
+        if campaign is not None and not uses_profiles(campaign.system):
+            for name in self.PROFILE_FIELDS:
+                del self.fields[name]
+            self.fields["announced_events"].label = _("Announced events")
 
     @classmethod
     def initial_for(cls, chapter) -> dict:
@@ -210,11 +218,48 @@ class VocationForm(ServiceForm):
 ABSENT = "absent"
 
 
-class UnitEntryForm(ServiceForm):
-    """A player enters one of their units into a KOLAPS chapter. Drafts are listed too, so
-    that choosing one gives the reason it cannot enter."""
+class EntryForm(ServiceForm):
+    """A player enters one of their rosters into a chapter (`campaigns.chapters.entries`):
+    the subclass names the kind, its field and the card's list of the viewer's rosters.
+    Drafts are listed too, so that choosing one gives the reason it cannot enter."""
 
     default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
+    kind: entries.EntryKind
+    mine: str  # the card's list of the viewer's rosters
+    valid_label: str  # "%(name)s — %(vu)s VU": the key is the kind's value
+
+    def __init__(self, *args, card, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields[self.kind.name].choices = [
+            (
+                str(roster.id),
+                self.valid_label
+                % {
+                    "name": isolate_text(roster.name),
+                    self.kind.value: getattr(roster, self.kind.value),
+                }
+                if roster.valid
+                else _("%(name)s — draft") % {"name": isolate_text(roster.name)},
+            )
+            for roster in getattr(card, self.mine)
+        ]
+
+    def save(self, actor, chapter):
+        roster = self.kind.roster.objects.filter(pk=self.cleaned_data[self.kind.name]).first()
+        return self.run(
+            entries.chapter_entry_enter,
+            actor=actor,
+            chapter=chapter,
+            kind=self.kind,
+            roster=roster,
+            side=self.cleaned_data["side"],
+        )
+
+
+class UnitEntryForm(EntryForm):
+    kind = entries.UNIT
+    mine = "my_units"
+    valid_label = _("%(name)s — %(vu)s VU")
     unit = forms.ChoiceField(label=_("Your unit"))
     side = forms.CharField(
         label=_("Side"),
@@ -223,34 +268,11 @@ class UnitEntryForm(ServiceForm):
         help_text=_("Units with the same side play together; leave empty to play alone."),
     )
 
-    def __init__(self, *args, card, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["unit"].choices = [
-            (
-                str(unit.id),
-                _("%(name)s — %(vu)s VU") % {"name": isolate_text(unit.name), "vu": unit.vu}
-                if unit.valid
-                else _("%(name)s — draft") % {"name": isolate_text(unit.name)},
-            )
-            for unit in card.my_units
-        ]
 
-    def save(self, actor, chapter):
-        unit = KolapsUnit.objects.filter(pk=self.cleaned_data["unit"]).first()
-        return self.run(
-            kolaps_chapters.chapter_unit_enter,
-            actor=actor,
-            chapter=chapter,
-            unit=unit,
-            side=self.cleaned_data["side"],
-        )
-
-
-class ArmyEntryForm(ServiceForm):
-    """A player enters one of their army lists into a Rapid 40000 chapter. Drafts are listed
-    too, so that choosing one gives the reason it cannot enter."""
-
-    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
+class ArmyEntryForm(EntryForm):
+    kind = entries.ARMY
+    mine = "my_armies"
+    valid_label = _("%(name)s — %(points)s points")
     army = forms.ChoiceField(label=_("Your army list"))
     side = forms.CharField(
         label=_("Side"),
@@ -258,29 +280,6 @@ class ArmyEntryForm(ServiceForm):
         max_length=80,
         help_text=_("Armies with the same side play together; leave empty to play alone."),
     )
-
-    def __init__(self, *args, card, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["army"].choices = [
-            (
-                str(army.id),
-                _("%(name)s — %(points)s points")
-                % {"name": isolate_text(army.name), "points": army.points}
-                if army.valid
-                else _("%(name)s — draft") % {"name": isolate_text(army.name)},
-            )
-            for army in card.my_armies
-        ]
-
-    def save(self, actor, chapter):
-        army = Rapid40kArmy.objects.filter(pk=self.cleaned_data["army"]).first()
-        return self.run(
-            rapid40k_chapters.chapter_army_enter,
-            actor=actor,
-            chapter=chapter,
-            army=army,
-            side=self.cleaned_data["side"],
-        )
 
 
 def table_close_initial(card) -> dict:

@@ -2,7 +2,8 @@
 close record (outcomes per player, KOLAPS units entered and their results), the encounter
 log of a chapter being played and the players' calendar feeds.
 
-Written only by `campaigns.chapters.services` (and `campaigns.chapters.kolaps` for units).
+Written only by `campaigns.chapters.services` (and `campaigns.chapters.entries` for the
+rosters entered).
 """
 
 from django.conf import settings
@@ -240,10 +241,10 @@ class ChapterOutcome(models.Model):
 class ChapterUnitEntry(models.Model):
     """A KOLAPS unit a participant entered into a planned chapter of a KOLAPS campaign.
 
-    Written only by `campaigns.chapters.kolaps` (which checks the unit is valid, the
-    player's own, and the chapter still planned). An entry is a plan, not a record: it
-    goes with its unit or chapter (CASCADE); the close copies what happened into
-    `ChapterUnitResult`.
+    Written only by `campaigns.chapters.entries` (which checks the unit is valid, the
+    player's own, and the chapter still planned, and freezes it when the chapter starts).
+    An entry is a plan, not a record: it goes with its unit or chapter (CASCADE); the close
+    copies what happened into `ChapterUnitResult`.
     """
 
     chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="unit_entries")
@@ -253,6 +254,9 @@ class ChapterUnitEntry(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     side = models.CharField(_("side"), max_length=80, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
+    # The unit as it was when the chapter started (`campaigns.chapters.entries`); empty
+    # while the chapter is planned.
+    frozen = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("unit entered")
@@ -351,7 +355,7 @@ class ChapterArmyEntry(models.Model):
     """A Rapid 40000 army list a participant entered into a planned chapter of a Rapid
     40000 campaign, as a KOLAPS unit enters a KOLAPS chapter (`ChapterUnitEntry`).
 
-    Written only by `campaigns.chapters.rapid40k` (which checks the list is valid, within
+    Written only by `campaigns.chapters.entries` (which checks the list is valid, within
     the chapter's points limit, the player's own, and the chapter still planned). `points`
     is the list's total when it was entered, kept for the record.
     """
@@ -364,6 +368,8 @@ class ChapterArmyEntry(models.Model):
     side = models.CharField(_("side"), max_length=80, blank=True)
     points = models.PositiveIntegerField(_("points"), default=0)
     entered_at = models.DateTimeField(auto_now_add=True)
+    # The army as it was when the chapter started, as for a unit.
+    frozen = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("army entered")

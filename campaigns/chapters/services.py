@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.chapters import kolaps as kolaps_chapters
-from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters.eligibility import Eligibility, PlayerFacts, Requirement, eligibility
+from campaigns.chapters.entries import chapter_entries_freeze, require_entries_ready
 from campaigns.chapters.signals import chapter_closed
 from campaigns.models import (
     Ballot,
@@ -40,19 +40,16 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role,
 from campaigns.services import _record, require_manager
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
+from rules.engine.systems import profile_systems, uses_profiles
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
 
 # KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
 UnitResultInput = kolaps_chapters.UnitResultInput
-# What each system checks of the forces entered before a chapter starts.
-READY_CHECKS = {
-    kolaps_chapters.KOLAPS: kolaps_chapters.require_units_ready,
-    rapid40k_chapters.RAPID40K: rapid40k_chapters.require_armies_ready,
-}
 
 MAX_LIST = 30
 MAX_NAME = 120
-PROFILE_SYSTEMS = ("of-the-dead",)
+# The systems whose players bring their Of the Dead profile (their declaration says so).
+PROFILE_SYSTEMS = profile_systems()
 
 
 def _names(values: Iterable[str] | str, field_name: str) -> list[str]:
@@ -222,16 +219,16 @@ def chapter_update(*, actor, chapter: Chapter, **changes) -> Chapter:
 
 
 def chapter_start(*, actor, chapter: Chapter) -> Chapter:
-    """Mark a planned chapter as the one being played. In a KOLAPS campaign every unit
-    entered must still be valid, in a Rapid 40000 campaign every army list."""
+    """Mark a planned chapter as the one being played. Every roster entered (KOLAPS units,
+    Rapid 40000 army lists) must still be valid, and is frozen as it is now: the chapter
+    plays what was entered, whatever its owner edits afterwards."""
     require_manager(actor, chapter.campaign)
     with transaction.atomic():
         locked = Chapter.objects.select_for_update().select_related("campaign").get(pk=chapter.pk)
         if locked.status != ChapterStatus.PLANNED:
             raise Refusal(_("Only a planned chapter can start."))
-        ready = READY_CHECKS.get(locked.campaign.system)
-        if ready is not None:
-            ready(locked)
+        require_entries_ready(locked)
+        chapter_entries_freeze(locked)
         locked.status = ChapterStatus.CURRENT
         locked.save(update_fields=["status"])
         _record(
@@ -527,6 +524,8 @@ def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> Vocati
     else:
         require(roles, CAN_MANAGE, visible=CAN_VIEW)
         source = VocationSource.ORGANISER
+    if not uses_profiles(chapter.campaign.system):
+        raise Refusal(_("Vocations are taken in Of the Dead chapters only."), field="vocation")
     if vocation not in Vocation.values:
         raise Refusal(_("Choose a vocation."), field="vocation")
     with transaction.atomic():

@@ -5,16 +5,18 @@ Short views: parse, check with the campaign's permission helper, call one servic
 A `Refusal` escaping a view becomes the refusal page (config.middleware).
 """
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.chapters import kolaps as kolaps_chapters
-from campaigns.chapters import rapid40k as rapid40k_chapters
+from campaigns.chapters import entries
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
 from campaigns.chapters.cards import (
@@ -28,6 +30,7 @@ from campaigns.chapters.forms import (
     ArmyEntryForm,
     ChapterForm,
     CloseForm,
+    EntryForm,
     NextChapterBallotForm,
     UnitEntryForm,
     VocationBallotForm,
@@ -38,9 +41,8 @@ from campaigns.chapters.forms import (
 from campaigns.models import CalendarFeed, VoteKind
 from campaigns.selectors import (
     campaign_get_for_user,
-    chapter_army_get_for_user,
+    chapter_entry_get_for_user,
     chapter_get_for_user,
-    chapter_unit_get_for_user,
     vote_get_for_user,
 )
 from characters.permissions import Forbidden, Refusal
@@ -52,7 +54,7 @@ from characters.permissions import Forbidden, Refusal
 @require_http_methods(["GET", "POST"])
 def chapter_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_user(request.user, pk, need="manage")
-    form = ChapterForm(request.POST or None)
+    form = ChapterForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         chapter = form.save(request.user, campaign)
         if chapter is not None:
@@ -81,9 +83,10 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
         template,
         {
             "chapter": card,
-            "vocation_form": VocationForm(card=card) if not card.is_closed else None,
-            "unit_form": UnitEntryForm(card=card) if card.can_enter else None,
-            "army_form": ArmyEntryForm(card=card) if card.can_enter_army else None,
+            "vocation_form": (
+                VocationForm(card=card) if card.uses_profiles and not card.is_closed else None
+            ),
+            **{page.form_name: _entry_form(page, card) for page in ENTRY_PAGES.values()},
         },
     )
 
@@ -131,17 +134,54 @@ def chapter_vocation(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("chapter-detail", pk)
 
 
-def _units_answer(request, chapter, form=None) -> HttpResponse:
-    """The units section again (htmx), or back to the chapter page with the form's errors
-    as messages."""
+@dataclass(frozen=True)
+class EntryPage:
+    """Where the chapter page shows one kind of roster entered (`campaigns.chapters.entries`):
+    its partial, its form and the name the template knows it by, and what it tells the
+    player once done."""
+
+    form: type[EntryForm]
+    partial: str
+    form_name: str
+    entered: str
+    withdrawn: str
+
+
+ENTRY_PAGES = {
+    "unit": EntryPage(
+        UnitEntryForm,
+        "chapter-units",
+        "unit_form",
+        gettext_lazy("Your unit is entered into the chapter."),
+        gettext_lazy("The unit is withdrawn from the chapter."),
+    ),
+    "army": EntryPage(
+        ArmyEntryForm,
+        "chapter-armies",
+        "army_form",
+        gettext_lazy("Your army is entered into the chapter."),
+        gettext_lazy("The army is withdrawn from the chapter."),
+    ),
+}
+
+
+def _entry_form(page: EntryPage, card, data=None) -> EntryForm | None:
+    if not card.can_enter_kind(page.form.kind):
+        return None
+    return page.form(data, card=card)
+
+
+def _entries_answer(request, chapter, page: EntryPage, form=None) -> HttpResponse:
+    """The roster's section again (htmx), or back to the chapter page with the form's
+    errors as messages."""
     if request.htmx:
         card = chapter_card(request.user, chapter)
         if form is None or not form.errors:
-            form = UnitEntryForm(card=card) if card.can_enter else None
+            form = _entry_form(page, card)
         return render(
             request,
-            "campaigns/chapters/chapter_detail.html#chapter-units",
-            {"chapter": card, "unit_form": form},
+            f"campaigns/chapters/chapter_detail.html#{page.partial}",
+            {"chapter": card, page.form_name: form},
         )
     for errors in form.errors.values() if form is not None else ():
         for error in errors:
@@ -151,66 +191,31 @@ def _units_answer(request, chapter, form=None) -> HttpResponse:
 
 @login_required
 @require_POST
-def chapter_unit_enter(request: HttpRequest, pk: int) -> HttpResponse:
+def chapter_entry_enter(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """A player enters one of their rosters (`kind`: "unit", "army") into a chapter."""
+    page = ENTRY_PAGES[kind]
     chapter = chapter_get_for_user(request.user, pk)
     card = chapter_card(request.user, chapter)
     if not card.is_player:
-        raise Forbidden(_("Only the campaign's players enter their units into its chapters."))
-    form = UnitEntryForm(request.POST, card=card)
+        raise Forbidden(str(page.form.kind.words.not_player))
+    form = page.form(request.POST, card=card)
     if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
-        messages.success(request, _("Your unit is entered into the chapter."))
-    return _units_answer(request, chapter, form)
-
-
-def _armies_answer(request, chapter, form=None) -> HttpResponse:
-    """The armies section again (htmx), or back to the chapter page with the form's errors
-    as messages."""
-    if request.htmx:
-        card = chapter_card(request.user, chapter)
-        if form is None or not form.errors:
-            form = ArmyEntryForm(card=card) if card.can_enter_army else None
-        return render(
-            request,
-            "campaigns/chapters/chapter_detail.html#chapter-armies",
-            {"chapter": card, "army_form": form},
-        )
-    for errors in form.errors.values() if form is not None else ():
-        for error in errors:
-            messages.error(request, error)
-    return redirect("chapter-detail", chapter.pk)
+        messages.success(request, page.entered)
+    return _entries_answer(request, chapter, page, form)
 
 
 @login_required
 @require_POST
-def chapter_army_enter(request: HttpRequest, pk: int) -> HttpResponse:
-    chapter = chapter_get_for_user(request.user, pk)
-    card = chapter_card(request.user, chapter)
-    if not card.is_player:
-        raise Forbidden(_("Only the campaign's players enter their armies into its chapters."))
-    form = ArmyEntryForm(request.POST, card=card)
-    if form.is_valid() and form.save(request.user, chapter) is not None and not request.htmx:
-        messages.success(request, _("Your army is entered into the chapter."))
-    return _armies_answer(request, chapter, form)
-
-
-@login_required
-@require_POST
-def chapter_army_withdraw(request: HttpRequest, pk: int, army: int) -> HttpResponse:
-    chapter, entered = chapter_army_get_for_user(request.user, pk, army)
-    rapid40k_chapters.chapter_army_withdraw(actor=request.user, chapter=chapter, army=entered)
+def chapter_entry_withdraw(request: HttpRequest, pk: int, kind: str, **roster: int) -> HttpResponse:
+    """Withdraw a roster from a chapter; the URL names its id by the kind (`unit`, `army`)."""
+    page = ENTRY_PAGES[kind]
+    chapter, entered = chapter_entry_get_for_user(request.user, pk, page.form.kind, roster[kind])
+    entries.chapter_entry_withdraw(
+        actor=request.user, chapter=chapter, kind=page.form.kind, roster=entered
+    )
     if not request.htmx:
-        messages.success(request, _("The army is withdrawn from the chapter."))
-    return _armies_answer(request, chapter)
-
-
-@login_required
-@require_POST
-def chapter_unit_withdraw(request: HttpRequest, pk: int, unit: int) -> HttpResponse:
-    chapter, entered = chapter_unit_get_for_user(request.user, pk, unit)
-    kolaps_chapters.chapter_unit_withdraw(actor=request.user, chapter=chapter, unit=entered)
-    if not request.htmx:
-        messages.success(request, _("The unit is withdrawn from the chapter."))
-    return _units_answer(request, chapter)
+        messages.success(request, page.withdrawn)
+    return _entries_answer(request, chapter, page)
 
 
 @login_required

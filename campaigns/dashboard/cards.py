@@ -7,8 +7,9 @@ Loaded in a fixed number of queries whatever the number of campaigns (pinned by
 tests/campaigns/test_dashboard.py at 3 and 30): the campaigns with the viewer's role, the
 chapters it shows (the next one and the organisers' chapters to close or settle, never
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
-the latest history lines, and the viewer's KOLAPS units and the characters in none (those
-in a unit are neither read nor costed: the page does not show them). Each read is written
+the latest history lines, the viewer's KOLAPS units and the characters in none (those
+in a unit are neither read nor costed: the page does not show them), their Rapid 40000
+army lists and their modern RPG characters. Each read is written
 for a viewer's id alone and compiled once per process (`characters.compiled.CompiledRead`).
 """
 
@@ -47,7 +48,13 @@ from campaigns.models import (
 )
 from characters.compiled import CompiledRead
 from characters.kolaps.cards import ListedCharacter, costed_line
-from characters.models import KolapsCharacter, KolapsUnit, ProfileStatus
+from characters.models import (
+    KolapsCharacter,
+    KolapsUnit,
+    ModernCharacter,
+    ProfileStatus,
+    Rapid40kArmy,
+)
 
 HISTORY_LINES = 6
 
@@ -111,6 +118,26 @@ class DashboardUnit:
 
 
 @dataclass(frozen=True)
+class DashboardArmy:
+    """A Rapid 40000 army list of the viewer's."""
+
+    id: int
+    name: str
+    points: int
+    valid: bool
+    squads: int
+
+
+@dataclass(frozen=True)
+class DashboardModernCharacter:
+    """A modern RPG character of the viewer's."""
+
+    id: int
+    name: str
+    stress: int
+
+
+@dataclass(frozen=True)
 class DashboardCharacter:
     id: int
     name: str
@@ -130,6 +157,8 @@ class DashboardCard:
     profile: DashboardProfile | None = None
     units: list[DashboardUnit] = field(default_factory=list)
     characters: list[DashboardCharacter] = field(default_factory=list)
+    armies: list[DashboardArmy] = field(default_factory=list)
+    modern_characters: list[DashboardModernCharacter] = field(default_factory=list)
     history: list[DashboardHistoryLine] = field(default_factory=list)
     todo: list[DashboardTodo] = field(default_factory=list)
 
@@ -311,6 +340,32 @@ _LOOSE_CHARACTERS = CompiledRead(
 )
 
 
+_ARMIES = CompiledRead(
+    lambda viewer: (
+        Rapid40kArmy.objects.filter(owner_id=viewer)
+        .annotate(size=Count("squads"))
+        .order_by("name", "pk")
+        .values_list("pk", "name", "points", "status", "size")
+    )
+)
+_MODERN_CHARACTERS = CompiledRead(
+    lambda viewer: (
+        ModernCharacter.objects.filter(owner_id=viewer)
+        .order_by("name", "pk")
+        .values_list("pk", "name", "stress")
+    )
+)
+
+
+def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernCharacter]]:
+    """Two queries: the viewer's Rapid 40000 army lists and modern RPG characters."""
+    armies = [
+        DashboardArmy(pk, name, points, status == Rapid40kArmy.Status.VALID, size)
+        for pk, name, points, status, size in _ARMIES.rows(user.pk)
+    ]
+    return armies, [DashboardModernCharacter(*row) for row in _MODERN_CHARACTERS.rows(user.pk)]
+
+
 def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
     own page costs them (`characters.kolaps.cards.costed_line`)."""
@@ -354,6 +409,7 @@ def dashboard_card(user) -> DashboardCard:
     votes = _VOTES.rows(user.pk)
     events = _EVENTS.rows(user.pk)
     units, characters = _mine(user)
+    armies, modern_characters = _other_rosters(user)
     return DashboardCard(
         name=user.public_name,
         campaigns=len(campaigns),
@@ -380,6 +436,8 @@ def dashboard_card(user) -> DashboardCard:
         else None,
         units=units,
         characters=characters,
+        armies=armies,
+        modern_characters=modern_characters,
         history=[
             DashboardHistoryLine(
                 campaign_id=campaign_id,

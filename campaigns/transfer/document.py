@@ -45,6 +45,7 @@ from characters.models import (
     Rapid40kSquad,
     Trauma,
 )
+from rules.engine.systems import uses_profiles
 
 FORMAT = "chronique.campaign"
 VERSION = 1
@@ -86,7 +87,7 @@ def _armies(campaign: Campaign) -> models.Q:
 
 def _profiles(campaign: Campaign) -> models.Q:
     """The Of the Dead sheets of the campaign's players (an Of the Dead campaign only)."""
-    if campaign.system != "of-the-dead":
+    if not uses_profiles(campaign.system):
         return models.Q(pk__in=[])
     return models.Q(player__in=Membership.objects.filter(campaign=campaign).values("player_id"))
 

@@ -16,6 +16,7 @@ from characters.models import (
     Vocation,
 )
 from characters.profiles.services import ATTRIBUTE_LABELS
+from rules.engine.systems import profile_systems
 from rules.engine.systems.of_the_dead.effects import sheet_numbers
 
 HISTORY_SHOWN = 50
@@ -166,7 +167,7 @@ def trauma_lines(profile: Profile) -> list[TraumaLine]:
 def _vocations(player) -> list[VocationLine]:
     # Vocations are given by chapters (`campaigns`): read through the player's own relation.
     rows = (
-        player.vocation_assignments.all()
+        player.vocation_assignments.filter(chapter__campaign__system__in=profile_systems())
         .order_by("-chapter__starts_at", "-chapter_id")
         .values_list(
             "vocation", "chapter_id", "chapter__number", "chapter__title", "chapter__campaign__name"
@@ -185,10 +186,11 @@ def _vocations(player) -> list[VocationLine]:
 
 
 def _campaigns(player) -> list[CampaignPlayed]:
-    # Campaigns are `campaigns`' own: read through the player's memberships.
+    # Campaigns are `campaigns`' own: read through the player's memberships; only those of
+    # the systems where this profile plays (`GameSystem.uses_profiles`).
     outcomes = "campaign__chapters__outcomes"
     rows = (
-        player.memberships.filter(role="player")
+        player.memberships.filter(role="player", campaign__system__in=profile_systems())
         .annotate(played=Count(outcomes, filter=Q(**{f"{outcomes}__player_id": player.pk})))
         .order_by("-campaign__created_at")
         .values_list("campaign_id", "campaign__name", "campaign__system", "played")

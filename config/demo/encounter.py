@@ -5,7 +5,7 @@ its live encounter in its second turn (config/demo/table.py)."""
 from campaigns.chapters.services import chapter_plan, chapter_start, encounter_event_record
 from campaigns.models import Campaign, Chapter
 from config.demo.keys import once, recall
-from config.demo.table import enter_table_units, load_table_demo
+from config.demo.table import enter_table_units, load_table_demo, recruit_after_the_start
 from rules.rolls.models import RollRecord
 
 DEMO_ENCOUNTER_CHAPTER = "La rue Mercière"
@@ -36,6 +36,7 @@ def load_encounter_demo(players) -> None:
         encounter_event_record(actor=bruno, chapter=chapter, player=bruno, target=alice, damage=1)
         encounter_event_record(actor=alice, chapter=chapter, player=alice, roll=test)
         load_table_demo(players, chapter)
+        recruit_after_the_start(players)
         return chapter
 
     once(

@@ -1,6 +1,6 @@
 """A KOLAPS campaign serving units: alice's valid unit entered, bruno's draft refused."""
 
-from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan
 from campaigns.models import Campaign, Chapter
 from campaigns.services import campaign_add_participant, campaign_create

@@ -4,7 +4,7 @@ figure brings them closer); a Rapid 40000 campaign of orga with both lists enter
 first chapter. Each made once and found again by its key (`config.demo.keys`), never by a
 name users can change."""
 
-from campaigns.chapters.rapid40k import chapter_army_enter
+from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_plan
 from campaigns.models import Campaign, Chapter
 from campaigns.services import campaign_add_participant, campaign_create

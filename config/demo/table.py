@@ -7,13 +7,14 @@ spectator link went to the wrong group chat: the organiser replaced it before th
 (the old one answers 404; the log says so).
 
 `enter_table_units` runs while the chapter is still planned (the units must be entered
-before it starts); `load_table_demo` once it is being played. Idempotent: a chapter that has
-its encounter keeps whatever the demo users did since.
+before it starts); `load_table_demo` once it is being played, and `recruit_after_the_start`
+after it: bruno's pack grows, the chapter keeps the pack it froze at the start.
+Idempotent: a chapter that has its encounter keeps whatever the demo users did since.
 """
 
 from dataclasses import replace
 
-from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.models import Chapter
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsUnit
@@ -44,10 +45,24 @@ def _pack(bruno) -> KolapsUnit | None:
     )
 
 
+# Worth what alice's section is worth (11 VU): with fewer, K12 would send her lowest ranks
+# to bruno's side at the table.
+PACK = (
+    ("Sabre", "veteran"),
+    ("Griffe", "aguerri"),
+    ("Croc", "aguerri"),
+    ("Mâchoire", "aguerri"),
+    ("Louve", "aguerri"),
+)
+# The hunter bruno recruits once the chapter has started: his pack is worth more now, the
+# chapter being played still shows and plays it as it was entered (its frozen entry).
+LATE_RECRUIT = "Louveteau"
+
+
 def _make_pack(bruno) -> KolapsUnit:
     unit = kolaps.unit_create(owner=bruno, name=DEMO_TABLE_PACK)
     leader = None
-    for name, rank in (("Sabre", "veteran"), ("Griffe", "aguerri"), ("Croc", "aguerri")):
+    for name, rank in PACK:
         character = kolaps.character_create(
             owner=bruno, name=name, archetype="chasseur", rank=rank, unit=unit
         )
@@ -65,6 +80,18 @@ def enter_table_units(players, chapter: Chapter) -> None:
         return
     chapter_unit_enter(actor=alice, chapter=chapter, unit=police, side="Police")
     chapter_unit_enter(actor=bruno, chapter=chapter, unit=pack, side="Meute")
+
+
+def recruit_after_the_start(players) -> None:
+    """bruno adds a hunter to his pack after the chapter started: the pack's page says 13
+    VU, the chapter being played keeps the 11 it was entered with."""
+    bruno = players["bruno"]
+    pack = recall("kolaps/unit/pack", KolapsUnit)
+    if pack is None or pack.members.filter(name=LATE_RECRUIT).exists():
+        return
+    kolaps.character_create(
+        owner=bruno, name=LATE_RECRUIT, archetype="chasseur", rank="aguerri", unit=pack
+    )
 
 
 def _named(encounter: Encounter, name: str) -> int:

@@ -26,6 +26,8 @@ from rules.table.models import Combatant, EntryKind, Phase
 from rules.templatetags.outcomes import row_label
 
 SYSTEM = "kolaps"
+# The side a character played for before K12 sent it to the other (kept in its state).
+K12_FROM = "k12_from"
 # K18's talent rolls (their dice are the talent's level in the catalogue) and the fall.
 TALENT_KINDS = {
     "sonar": k18.SONAR,
@@ -492,18 +494,66 @@ def unit_combatants(unit: KolapsUnit, side: str, player) -> list[Combatant]:
     ]
 
 
+def frozen_combatants(frozen: dict, side: str, players: dict, existing: set[int]):
+    """A unit as it was frozen when its chapter started (`campaigns.chapters.entries`), as
+    (unsaved) combatants: a character who changes sides under K12 (`changes_side_to`)
+    plays for the other side, by its player, and remembers the side it came from.
+    `existing`: the frozen characters still kept by the unit's player (a campaign imported
+    from another site froze ids that are not this site's)."""
+    catalogue = catalogue_of(frozen["catalogue_version"])
+    combatants = []
+    for member in frozen["members"]:
+        plays_for = member.get("changes_side_to") or side
+        combatants.append(
+            Combatant(
+                side=plays_for,
+                name=member["name"],
+                player=players[plays_for],
+                kolaps_character_id=member["id"] if member["id"] in existing else None,
+                rank=member["rank"],
+                affiliation=member["affiliation"],
+                is_avatar=member["is_avatar"],
+                talents=member["talents"],
+                weapons=weapons_of(member["equipment"], catalogue),
+                armour=armour_of(member["equipment"], catalogue),
+                sante=member["sante"],
+                souffle=member["souffle"],
+                moral=member["moral"],
+                state={K12_FROM: side} if plays_for != side else {},
+            )
+        )
+    return combatants
+
+
 def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
     """The KOLAPS chapter's encounter: each unit entered is a side (or the side it was
-    entered on), each of its characters a combatant its player plays. Answers the sides,
-    the unsaved combatants and the catalogue version."""
+    entered on), each of its characters a combatant its player plays. A started chapter
+    plays its units as they were frozen at the start, with K12's side changes. Answers
+    the sides, the unsaved combatants and the catalogue version."""
     entries = list(chapter.unit_entries.select_related("unit").order_by("entered_at", "pk"))
-    sides = list(dict.fromkeys((e.side or e.unit.name) for e in entries))
+    side_of = {e.pk: e.side or e.frozen.get("name") or e.unit.name for e in entries}
+    sides = list(dict.fromkeys(side_of.values()))
     if len(sides) < 2:
         raise Refusal(_("An encounter needs two sides: enter at least two units."))
+    if all(entry.frozen for entry in entries):
+        players = {}
+        for entry in entries:
+            players.setdefault(side_of[entry.pk], entry.player)
+        ids = [m["id"] for entry in entries for m in entry.frozen["members"]]
+        kept = set(KolapsCharacter.objects.filter(pk__in=ids).values_list("pk", "owner_id"))
+        combatants = [
+            c
+            for entry in entries
+            for c in frozen_combatants(
+                entry.frozen,
+                side_of[entry.pk],
+                players,
+                {pk for pk, owner in kept if owner == entry.player_id},
+            )
+        ]
+        return sides, combatants, entries[0].frozen["catalogue_version"]
     combatants = [
-        c
-        for entry in entries
-        for c in unit_combatants(entry.unit, entry.side or entry.unit.name, entry.player)
+        c for entry in entries for c in unit_combatants(entry.unit, side_of[entry.pk], entry.player)
     ]
     return sides, combatants, entries[0].unit.catalogue_version
 
@@ -905,7 +955,13 @@ def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
             rows.append(
                 units.setdefault(
                     str(unit_id),
-                    {"side": c.side, "lost": [], "lost_ids": [], "wounded": [], "moral": {}},
+                    {
+                        "side": (c.state or {}).get(K12_FROM, c.side),
+                        "lost": [],
+                        "lost_ids": [],
+                        "wounded": [],
+                        "moral": {},
+                    },
                 )
             )
             if c.dead:

@@ -86,7 +86,7 @@ def test_it_shows_a_chapter_with_everyones_eligibility_in_the_same_queries(
 def test_it_shows_a_kolaps_chapter_in_the_same_queries_whatever_its_units(
     client, django_assert_num_queries, size
 ):
-    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.entries import chapter_unit_enter
     from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
 
     organiser, _campaign, chapter, players = kolaps_table(size)

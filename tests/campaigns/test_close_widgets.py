@@ -13,8 +13,8 @@ from django.utils import translation
 
 from campaigns.chapters import forms as close_forms
 from campaigns.chapters.cards import close_card
+from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.chapters.forms import CloseForm
-from campaigns.chapters.kolaps import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan, chapter_table_record
 from campaigns.selectors import chapter_get_for_user
 from campaigns.services import campaign_add_participant

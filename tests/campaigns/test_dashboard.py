@@ -136,14 +136,44 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
     chapter_start(actor=alice, chapter=chapter_plan(actor=alice, campaign=own, title="En cours"))
     client.force_login(alice)
     # user (the session from the cache), campaigns with roles, chapters, profile, votes,
-    # history, units, characters
-    with django_assert_num_queries(8):
+    # history, units, characters, army lists, modern RPG characters
+    with django_assert_num_queries(10):
         response = client.get(reverse("dashboard"))
     assert response.status_code == 200
     assert response.content.decode().count('href="/votes/') == size
     # the API twin: the same reads, session and user from the cache since the page
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(9):
         assert client.get(reverse("api-dashboard")).status_code == 200
+
+
+@pytest.mark.parametrize("size", [3, 30])
+def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
+    client, django_assert_num_queries, size
+):
+    """KOLAPS units and characters, Rapid 40000 army lists and modern RPG characters, one
+    query each whatever their number."""
+    from characters.modern.services import modern_character_create
+    from tests.campaigns.test_rapid40k_chapters import army_of
+
+    alice, bruno = PlayerFactory(), PlayerFactory()
+    dice = {"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8}
+    for n in range(size):
+        kolaps.unit_create(owner=alice, name=f"Section {n}")
+        army_of(alice, name=f"Waaagh {n}", troops=1)
+        modern_character_create(owner=alice, name=f"Lina {n}", characteristics=dice)
+    army_of(bruno, name="Not Alice's")
+    modern_character_create(owner=bruno, name="Not Alice's either", characteristics=dice)
+    client.force_login(alice)
+    with django_assert_num_queries(10):
+        html = client.get(reverse("dashboard")).content.decode()
+    assert html.count('href="/kolaps/units/') == size
+    assert html.count('href="/rapid40k/armies/') == size
+    assert html.count('href="/modern/characters/') == size
+    assert "Not Alice" not in html
+    with django_assert_num_queries(9):
+        data = client.get(reverse("api-dashboard")).json()
+    assert [a["name"] for a in data["armies"]][:1] == ["Waaagh 0"]
+    assert len(data["modern_characters"]) == size
 
 
 def test_it_reads_the_next_chapter_and_the_to_do_among_many_chapters(client):

@@ -8,11 +8,8 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.kolaps import (
-    UnitResultInput,
-    chapter_unit_enter,
-    chapter_unit_withdraw,
-)
+from campaigns.chapters.entries import chapter_unit_enter, chapter_unit_withdraw
+from campaigns.chapters.kolaps import UnitResultInput
 from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
 from campaigns.models import CampaignEvent, ChapterStatus, ChapterUnitEntry, ChapterUnitResult
 from campaigns.services import campaign_add_participant, campaign_create

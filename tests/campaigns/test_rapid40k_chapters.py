@@ -4,7 +4,7 @@ as KOLAPS units are, and a chapter that starts only with valid lists."""
 import pytest
 from django.urls import reverse
 
-from campaigns.chapters.rapid40k import chapter_army_enter, chapter_army_withdraw
+from campaigns.chapters.entries import chapter_army_enter, chapter_army_withdraw
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.permissions import Refusal

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from campaigns.chapters.rapid40k import chapter_army_enter
+from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_plan
 from campaigns.models import Campaign
 from campaigns.rules_settings.services import campaign_rules_settings_set

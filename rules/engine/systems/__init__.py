@@ -15,10 +15,20 @@ def gettext_noop(message: str) -> str:
 
 @dataclass(frozen=True)
 class GameSystem:
+    """A game system and what the campaign pages ask of it.
+
+    `uses_profiles`: its players bring their own Of the Dead profile to every chapter, so
+    its campaigns and chapters speak of vocations, survival points, required cards and
+    items, and drops, and the player's profile lists its campaigns. `roster` names what a
+    player enters into a chapter instead ("unit", "army"; `campaigns.chapters.entries`
+    describes each), "" when nothing is entered."""
+
     slug: str
     name: str
     source: str
     summary: str
+    uses_profiles: bool = False
+    roster: str = ""
 
 
 SYSTEMS: tuple[GameSystem, ...] = (
@@ -26,6 +36,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
         slug="kolaps",
         name="KOLAPS : GROUND ZERO",
         source="000_54d039a2b5ac2f23.txt",
+        roster="unit",
         summary=gettext_noop(
             "Tactical skirmish: units of characters costed in PU, the Avatar, talents, "
             "Santé, Souffle and Moral."
@@ -35,6 +46,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
         slug="of-the-dead",
         name="Of the Dead",
         source="004_94726b5a373069e1.txt",
+        uses_profiles=True,
         summary=gettext_noop(
             "Semi-cooperative zombie skirmish: each player plays an idealised self, "
             "kept from chapter to chapter."
@@ -44,6 +56,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
         slug="rapid40k",
         name="Rapid 40000",
         source="002_1a930dd7fe550b68.txt",
+        roster="army",
         summary=gettext_noop("Fast miniatures battles: profiles, a points formula and army lists."),
     ),
     GameSystem(
@@ -72,6 +85,18 @@ def system_get(slug: str) -> GameSystem:
         return _BY_SLUG[slug]
     except KeyError:
         raise UnknownSystem(slug) from None
+
+
+def uses_profiles(slug: str) -> bool:
+    """Whether the players of `slug` bring an Of the Dead profile (False for an unknown
+    slug: nothing of Of the Dead shows where the system is not known)."""
+    system = _BY_SLUG.get(slug)
+    return system is not None and system.uses_profiles
+
+
+def profile_systems() -> tuple[str, ...]:
+    """The slugs of the systems whose players bring their profile."""
+    return tuple(system.slug for system in SYSTEMS if system.uses_profiles)
 
 
 def system_choices() -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import CampaignEvent, Chapter
 from campaigns.services import campaign_add_participant, campaign_create

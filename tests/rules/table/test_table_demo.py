@@ -7,8 +7,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
 
-from characters.models import Player
+from characters.models import KolapsUnit, Player
 from config.demo.encounter import DEMO_ENCOUNTER_CHAPTER
+from config.demo.table import DEMO_TABLE_PACK, LATE_RECRUIT
 from rules.table.models import Encounter, EntryKind
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +53,24 @@ def test_the_demo_chapter_being_played_has_a_live_encounter_in_its_second_turn(c
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     watch = reverse("table-watch", args=[encounter.spectator_token])
     assert f'href="{watch}"' in page and 'id="spectator-revoke-button"' in page
+
+
+def test_the_demo_chapter_being_played_keeps_the_pack_it_was_entered_with(client):
+    """bruno recruited a hunter after the start: his pack's page counts him, the chapter
+    being played (its page, its live encounter) plays the pack as it was frozen."""
+    call_command("demo_load", stdout=StringIO())
+    pack = KolapsUnit.objects.get(name=DEMO_TABLE_PACK)
+    assert pack.vu == 13 and pack.members.filter(name=LATE_RECRUIT).exists()
+    encounter = Encounter.objects.select_related("chapter").get(system="kolaps")
+    entry = encounter.chapter.unit_entries.get(unit=pack)
+    assert entry.frozen["value"] == 11
+    assert LATE_RECRUIT not in [member["name"] for member in entry.frozen["members"]]
+    assert not encounter.combatants.filter(name=LATE_RECRUIT).exists()
+    client.force_login(Player.objects.get(username="bruno"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("chapter-detail", args=[encounter.chapter.pk])).content.decode()
+    assert f'<output data-vu="{pack.pk}">11 VU</output>' in page
+    assert f'data-frozen="{pack.pk}">as it was when the chapter started' in page
 
 
 def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_second_turn(client):

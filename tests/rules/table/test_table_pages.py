@@ -280,7 +280,7 @@ def test_it_locks_for_the_api_action_exactly_whom_the_pages_let_see_the_encounte
     chapter's encounter, members, co-organisers, players of a combatant and outsiders."""
     from django.db import transaction
 
-    from campaigns.chapters.kolaps import chapter_unit_enter
+    from campaigns.chapters.entries import chapter_unit_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.models import Membership
     from campaigns.permissions import CAN_VIEW
