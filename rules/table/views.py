@@ -5,6 +5,7 @@ chapter's encounter to open). htmx swaps the parts; every page works without Jav
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
 import re
+from functools import wraps
 from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
@@ -38,6 +39,8 @@ from rules.table.forms import (
     TableStandaloneForm,
     TableStrayForm,
 )
+from rules.table.idempotency import write_key, write_once
+from rules.table.models import Encounter
 from rules.table.selectors import (
     encounter_get_by_token,
     encounter_get_for_user,
@@ -253,6 +256,38 @@ def _refused(request, encounter, refusal: Refusal, form=None) -> HttpResponse:
     return _render_table(request, context, status=refusal.status)
 
 
+def _once(view):
+    """A page's write acts once per idempotency key (rules.table.idempotency): the live
+    script gives each form a key when it is drawn, so a double tap or a form sent again after
+    a timeout, or from the offline queue, acts once; the same key again answers the table as
+    it stands."""
+
+    @wraps(view)
+    def keyed(request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            key = write_key(request)
+        except Refusal as refusal:
+            return _refused(request, encounter_get_for_user(request.user, pk), refusal)
+        if key is None:
+            return view(request, pk)
+        encounter = encounter_get_for_user(request.user, pk)  # 404 before anything is locked
+
+        def applied(response: HttpResponse, before: int) -> tuple[int, object] | None:
+            now = Encounter.objects.values_list("version", flat=True).get(pk=pk)
+            return (now, None) if now != before else None
+
+        return write_once(
+            user=request.user,
+            encounter_pk=pk,
+            key=key,
+            run=lambda: view(request, pk),
+            applied=applied,
+            replay=lambda write: _after_write(request, encounter),
+        )
+
+    return keyed
+
+
 def _version(request) -> int | None:
     raw = request.POST.get("version", "")
     return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
@@ -341,6 +376,7 @@ def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_once
 def table_act(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = encounter_get_for_user(request.user, pk, need="act")
     card = table_card(request.user, encounter)
@@ -368,6 +404,7 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
 def _simple_write(service, **extra):
     @login_required
     @require_POST
+    @_once
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         encounter = encounter_get_for_user(request.user, pk, need="act")
         kwargs = {name: parse(request.POST.get(name, "")) for name, parse in extra.items()}
@@ -392,6 +429,7 @@ def _text(raw: str) -> str:
 
 @login_required
 @require_POST
+@_once
 def table_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser adds zombies of a type, or a non-player character (Of the Dead)."""
     encounter = encounter_get_for_user(request.user, pk, need="manage")
@@ -419,6 +457,7 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_once
 def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
     """KOLAPS: the target's player (or an organiser) chooses the figure a stray shot hits on
     the target's side; its death roll by the server or typed in."""
@@ -445,6 +484,7 @@ def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
 def _link_write(service, done: str):
     @login_required
     @require_POST
+    @_once
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         encounter = encounter_get_for_user(request.user, pk, need="manage")
         try:
