@@ -4,17 +4,22 @@ one view per write: act, undo, directive, reveal, next phase, end; a pick-up gam
 chapter's encounter to open). htmx swaps the parts; every page works without JavaScript, and
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
+import functools
+import hashlib
 import re
 from functools import wraps
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
@@ -575,3 +580,38 @@ def table_new_of_the_dead(request: HttpRequest) -> HttpResponse:
                 return redirect("table-encounter", pk=encounter.pk)
     status = 400 if form.is_bound else 200
     return render(request, "rules/table/new_of_the_dead.html", {"form": form}, status=status)
+
+
+# The app shell the service worker keeps for a phone that lost its network.
+SHELL = (
+    "css/chronique.css",
+    "css/table.css",
+    "js/chronique.js",
+    "js/table-live.js",
+    "js/table-offline.js",
+    "vendor/htmx-2.0.11.min.js",
+    "favicon.svg",
+)
+
+
+@functools.cache
+def _shell() -> tuple[list[str], str]:
+    """The shell's addresses, and its release: a digest of what the files hold, so a changed
+    script replaces the phones' copies even where its address names no content (tests, a
+    storage without a manifest)."""
+    digest = hashlib.sha256()
+    for name in SHELL:
+        found = finders.find(name)
+        digest.update(Path(found).read_bytes() if found else name.encode())
+    return [static(name) for name in SHELL], digest.hexdigest()[:16]
+
+
+@require_GET
+def table_service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (served from the site's root, so that its scope is the site): the
+    table pages as last shown and the app shell, for a reload without a network."""
+    shell, release = _shell()
+    context = {"shell": shell, "release": release, "static_prefix": settings.STATIC_URL}
+    response = render(request, "rules/table/sw.js", context, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

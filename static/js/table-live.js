@@ -128,5 +128,5 @@
 
   keepAwake();
   connect();
-  window.chroniqueTable = { lock: function () { return lock; }, version: current };
+  window.chroniqueTable = { lock: function () { return lock; }, version: current, refresh: refresh };
 })();
