@@ -12,13 +12,39 @@
 (function () {
   "use strict";
   var page = document.getElementById("table-page");
+  if (!page) { return; }
+  keepShown();
   var box = document.getElementById("table-queue");
-  if (!page || !box) { return; }
+  if (!box) { return; }  // the spectator's screen: nothing to queue
   var encounter = page.getAttribute("data-encounter");
   var list = document.getElementById("table-queue-list");
   var note = document.getElementById("table-queue-note");
   var words = box.dataset;
   var sending = false;
+
+  // --- The page as last shown, for a reload without a network (players and spectators) --
+  function keepShown() {
+    var keeping = null;
+    function keepPage() {
+      if (!("caches" in window) || keeping) { return; }
+      keeping = window.setTimeout(function () {
+        keeping = null;
+        var html = "<!DOCTYPE html>\n" + document.documentElement.outerHTML;
+        window.caches.open("chronique-pages").then(function (cache) {
+          return cache.put(window.location.pathname, new Response(html, {
+            headers: { "Content-Type": "text/html; charset=utf-8" }
+          }));
+        }).catch(function () { return null; });
+      }, 300);
+    }
+    document.body.addEventListener("htmx:afterSwap", keepPage);
+    document.body.addEventListener("table:refreshed", keepPage);
+    window.addEventListener("offline", keepPage);
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register(page.getAttribute("data-sw")).catch(function () { return null; });
+    }
+    keepPage();
+  }
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
@@ -241,28 +267,7 @@
     }).then(draw).then(send);
   });
 
-  // --- The page as last shown, for a reload without a network ---------------------------
-  var keeping = null;
-  function keepPage() {
-    if (!("caches" in window) || keeping) { return; }
-    keeping = window.setTimeout(function () {
-      keeping = null;
-      var html = "<!DOCTYPE html>\n" + document.documentElement.outerHTML;
-      window.caches.open("chronique-pages").then(function (cache) {
-        return cache.put(window.location.pathname, new Response(html, {
-          headers: { "Content-Type": "text/html; charset=utf-8" }
-        }));
-      }).catch(function () { return null; });
-    }, 300);
-  }
-  document.body.addEventListener("htmx:afterSwap", keepPage);
-  window.addEventListener("offline", keepPage);
-
   window.addEventListener("online", function () { say(""); send(); });
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(page.getAttribute("data-sw")).catch(function () { return null; });
-  }
   draw().then(function () { if (navigator.onLine !== false) { send(); } });
-  keepPage();
   window.chroniqueQueue = { draw: draw, send: send, rows: queued };
 })();

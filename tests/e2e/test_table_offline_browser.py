@@ -148,3 +148,11 @@ def test_a_reload_without_a_network_keeps_the_table_and_its_queue(browser, asgi_
     phone.context.set_offline(False)
     expect(phone.locator("#table-queue-list li")).to_have_count(0, timeout=10000)
     assert _actions(encounter) == ["Croc"]
+
+    # The screen beside the table (spectator link, no login) recovers the same way.
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    _open(screen, f"{asgi_server}/table/watch/{encounter.spectator_token}/")
+    screen.context.set_offline(True)
+    screen.reload()
+    expect(screen.locator("#table-state")).to_be_visible()
+    expect(screen.locator("#table-log")).to_contain_text("Croc")
