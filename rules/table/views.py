@@ -30,7 +30,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
-from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
+from characters.kept import PLAYER_NAMES, fragment_key, kept_page, theme_of
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps.consequences import WOUNDS
@@ -298,14 +298,6 @@ def _version(request) -> int | None:
     return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
-# What renders the table's page besides its rows (`characters.kept.release`): the rules
-# app's code (cards, systems' adapters, labels, tags), the engine and its catalogues, the
-# form widgets' renderer.
-_RELEASE = release(
-    (settings.BASE_DIR / "rules").rglob("*.py"),
-    (settings.BASE_DIR / "rules" / "engine" / "systems").rglob("*.json"),
-    [settings.BASE_DIR / "characters" / "widgets.py"],
-)
 _PARTIALS = ("table-state", "table-main")
 
 
@@ -330,10 +322,10 @@ def _kept_table(request, encounter, *, spectator: bool = False) -> HttpResponse:
         shown = (
             "table-page", encounter.pk, encounter.spectator_token, spectator,
             request.user.pk, sorted(getattr(encounter, "viewer_roles", ())),
-            request.get_full_path(), partial, _full_log(request), request.COOKIES.get("theme"),
+            request.get_full_path(), partial, _full_log(request), theme_of(request),
         )  # fmt: skip
-        slot = "table-page:" + fragment_key(_RELEASE, shown)
-        key = fragment_key(_RELEASE, (shown, encounter.version))
+        slot = "table-page:" + fragment_key(shown)
+        key = fragment_key((shown, encounter.version))
 
     def render_page(extra: dict) -> str:
         context = _table_context(request, encounter, spectator=spectator)
