@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q
@@ -23,26 +22,11 @@ from campaigns.models import (
 )
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.compiled import CompiledRead
-from characters.kept import fragment_key as kept_fragment_key
-from characters.kept import release
 from characters.models import Profile
 from characters.permissions import Role
 from rules.engine.systems import system_get, uses_profiles
 
 HISTORY_SHOWN = 50
-
-
-# What a kept fragment was rendered with besides its rows (`characters.kept.release`):
-# the templates, translations and layout, and this app's code.
-_RELEASE = release(Path(__file__).parent.glob("*.py"))
-
-
-def fragment_key(shown) -> str:
-    """A key naming all a fragment of a page shows (the card's lines, `shown`), with the
-    release, the reader's language and time zone: a change to any of them is another key,
-    so a kept fragment is never stale, only unused (`{% cache %}` in the page's template,
-    kept for `CAMPAIGN_FRAGMENT_CACHE_SECONDS`)."""
-    return kept_fragment_key(_RELEASE, shown)
 
 
 @dataclass(frozen=True)

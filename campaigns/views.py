@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import services
-from campaigns.cards import campaign_card, campaign_list_for, fragment_key
+from campaigns.cards import campaign_card, campaign_list_for
 from campaigns.forms import CampaignForm, CoOrganiserForm
 from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
+from characters.kept import fragment_key
 
 
 @login_required

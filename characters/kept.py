@@ -1,19 +1,19 @@
 """Pages and parts of pages kept as rendered, under keys naming all they show.
 
 A kept page is never stale, only unused: its key names everything that went into it (the
-rows it shows, the reader, the language, the time zone, the theme, the address) and the
-release that rendered it (`release`: templates, translations, the layout's tags and the
-code that drew it, by content), so that any change to any of them is another key. The
+rows it shows, the reader, the language, the time zone, the theme, the address), and the
+cache's `KEY_PREFIX` is the release that rendered it (config/release.py: every source, by
+content), so that any change to any of them is another key. A key holds no raw query
+string nor cookie: a page asked with an unknown query is rendered afresh, not kept, and a
+theme is one of `THEMES` or "auto". The
 KOLAPS unit page and print sheets, the campaign page's fragments and the live table's page
 use these helpers; this module sits in the lowest app so that every app may.
 """
 
 import hashlib
 import secrets
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
@@ -23,39 +23,21 @@ from django.utils.translation import get_language
 
 from characters.typography import unchanged
 
-
-def release(*code: Iterable[Path]) -> str:
-    """What kept pages were rendered by: the templates, the compiled translations, the site
-    layout's tags and the typography kept inside a page, the static files' manifest when
-    there is one, this module, and the `code` a feature names (its own modules, the
-    catalogues it reads), by content. Every server process of one release computes the
-    same value (they share the cache's entries); an edit to any of them is a new one."""
-    root = settings.BASE_DIR
-    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    files = sorted(
-        {
-            *(root / "templates").rglob("*.html"),
-            *(root / "locale").glob("*/LC_MESSAGES/django.mo"),
-            root / "config" / "middleware.py",
-            root / "characters" / "typography.py",
-            *(root / "config" / "templatetags").glob("*.py"),
-            Path(__file__),
-            *([manifest] if manifest.exists() else []),
-            *(path for paths in code for path in paths),
-        }
-    )
-    # The CSRF mark derives from the secret key: pages kept under another key hold a mark
-    # this process would not replace.
-    digest = hashlib.blake2b(CSRF.encode(), digest_size=8)
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+THEMES = ("light", "dark")
 
 
-def fragment_key(release_: str, shown) -> str:
+def theme_of(request) -> str:
+    """The reader's theme as a page may be kept under it: one of `THEMES`, else "auto" (a
+    cookie holding anything else is no new variant)."""
+    theme = request.COOKIES.get("theme")
+    return theme if theme in THEMES else "auto"
+
+
+def fragment_key(shown) -> str:
     """A key naming all a page or a fragment shows (`shown`, a value whose `repr` names it),
-    with the release, the reader's language and time zone."""
-    named = repr((release_, get_language(), get_current_timezone_name(), shown))
+    with the reader's language and time zone. The code that rendered it is the cache's
+    `KEY_PREFIX` (config/release.py), in every key."""
+    named = repr((get_language(), get_current_timezone_name(), shown))
     return hashlib.blake2b(named.encode(), digest_size=16).hexdigest()
 
 

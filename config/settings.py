@@ -13,6 +13,8 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.release import code_release
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -126,6 +128,10 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     # Django's, with its Redis client kept instead of built for every operation.
     CACHES["default"]["BACKEND"] = "config.cache.KeptClientRedisCache"
+# Everything kept in the cache is named under the release, the code itself
+# (config/release.py): a deploy, or an edit, never serves what other code kept.
+RELEASE = code_release(BASE_DIR, SECRET_KEY)
+CACHES["default"]["KEY_PREFIX"] = RELEASE
 # Sessions read from the cache, written through to the database: a page no longer costs a
 # query for its session, nor one for its player (config/auth.py). More than one server
 # process needs the shared cache above (CACHE_URL), or a logout in one would not reach

@@ -63,6 +63,7 @@ urlpatterns = [
         name="dice-calculator",
     ),
     path("chapters/<int:pk>/table/", table_views.chapter_table, name="chapter-table"),
+    path("sw.js", table_views.table_service_worker, name="table-service-worker"),
     path("table/new/", table_views.table_new, name="table-new"),
     path("table/new/of-the-dead/", table_views.table_new_of_the_dead, name="table-new-of-the-dead"),
     path("table/watch/<str:token>/", table_views.table_watch, name="table-watch"),

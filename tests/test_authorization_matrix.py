@@ -1878,6 +1878,8 @@ MATRIX += [
     Row("table-encounter", "get", TABLE_PAGE, kwargs=table_action_pk),
     Row("api-table-encounter", "get", TABLE_API, kwargs=table_action_pk, api=True),
     Row("table-watch", "get", every(200), kwargs=table_token),
+    # The service worker: a script of the app shell, the same for everyone.
+    Row("table-service-worker", "get", every(200)),
     Row("api-table-watch", "get", every(200), kwargs=table_token, api=True),
     Row("table-odds", "get", TABLE_PAGE, kwargs=table_action_pk, data=table_melee),
     Row("api-table-odds", "post", TABLE_API, kwargs=table_action_pk, data=table_melee, api=True),

@@ -46,6 +46,7 @@ NOT_CRAWLED = {
     "logout": "POST only",
     "set_language": "POST only (the header's switch)",
     "healthz": "JSON for the load balancer",
+    "table-service-worker": "a script the table page registers, not a page",
     "calendar-feed": "iCalendar, not a page",
     "kolaps-unit-export": "a JSON download",
     "campaign-export": "a JSON download",

@@ -11,11 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache, partial
 from operator import attrgetter
-from pathlib import Path
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
-from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, F, IntegerField, Value, Window
 from django.db.models.functions import RowNumber
@@ -25,7 +23,6 @@ from django.utils.translation import gettext as _
 
 from characters.bidi import isolate_text
 from characters.compiled import CompiledRead
-from characters.kept import release
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
@@ -639,22 +636,6 @@ def _unit_card(
     )
 
 
-def _release() -> str:
-    """What the kept pages and sheets were rendered by (`characters.kept.release`): besides
-    the templates, translations and layout, the KOLAPS catalogues and engine (costing,
-    validity) and this feature's code."""
-    kolaps = settings.BASE_DIR / "rules" / "engine" / "systems" / "kolaps"
-    return release(
-        (kolaps / "catalogues").glob("*.json"),
-        kolaps.glob("*.py"),
-        Path(__file__).parent.glob("*.py"),
-    )
-
-
-# Pages and sheets rendered by an earlier release never serve this one.
-_RELEASE = _release()
-
-
 @dataclass(frozen=True)
 class Sheet:
     """One character's print sheet: `key` names everything it shows (the character's row,
@@ -681,7 +662,7 @@ def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     of them is another key."""
     shown = repr((rows.unit, rows.members, also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
-    return f"kolaps-{page}-page:{_RELEASE}:{get_language()}:{rows.pk}:{digest}"
+    return f"kolaps-{page}-page:{get_language()}:{rows.pk}:{digest}"
 
 
 def _sheet(
@@ -690,7 +671,7 @@ def _sheet(
     shown = repr((_row(character), cost, sorted(names.items()) if cost.problems else None))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return Sheet(
-        key=f"kolaps-sheet:{_RELEASE}:{language or get_language()}:{character.pk}:{digest}",
+        key=f"kolaps-sheet:{language or get_language()}:{character.pk}:{digest}",
         card=partial(character_card, character, cost, names, with_offers=False, lines=lines),
     )
 
@@ -835,7 +816,7 @@ def list_page_key(rows: ListRows, *also) -> str:
     the language and `also` (the player, the path, the theme)."""
     shown = repr((rows.rows, also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
-    return f"kolaps-list-page:{_RELEASE}:{get_language()}:{digest}"
+    return f"kolaps-list-page:{get_language()}:{digest}"
 
 
 VERB_SENTENCES = {

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from characters.kept import kept_page
+from characters.kept import kept_page, theme_of
 from characters.kolaps import cards, printing, services
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.forms import (
@@ -76,10 +76,9 @@ def _list_page(request, *, unit_form=None, character_form=None) -> HttpResponse:
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
     to_show = len(get_messages(request))  # counted, not read: they stay to be shown
-    if seconds and unit_form is None and character_form is None and not to_show:
-        key = cards.list_page_key(
-            rows, request.user.pk, request.get_full_path(), request.COOKIES.get("theme")
-        )
+    plain = not request.META.get("QUERY_STRING")  # another query: rendered, not kept
+    if seconds and plain and unit_form is None and character_form is None and not to_show:
+        key = cards.list_page_key(rows, request.user.pk, request.path, theme_of(request))
 
     def render_page(extra: dict) -> str:
         context = {
@@ -263,10 +262,11 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
     to_show = len(get_messages(request))  # counted, not read: they stay to be shown
-    if seconds and not message and not typed and opponent_vu is None and not to_show:
+    plain = not request.META.get("QUERY_STRING")  # another query: rendered, not kept
+    if seconds and plain and not message and not typed and opponent_vu is None and not to_show:
         key = cards.unit_page_key(
             "unit", rows, request.user.pk, free, request.build_absolute_uri("/"),
-            request.get_full_path(), target, request.COOKIES.get("theme"),
+            request.path, target, theme_of(request),
         )  # fmt: skip
 
     def render_page(extra: dict, typography) -> str:
@@ -367,8 +367,7 @@ SEEN_SECONDS = 30 * 24 * 3600
 
 def _variant(request) -> dict:
     """All of a unit page's key that comes from the visitor's request, but its path."""
-    theme = request.COOKIES.get("theme")
-    return {"language": get_language(), "theme": theme, "host": request.get_host(),
+    return {"language": get_language(), "theme": theme_of(request), "host": request.get_host(),
             "scheme": request.scheme}  # fmt: skip
 
 
@@ -398,7 +397,7 @@ def _owner_request(owner, variant: dict, path: str) -> HttpRequest:
             "wsgi.input": io.BytesIO(),
         }
     )
-    request.COOKIES = {"theme": variant["theme"]} if variant["theme"] is not None else {}
+    request.COOKIES = {"theme": variant["theme"]} if variant["theme"] != "auto" else {}
     request.user = owner
     request.htmx = HtmxDetails(request)
     request.typography = typography_for(variant["language"])

@@ -30,6 +30,7 @@ from rules.table.cards import (
     table_card,
     written_line,
 )
+from rules.table.idempotency import HEADER, REPLAYED, kept_body, write_key, write_once
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.models import Encounter
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
@@ -321,6 +322,38 @@ def _state(request, encounter, spectator: bool = False, log_since: int | None = 
 
 
 def _write(request, encounter, service, **kwargs) -> Response:
+    """Run a write once per idempotency key (rules.table.idempotency): the same key again
+    is answered with the first answer, its version in the same header, and acts no more."""
+    key = write_key(request)
+    if key is None:
+        return _write_now(request, encounter, service, **kwargs)
+    if isinstance(encounter, Encounter):
+        pk = encounter.pk
+    else:  # who may not see it hears 404 before anything is locked
+        pk = encounter_get_for_user(request.user, encounter).pk
+
+    def applied(response: Response, _before: int) -> tuple[int, object] | None:
+        if response.status_code >= 300:
+            return None
+        return int(response[APPLIED]), response.data
+
+    def replay(write) -> Response:
+        response = Response(kept_body(write))
+        response[APPLIED] = str(write.version)
+        response[REPLAYED] = "true"
+        return response
+
+    return write_once(
+        user=request.user,
+        encounter_pk=pk,
+        key=key,
+        run=lambda: _write_now(request, encounter, service, **kwargs),
+        applied=applied,
+        replay=replay,
+    )
+
+
+def _write_now(request, encounter, service, **kwargs) -> Response:
     """Run a write. The answer is the new state with the log's lines since the version the
     device sent (the line this write made when it sent none: GET gives the whole log), and
     the version this write made in the `X-Encounter-Version` header; a stale version answers
@@ -367,6 +400,15 @@ _SINCE = OpenApiParameter(
 )
 
 
+_KEY = OpenApiParameter(
+    HEADER,
+    {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
+    location=OpenApiParameter.HEADER,
+    description="A key your device made for this write: the same key sent again (a retry, "
+    "an offline queue sent once back) gets the first answer and acts once.",
+)
+
+
 class TableAPI(APIView):
     """A live encounter's state: sides, gauges, directives you may see, the log by turn.
     `?since=<version>`: 304 when nothing changed, else the state with the log's lines after
@@ -409,7 +451,9 @@ class TableOddsAPI(APIView):
 class TableActAPI(APIView):
     """Make an action: the organiser for anyone, a player for their own combatants."""
 
-    @extend_schema(request=TableActionSerializer, responses={200: TableCardSerializer})
+    @extend_schema(
+        request=TableActionSerializer, responses={200: TableCardSerializer}, parameters=[_KEY]
+    )
     def post(self, request, pk: int):
         serializer = TableActionSerializer(data=request.data)
         if not serializer.is_valid():
@@ -431,7 +475,9 @@ def _simple_api(service, serializer_class, doc: str, need: str = "act", by_id=No
     encounter with its lock (`encounter_undo_by_id`), a query and its building saved."""
 
     class WriteAPI(APIView):
-        @extend_schema(request=serializer_class, responses={200: TableCardSerializer})
+        @extend_schema(
+            request=serializer_class, responses={200: TableCardSerializer}, parameters=[_KEY]
+        )
         def post(self, request, pk: int):
             if by_id is not None:
                 serializer = serializer_class(data=request.data)
@@ -481,7 +527,7 @@ TableEndAPI = _simple_api(
 
 def _link_api(service, name: str, doc: str):
     class LinkAPI(APIView):
-        @extend_schema(request=None, responses={200: TableCardSerializer})
+        @extend_schema(request=None, responses={200: TableCardSerializer}, parameters=[_KEY])
         def post(self, request, pk: int):
             encounter = encounter_get_for_user(request.user, pk, need="manage")
             return _write(request, encounter, service)
@@ -572,7 +618,9 @@ class TableAddSerializer(TableVersionSerializer):
 class TableAddAPI(APIView):
     """The organiser adds zombies of a type, or a non-player character (Of the Dead)."""
 
-    @extend_schema(request=TableAddSerializer, responses={200: TableCardSerializer})
+    @extend_schema(
+        request=TableAddSerializer, responses={200: TableCardSerializer}, parameters=[_KEY]
+    )
     def post(self, request, pk: int):
         encounter = encounter_get_for_user(request.user, pk, need="manage")
         serializer = TableAddSerializer(data=request.data)

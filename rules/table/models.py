@@ -196,3 +196,28 @@ class EncounterEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.encounter_id} v{self.version} {self.kind}"
+
+
+class TableWrite(models.Model):
+    """A table write made with an idempotency key: the key its device made, and the answer
+    it got, so that the same write sent again (a retry after a timeout, a queue sent again
+    once back online, a double tap) is answered as the first time and acts once. Kept as
+    long as the encounter lives. `answer`: the API's JSON body, compressed (empty for a
+    page's form, whose answer is the table as it stands)."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    version = models.PositiveIntegerField()
+    answer = models.BinaryField(blank=True, default=b"")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["encounter", "author", "key"], name="table_write_once_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.encounter_id} {self.key} v{self.version}"

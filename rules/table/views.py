@@ -4,16 +4,22 @@ one view per write: act, undo, directive, reveal, next phase, end; a pick-up gam
 chapter's encounter to open). htmx swaps the parts; every page works without JavaScript, and
 the live script (static/js/table-live.js) swaps the state when another device changed it."""
 
+import functools
+import hashlib
 import re
+from functools import wraps
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
@@ -25,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaigns.selectors import chapter_get_for_user
 from characters.corporates.models import CorporatesCharacter
-from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
+from characters.kept import PLAYER_NAMES, fragment_key, kept_page, theme_of
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from rules.engine.systems.kolaps.consequences import WOUNDS
@@ -39,6 +45,8 @@ from rules.table.forms import (
     TableStandaloneForm,
     TableStrayForm,
 )
+from rules.table.idempotency import write_key, write_once
+from rules.table.models import Encounter
 from rules.table.selectors import (
     encounter_get_by_token,
     encounter_get_for_user,
@@ -254,19 +262,43 @@ def _refused(request, encounter, refusal: Refusal, form=None) -> HttpResponse:
     return _render_table(request, context, status=refusal.status)
 
 
+def _once(view):
+    """A page's write acts once per idempotency key (rules.table.idempotency): the live
+    script gives each form a key when it is drawn, so a double tap or a form sent again after
+    a timeout, or from the offline queue, acts once; the same key again answers the table as
+    it stands."""
+
+    @wraps(view)
+    def keyed(request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            key = write_key(request)
+        except Refusal as refusal:
+            return _refused(request, encounter_get_for_user(request.user, pk), refusal)
+        if key is None:
+            return view(request, pk)
+        encounter = encounter_get_for_user(request.user, pk)  # 404 before anything is locked
+
+        def applied(response: HttpResponse, before: int) -> tuple[int, object] | None:
+            now = Encounter.objects.values_list("version", flat=True).get(pk=pk)
+            return (now, None) if now != before else None
+
+        return write_once(
+            user=request.user,
+            encounter_pk=pk,
+            key=key,
+            run=lambda: view(request, pk),
+            applied=applied,
+            replay=lambda write: _after_write(request, encounter),
+        )
+
+    return keyed
+
+
 def _version(request) -> int | None:
     raw = request.POST.get("version", "")
     return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
 
 
-# What renders the table's page besides its rows (`characters.kept.release`): the rules
-# app's code (cards, systems' adapters, labels, tags), the engine and its catalogues, the
-# form widgets' renderer.
-_RELEASE = release(
-    (settings.BASE_DIR / "rules").rglob("*.py"),
-    (settings.BASE_DIR / "rules" / "engine" / "systems").rglob("*.json"),
-    [settings.BASE_DIR / "characters" / "widgets.py"],
-)
 _PARTIALS = ("table-state", "table-main")
 
 
@@ -291,10 +323,10 @@ def _kept_table(request, encounter, *, spectator: bool = False) -> HttpResponse:
         shown = (
             "table-page", encounter.pk, encounter.spectator_token, spectator,
             request.user.pk, sorted(getattr(encounter, "viewer_roles", ())),
-            request.get_full_path(), partial, _full_log(request), request.COOKIES.get("theme"),
+            request.get_full_path(), partial, _full_log(request), theme_of(request),
         )  # fmt: skip
-        slot = "table-page:" + fragment_key(_RELEASE, shown)
-        key = fragment_key(_RELEASE, (shown, encounter.version))
+        slot = "table-page:" + fragment_key(shown)
+        key = fragment_key((shown, encounter.version))
 
     def render_page(extra: dict) -> str:
         context = _table_context(request, encounter, spectator=spectator)
@@ -342,6 +374,7 @@ def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_once
 def table_act(request: HttpRequest, pk: int) -> HttpResponse:
     encounter = encounter_get_for_user(request.user, pk, need="act")
     card = table_card(request.user, encounter)
@@ -369,6 +402,7 @@ def table_act(request: HttpRequest, pk: int) -> HttpResponse:
 def _simple_write(service, **extra):
     @login_required
     @require_POST
+    @_once
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         encounter = encounter_get_for_user(request.user, pk, need="act")
         kwargs = {name: parse(request.POST.get(name, "")) for name, parse in extra.items()}
@@ -393,6 +427,7 @@ def _text(raw: str) -> str:
 
 @login_required
 @require_POST
+@_once
 def table_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser adds zombies of a type, or a non-player character (Of the Dead)."""
     encounter = encounter_get_for_user(request.user, pk, need="manage")
@@ -420,6 +455,7 @@ def table_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_once
 def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
     """KOLAPS: the target's player (or an organiser) chooses the figure a stray shot hits on
     the target's side; its death roll by the server or typed in."""
@@ -446,6 +482,7 @@ def table_stray(request: HttpRequest, pk: int) -> HttpResponse:
 def _link_write(service, done: str):
     @login_required
     @require_POST
+    @_once
     def view(request: HttpRequest, pk: int) -> HttpResponse:
         encounter = encounter_get_for_user(request.user, pk, need="manage")
         try:
@@ -539,3 +576,38 @@ def table_new_of_the_dead(request: HttpRequest) -> HttpResponse:
                 return redirect("table-encounter", pk=encounter.pk)
     status = 400 if form.is_bound else 200
     return render(request, "rules/table/new_of_the_dead.html", {"form": form}, status=status)
+
+
+# The app shell the service worker keeps for a phone that lost its network.
+SHELL = (
+    "css/chronique.css",
+    "css/table.css",
+    "js/chronique.js",
+    "js/table-live.js",
+    "js/table-offline.js",
+    "vendor/htmx-2.0.11.min.js",
+    "favicon.svg",
+)
+
+
+@functools.cache
+def _shell() -> tuple[list[str], str]:
+    """The shell's addresses, and its release: a digest of what the files hold, so a changed
+    script replaces the phones' copies even where its address names no content (tests, a
+    storage without a manifest)."""
+    digest = hashlib.sha256()
+    for name in SHELL:
+        found = finders.find(name)
+        digest.update(Path(found).read_bytes() if found else name.encode())
+    return [static(name) for name in SHELL], digest.hexdigest()[:16]
+
+
+@require_GET
+def table_service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (served from the site's root, so that its scope is the site): the
+    table pages as last shown and the app shell, for a reload without a network."""
+    shell, release = _shell()
+    context = {"shell": shell, "release": release, "static_prefix": settings.STATIC_URL}
+    response = render(request, "rules/table/sw.js", context, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

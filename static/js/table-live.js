@@ -41,6 +41,7 @@
       if (fresh && old) {
         old.replaceWith(fresh);
         if (window.htmx) { window.htmx.process(fresh); }
+        document.body.dispatchEvent(new CustomEvent("table:refreshed"));
         var version = fresh.getAttribute("data-version");
         document.querySelectorAll("#action-form input[name=version]").forEach(function (input) {
           input.value = version;
@@ -128,5 +129,5 @@
 
   keepAwake();
   connect();
-  window.chroniqueTable = { lock: function () { return lock; }, version: current };
+  window.chroniqueTable = { lock: function () { return lock; }, version: current, refresh: refresh };
 })();
