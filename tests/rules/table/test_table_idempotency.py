@@ -8,6 +8,7 @@ from django.db import connection, connections
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from characters.kolaps import services as kolaps
 from rules.table.idempotency import HEADER, REPLAYED
 from rules.table.models import Combatant, EncounterEntry, TableWrite
 from rules.table.services import (
@@ -15,11 +16,13 @@ from rules.table.services import (
     encounter_act,
     encounter_advance,
     encounter_create_for_chapter,
+    encounter_create_standalone,
     encounter_set_directive,
 )
 from tests.factories import PlayerFactory
+from tests.rules.table import test_kolaps_stray_target_side as stray_shots
 from tests.rules.table.otd_fixtures import otd_chapter
-from tests.table_fixtures import pick_up_encounter
+from tests.table_fixtures import hunter_unit, pick_up_encounter, police_unit
 
 KEY = "phone-1-0001"
 
@@ -217,7 +220,20 @@ def _write_cases():
         body.update(combat=2, life=1)
         return organiser, encounter, "api-table-add", body
 
-    return [act, undo, directive, reveal, advance, end, add]
+    def stray():
+        orga, alice, bruno = (PlayerFactory(username=n) for n in ("orga", "alice", "bruno"))
+        police = police_unit(alice, "Brigade", ("Martel", "Roux", "Blanc"))
+        hunters = hunter_unit(bruno, "Meute", ("Croc", "Griffe", "Dent"))
+        police = kolaps.unit_share(actor=alice, unit=police, version=police.version)
+        hunters = kolaps.unit_share(actor=bruno, unit=hunters, version=hunters.version)
+        encounter = encounter_create_standalone(actor=orga, units=[police, hunters])
+        encounter_advance(actor=orga, encounter=encounter, version=None)
+        game = {"orga": orga, "alice": alice, "bruno": bruno, "encounter": encounter}
+        stray_shots._stray(game, 2)  # a miss, the stray die 2: bruno chooses Croc's ally
+        dent = Combatant.objects.get(encounter=encounter, name="Dent")
+        return bruno, encounter, "api-table-stray", {"ally": dent.pk, "dice": {"death_die": [5]}}
+
+    return [act, undo, directive, reveal, advance, end, add, stray]
 
 
 @pytest.mark.django_db(transaction=True)
