@@ -43,7 +43,7 @@ RAPID40K = "rapid40k"
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
 # import: tests/rules/table/test_table_systems.py keeps the two equal).
-TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg")
+TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg", "rapid40k")
 
 
 @dataclass(frozen=True)

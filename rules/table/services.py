@@ -393,7 +393,7 @@ def _clean_title(title: str, default: str) -> str:
 
 
 def _created(actor, encounter: Encounter, sides: list[str]) -> Encounter:
-    if getattr(adapter_for(encounter.system), "HAS_ATTACKER", True):
+    if adapter_for(encounter.system).HAS_ATTACKER:
         encounter.attacker_side = sides[0]
     _log(encounter, actor, EntryKind.CREATED, data={"sides": sides})
     return encounter
@@ -683,8 +683,7 @@ def encounter_odds(*, encounter: Encounter, action: ActionInput) -> dict[str, An
     if name is None:
         return {"resolver": None, "certain": True}
     odds = _odds_of(encounter.system, name, data)
-    if hasattr(adapter, "refuse_blocked"):
-        adapter.refuse_blocked(odds)
+    adapter.refuse_blocked(odds)
     return {"resolver": name, **odds}
 
 
@@ -787,12 +786,11 @@ def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> Enc
     # The organiser may let a figure act out of its turn (a forgotten action, a house
     # rule); the others act in the order the system keeps (Of the Dead: O5).
     # (only `true` asks it, and only where the system keeps an order to step out of).
-    check_turn = getattr(adapter, "check_turn", None)
-    out_of_turn = check_turn is not None and (action.options or {}).get("out_of_turn") is True
+    out_of_turn = adapter.KEEPS_TURN and (action.options or {}).get("out_of_turn") is True
     if out_of_turn and not roles & CAN_MANAGE:
         raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
-    if check_turn is not None and fighter is not None and not out_of_turn:
-        check_turn(locked, everyone, fighter, action)
+    if fighter is not None and not out_of_turn:
+        adapter.check_turn(locked, everyone, fighter, action)
     name, data = adapter.resolver_input(locked, fighter, target, action)
     snapshots = {str(c.pk): _snapshot(c) for c in everyone}
     if name is None:
@@ -848,7 +846,7 @@ def encounter_choose_stray(
     other."""
     roles = _require(actor, encounter, CAN_VIEW)
     adapter = adapter_for(encounter.system)
-    if not hasattr(adapter, "stray_choice"):
+    if not adapter.STRAY_CHOICE:
         raise Refusal(_("There is no stray shot to choose for."))
     everyone = list(Combatant.objects.filter(encounter=encounter))
     found = adapter.pending_stray(everyone)
@@ -939,9 +937,7 @@ def encounter_reveal(*, actor, encounter: Encounter, version: int | None, combat
     with transaction.atomic():
         locked = _lock(encounter, version)
         # Nothing happens at the table while a stray shot's figure waits to be chosen.
-        refuse_while_pending = getattr(adapter_for(locked.system), "refuse_while_pending", None)
-        if refuse_while_pending is not None:
-            refuse_while_pending(_combatants(locked))
+        adapter_for(locked.system).refuse_while_pending(_combatants(locked))
         target = _combatant(locked, combatant, "combatant")
         _require_for(actor, roles, target)
         if not target.directive:
@@ -992,9 +988,7 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
     _require(actor, encounter, CAN_MANAGE)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        refuse_end = getattr(adapter_for(locked.system), "refuse_end", None)
-        if refuse_end is not None:
-            refuse_end(locked, _combatants(locked))
+        adapter_for(locked.system).refuse_end(locked, _combatants(locked))
         locked.status = EncounterStatus.ENDED
         locked.ended_at = timezone.now()
         locked.summary = encounter_summary(locked)

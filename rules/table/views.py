@@ -174,7 +174,7 @@ def _table_context(
     # A write from the full log keeps it (its answer, or the page it redirects to).
     keep = FULL_LOG_QUERY if window is None else ""
     card = table_card(request.user, encounter, spectator=spectator, log_window=window)
-    adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
+    adds = adapter_for(card.system).ADDS_COMBATANTS
     if add_form is None and card.can_manage and card.is_live and adds:
         add_form = TableAddForm(prefix="add", initial={"version": card.version})
     if add_form is not None and add_form.is_bound:
