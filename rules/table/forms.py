@@ -350,6 +350,20 @@ class TableStandaloneForm(ServiceForm):
         self.fields["second"].choices = choices
 
 
+class TableArmiesForm(ServiceForm):
+    """A pick-up game of Rapid 40000: two of your army lists."""
+
+    armies_title = forms.CharField(label=_("Title"), max_length=160, required=False)
+    first_army = forms.TypedChoiceField(label=_("First army"), coerce=int)
+    second_army = forms.TypedChoiceField(label=_("Second army"), coerce=int)
+
+    def __init__(self, *args, armies, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(a.pk, isolate_text(a.name)) for a in armies]
+        self.fields["first_army"].choices = choices
+        self.fields["second_army"].choices = choices
+
+
 class TableQuickForm(ServiceForm):
     """A pick-up game of Corporates or the modern RPG: two sides and their fighters' names
     (one per line or separated by commas), at the system's default numbers."""

@@ -31,12 +31,13 @@ from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
 from characters.profiles.models import ProfileStatus
+from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
-from rules.table import kolaps, of_the_dead
+from rules.table import kolaps, of_the_dead, rapid40k
 from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
     UNDO_LOOKS_PAST,
@@ -573,23 +574,39 @@ def encounter_add_combatants(
         )  # fmt: skip
 
 
-def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
-    """A pick-up game between two KOLAPS units: your own, or units shared with you by link
-    (the callers find another player's unit by its share token only, never by its number).
-    You organise it; each unit's owner plays its characters."""
+def _two_sides(actor, rosters: list, *, field: str, sentences: dict[str, str]) -> list[str]:
+    """Two different rosters (units, armies) for a pick-up game: the actor's own or shared
+    with them by link (the callers find another player's by its share token only, never by
+    its number). Their names are the sides."""
     if not actor.is_authenticated:
         raise Refusal(_("Log in to open an encounter."), status=401)
-    if len(units) != 2 or any(u is None for u in units):
-        raise Refusal(_("Choose two units."), field="units")
-    if units[0].pk == units[1].pk:
-        raise Refusal(_("Choose two different units."), field="units")
+    if len(rosters) != 2 or any(r is None for r in rosters):
+        raise Refusal(sentences["two"], field=field)
+    if rosters[0].pk == rosters[1].pk:
+        raise Refusal(sentences["different"], field=field)
+    for roster in rosters:
+        if roster.owner_id != actor.pk and not roster.share_token:
+            raise Refusal(sentences["own"], field=field)
+    names = [r.name for r in rosters]
+    return names if names[0] != names[1] else [f"{names[0]} (1)", f"{names[1]} (2)"]
+
+
+def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
+    """A pick-up game between two KOLAPS units: your own, or units shared with you by link.
+    You organise it; each unit's owner plays its characters."""
+    sides = _two_sides(
+        actor,
+        units,
+        field="units",
+        sentences={
+            "two": _("Choose two units."),
+            "different": _("Choose two different units."),
+            "own": _("Choose your own units or units shared with you."),
+        },
+    )
     for unit in units:
-        if unit.owner_id != actor.pk and not unit.share_token:
-            raise Refusal(_("Choose your own units or units shared with you."), field="units")
         if not KolapsCharacter.objects.filter(unit=unit).exists():
             raise Refusal(_("A unit without characters cannot fight."), field="units")
-    names = [u.name for u in units]
-    sides = names if names[0] != names[1] else [f"{names[0]} (1)", f"{names[1]} (2)"]
     return encounter_create_pickup(
         actor=actor,
         system=kolaps.SYSTEM,
@@ -599,8 +616,38 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
             for unit, side in zip(units, sides, strict=True)
             for c in kolaps.unit_combatants(unit, side, unit.owner)
         ],
-        title=_clean_title(title, " / ".join(names)),
+        title=_clean_title(title, " / ".join(u.name for u in units)),
         catalogue_version=units[0].catalogue_version,
+    )
+
+
+def encounter_create_armies(*, actor, armies: list[Rapid40kArmy | None], title: str = ""):
+    """A pick-up game of Rapid 40000 between two army lists: your own, or lists shared with
+    you by link. You organise it; each list's owner plays its squads."""
+    sides = _two_sides(
+        actor,
+        armies,
+        field="armies",
+        sentences={
+            "two": _("Choose two army lists."),
+            "different": _("Choose two different army lists."),
+            "own": _("Choose your own army lists or lists shared with you."),
+        },
+    )
+    combatants = [
+        c
+        for army, side in zip(armies, sides, strict=True)
+        for c in rapid40k.army_combatants(army, side, army.owner)
+    ]
+    if {c.side for c in combatants} != set(sides):
+        raise Refusal(_("An army list without squads cannot fight."), field="armies")
+    return encounter_create_pickup(
+        actor=actor,
+        system=rapid40k.SYSTEM,
+        sides=sides,
+        combatants=combatants,
+        title=_clean_title(title, " / ".join(a.name for a in armies)),
+        catalogue_version=armies[0].catalogue_version,
     )
 
 

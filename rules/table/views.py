@@ -27,12 +27,14 @@ from campaigns.selectors import chapter_get_for_user
 from characters.kept import PLAYER_NAMES, fragment_key, kept_page, release
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
+from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems.kolaps.consequences import WOUNDS
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
     TableActionForm,
     TableAddForm,
+    TableArmiesForm,
     TableQuickForm,
     TableQuickPartyForm,
     TableStandaloneForm,
@@ -48,6 +50,7 @@ from rules.table.services import (
     encounter_add_combatants,
     encounter_advance,
     encounter_choose_stray,
+    encounter_create_armies,
     encounter_create_for_chapter,
     encounter_create_quick,
     encounter_create_quick_party,
@@ -476,7 +479,8 @@ table_end = _simple_write(encounter_end)
 @login_required
 @require_POST
 def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """An organiser opens the live encounter of the KOLAPS chapter being played."""
+    """An organiser opens the live encounter of the chapter being played (a system the
+    table plays: its adapter says who fights)."""
     chapter = chapter_get_for_user(request.user, pk, need="manage")
     encounter = encounter_create_for_chapter(
         actor=request.user, chapter=chapter, title=request.POST.get("title", "")
@@ -487,17 +491,29 @@ def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
-    """A pick-up game: two KOLAPS units, or two sides of named Corporates or modern RPG
-    fighters (`quick` in the form)."""
+    """A pick-up game: two KOLAPS units, two Rapid 40000 army lists (`armies` in the form),
+    or two sides of named Corporates or modern RPG fighters (`quick` in the form)."""
     units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
+    armies = list(Rapid40kArmy.objects.owned_by(request.user).order_by("name", "pk"))
     form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
+    armies_form = TableArmiesForm(armies=armies)
     quick = TableQuickForm(initial={"system": request.GET.get("system", "corporates")})
+    encounter = None
     if request.method == "POST" and "quick" in request.POST:
         quick = TableQuickForm(request.POST)
         if quick.is_valid():
             encounter = quick.run(encounter_create_quick, actor=request.user, **quick.arguments())
-            if encounter is not None:
-                return redirect("table-encounter", pk=encounter.pk)
+    elif request.method == "POST" and "armies" in request.POST:
+        armies_form = TableArmiesForm(request.POST, armies=armies)
+        if armies_form.is_valid():
+            by_pk = {a.pk: a for a in armies}
+            data = armies_form.cleaned_data
+            encounter = armies_form.run(
+                encounter_create_armies,
+                actor=request.user,
+                armies=[by_pk.get(data["first_army"]), by_pk.get(data["second_army"])],
+                title=data["armies_title"],
+            )
     elif request.method == "POST":
         form = TableStandaloneForm(request.POST, units=units)
         if form.is_valid():
@@ -511,10 +527,15 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 ],
                 title=form.cleaned_data["title"],
             )
-            if encounter is not None:
-                return redirect("table-encounter", pk=encounter.pk)
+    if encounter is not None:
+        return redirect("table-encounter", pk=encounter.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "quick": quick, "games": encounters_pickup_of(request.user)}
+    context = {
+        "form": form,
+        "armies": armies_form,
+        "quick": quick,
+        "games": encounters_pickup_of(request.user),
+    }
     return render(request, "rules/table/new.html", context, status=status)
 
 
