@@ -36,9 +36,7 @@ def test_the_chapter_page_offers_the_table_for_the_systems_it_plays():
 
 
 def test_every_adapter_is_a_table_adapter_answering_every_hook():
-    assert {"chapter_combatants", "card_fields", "order", "stray_step", "DIE_MAX"} <= set(
-        _hooks()
-    )
+    assert {"chapter_combatants", "card_fields", "order", "stray_step", "DIE_MAX"} <= set(_hooks())
     for slug, adapter in ADAPTERS.items():
         assert isinstance(adapter, TableAdapter), slug
         assert adapter_for(slug) is adapter and slug == adapter.SYSTEM
