@@ -440,7 +440,8 @@ def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     """What the page shows of a squad: its figures left and their leader's numbers."""
     figures = state.get("figures") or []
     if state.get("vehicle"):
-        lines = [(str(_("Vehicle")), state["vehicle"].replace("_", " "))]
+        vehicle = load_catalogue().vehicles.get(state["vehicle"])
+        lines = [(str(_("Vehicle")), vehicle.label if vehicle else state["vehicle"])]
     else:
         lines = [(str(_("Figures")), f"{len(figures)}/{state.get('start', 0)}")]
     if figures:
