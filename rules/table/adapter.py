@@ -120,6 +120,11 @@ class TableAdapter(ABC):
         """(label, value) of a combatant's live state, in the viewer's language."""
         return []
 
+    def odds_rows(self, odds: dict[str, Any]) -> list[tuple[str, str]]:
+        """(label, exact fraction) of each outcome the page's odds table lists besides the
+        rows it reads itself (a damage table, the target's death): none by default."""
+        return []
+
     def order(self, combatants, phase: str, turn: int = 0) -> list[dict[str, Any]]:
         """Who plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`, with
         `played` and `now` when the order is enforced; none where the system keeps none."""

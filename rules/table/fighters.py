@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.rules_settings.services import campaign_rules_settings
 from characters.permissions import Refusal
+from rules.dice_calculators.cards import label
 from rules.table.adapter import TableAdapter
 from rules.table.models import Combatant
 
@@ -66,6 +67,10 @@ class FightersTable(TableAdapter):
                 _("A number from %(lo)s to %(hi)s.") % {"lo": lo, "hi": hi}, field="amount"
             )
         return amount
+
+    def odds_rows(self, odds: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every outcome of the resolver, in the calculators' words."""
+        return [(label(key), p) for key, p in (odds.get("outcomes_exact") or {}).items()]
 
     def summary_numbers(self, state: dict[str, Any]) -> Any:
         """What the summary keeps of a fighter's live numbers (`SUMMARY_NUMBERS`)."""

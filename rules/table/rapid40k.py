@@ -28,6 +28,7 @@ from characters.rapid40k.models import Rapid40kArmy, Rapid40kSquad
 from rules.engine.systems.rapid40k.catalogue import Catalogue, Profile, load_catalogue
 from rules.engine.systems.rapid40k.costing import profile_cost, vehicle_breakdown
 from rules.engine.systems.rapid40k.resolvers import MAX_FIGURES
+from rules.labels import RAPID40K_OUTCOME_LABELS as OUTCOME_LABELS
 from rules.table.adapter import hand_suffix
 from rules.table.checks import require_kind_and_actor
 from rules.table.fighters import FightersTable
@@ -219,7 +220,8 @@ def _missile(actor, action) -> str:
     """The blast weapon a squad fires at a vehicle ("Détruire un véhicule blindé avec un
     lance missile/bazooka"): the one chosen, or the first it carries."""
     catalogue = load_catalogue()
-    carried = [w for w in _carried(actor) if catalogue.weapons[w].kind == "blast_template"]
+    blast = {s for s, w in catalogue.weapons.items() if w.kind == "blast_template"}
+    carried = [w for w in _carried(actor) if w in blast]
     chosen = action.options.get("squad_weapon") or (carried[0] if carried else "")
     if chosen not in carried:
         raise Refusal(
@@ -465,6 +467,12 @@ def badges(state: dict[str, Any]) -> list[str]:
     return shown
 
 
+def odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every outcome in the calculators' words (A: who acts, B: the target)."""
+    exact = odds.get("outcomes_exact") or {}
+    return [(str(OUTCOME_LABELS.get(key, key)), p) for key, p in exact.items()]
+
+
 def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
     state = combatant.state or {}
     return {"state_lines": tuple(state_lines(state)), "badges": badges(state)}
@@ -539,6 +547,7 @@ class Rapid40kTable(FightersTable):
     action_text = staticmethod(action_text)
     state_lines = staticmethod(state_lines)
     card_fields = staticmethod(card_fields)
+    odds_rows = staticmethod(odds_rows)
 
 
 ADAPTER = Rapid40kTable()

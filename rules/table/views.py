@@ -334,12 +334,14 @@ def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
             error = str(refusal.message)
     else:
         error = _("Choose who acts, the target and what it does.")
+    rows = adapter_for(card.system).odds_rows(odds) if odds else []
     if not request.htmx:
         # Without JavaScript: the whole page, the action as it was typed, the odds under it.
         context = _table_context(request, encounter, form=form)
-        context.update(odds=odds, error=error, odds_shown=True)
+        context.update(odds=odds, odds_rows=rows, error=error, odds_shown=True)
         return render(request, "rules/table/table.html", context)
-    return render(request, "rules/table/_odds.html", {"odds": odds, "error": error, "card": card})
+    context = {"odds": odds, "odds_rows": rows, "error": error, "card": card}
+    return render(request, "rules/table/_odds.html", context)
 
 
 @login_required

@@ -420,3 +420,18 @@ def test_a_started_chapter_opens_its_table_and_its_end_tells_the_figures_lost(ro
     lost = {row["name"]: (row["lost"], row["points_lost"]) for row in army["squads"]}
     assert lost["Boyz 1"] == (1, 56) and lost["Boss"] == (0, 0)
     assert army["player"] == roles["participant"].pk and army["figures_lost"] == 1
+
+
+def test_see_the_odds_lists_every_outcome_before_the_dice(game, client):
+    encounter, alice, _bruno = game
+    s = squads(encounter)
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.get(
+        reverse("table-odds", args=[encounter.pk]),
+        {"kind": "shoot", "actor": s["Tactique"].pk, "target": s["Boyz"].pk, "roll": "server"},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert "Hit: the target removes a figure" in html and "No effect" in html
