@@ -9,6 +9,7 @@ import random
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from campaigns.chapters.services import chapter_start
@@ -81,6 +82,13 @@ def orks(owner, squads: int = 1):
             for n in range(squads)
         ],
     )
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The refusals' sentences in English, as the tests quote them."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
