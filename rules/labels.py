@@ -11,7 +11,30 @@ RANK_LABELS = {
 }
 
 
+# Rapid 40000's contests and Quality rolls (its calculators and its live table).
+RAPID40K_OUTCOME_LABELS = {
+    "a_wins": _("A wins: B removes a figure"),
+    "b_wins": _("B wins: A removes a figure"),
+    "tie": _("Tie: nobody removes a figure"),
+    "armour_saved": _("Lost by one point: the armour saves"),
+    "hit": _("Hit: the target removes a figure"),
+    "no_effect": _("No effect"),
+    "deviated": _("Deviated: the shot lands at 12 ps"),
+    "on_target": _("On target"),
+    "holds": _("The squad holds"),
+    "flees_one_move": _("Flees: one move to the table edge"),
+    "flees_two_moves": _("Flees: two moves to the table edge"),
+    "routs": _("Routs: the squad is removed"),
+    "disengages": _("Disengages and falls back 2 ps"),
+    "stays_engaged": _("Stays in the melee"),
+    "destroyed": _("Vehicle destroyed"),
+    "immobilised": _("Vehicle immobilised"),
+    "undamaged": _("Vehicle undamaged"),
+}
+
+
 OUTCOME_LABELS = {
+    **RAPID40K_OUTCOME_LABELS,
     "critical_failure": _("Critical failure"),
     "failure_with_one": _("Failure with a 1"),
     "failure": _("Failure"),

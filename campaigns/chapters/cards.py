@@ -39,7 +39,7 @@ from characters.rapid40k.models import Rapid40kArmy
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
 # import: tests/rules/table/test_table_systems.py keeps the two equal).
-TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg")
+TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg", "rapid40k")
 
 
 @dataclass(frozen=True)

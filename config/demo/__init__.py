@@ -30,6 +30,7 @@ from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
 from config.demo.table_corporates_modern import load_table_corporates_modern
 from config.demo.table_of_the_dead import load_of_the_dead_table_demo
+from config.demo.table_rapid40k import load_table_rapid40k
 
 __all__ = ["DEMO_USERS", "load_demo"]
 
@@ -79,3 +80,5 @@ def load_demo(out) -> None:
     _area(out, "modern RPG", load_modern, players)
     # Their live encounters: a pick-up game of each, a few actions played.
     _area(out, "Corporates and modern RPG tables", load_table_corporates_modern, players)
+    # Rapid 40000 at the table: alice's Ultramarines against bruno's Waaagh, a few actions.
+    _area(out, "Rapid 40000 table", load_table_rapid40k, players)

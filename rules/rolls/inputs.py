@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.engine.systems.kolaps.catalogue import CatalogueError, load_catalogue
+from rules.engine.systems.rapid40k.catalogue import load_catalogue as rapid40k_catalogue
 from rules.labels import COVER_LABELS, FOLLOW_UP_LABELS, ORDER_LABELS, RANK_LABELS
 
 INPUT_LABELS = {
@@ -79,6 +80,9 @@ def _value(key: str, value) -> str:
             )
             or "—"
         )
+    if key == "special_rules" and isinstance(value, list | tuple):
+        rules = rapid40k_catalogue().special_rules
+        return ", ".join(str(rules[s].label if s in rules else s) for s in value) or "—"
     if isinstance(value, list | tuple):
         return " ".join(str(item) for item in value) or "—"
     if isinstance(value, str) and "_" in value:

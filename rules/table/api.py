@@ -20,6 +20,7 @@ from campaigns.selectors import chapter_get_for_user
 from characters.bounds import VERSION_MAX, VERSION_MIN
 from characters.kolaps.models import KolapsUnit
 from characters.models import Player
+from characters.rapid40k.models import Rapid40kArmy
 from characters.serializers import CardSerializer, id_field, version_field
 from rules.rolls.models import RollRecord
 from rules.table.cards import (
@@ -43,6 +44,7 @@ from rules.table.services import (
     encounter_add_combatants,
     encounter_advance,
     encounter_choose_stray,
+    encounter_create_armies,
     encounter_create_for_chapter,
     encounter_create_quick,
     encounter_create_quick_party,
@@ -182,7 +184,10 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
             'figures in the melee a shot goes into; "stray_ally", the id of the shooter\'s ally '
             "a stray shot on the shooter's side hits (needed when it has one). Of the Dead: "
             '"move", "range", "otd_cover", "item", "size", "surrounded_by"; "out_of_turn" '
-            "(true, organisers only: the figure acts now whatever the initiative order, O5)."
+            "(true, organisers only: the figure acts now whatever the initiative order, O5). Rapid "
+            '40000: "squad_weapon" (a weapon slug its figures carry), "aimed", "charged", '
+            '"power_attack", "chef_nearby" (booleans), "vehicle_attack" ("missile" or '
+            '"explosive_charge").'
         ),
     )
 
@@ -238,14 +243,19 @@ class TableStraySerializer(TableVersionSerializer):
 class TableStandaloneSerializer(serializers.Serializer):
     """KOLAPS: two units, `units` (ids of your own) and `shared_units` (the share tokens of
     units shared with you by link: another player's unit is never taken by its number).
-    Corporates or the modern RPG: `system`, two `sides` and each side's `fighters` (names);
-    Corporates also `sheets`, the ids of your character sheets drawn for each side."""
+    Rapid 40000: two army lists, `armies` and `shared_armies`, the same way. Corporates or
+    the modern RPG: `system`, two `sides` and each side's `fighters` (names); Corporates
+    also `sheets`, the ids of your character sheets drawn for each side."""
 
     system = serializers.ChoiceField(
-        choices=["kolaps", *QUICK_SYSTEMS], required=False, default="kolaps"
+        choices=["kolaps", "rapid40k", *QUICK_SYSTEMS], required=False, default="kolaps"
     )
     units = serializers.ListField(child=id_field(), min_length=0, max_length=2, required=False)
     shared_units = serializers.ListField(
+        child=serializers.CharField(max_length=64), max_length=2, required=False, default=list
+    )
+    armies = serializers.ListField(child=id_field(), min_length=0, max_length=2, required=False)
+    shared_armies = serializers.ListField(
         child=serializers.CharField(max_length=64), max_length=2, required=False, default=list
     )
     sides = serializers.ListField(
@@ -266,13 +276,17 @@ class TableStandaloneSerializer(serializers.Serializer):
     )
     title = serializers.CharField(required=False, allow_blank=True, default="", max_length=160)
 
+    # The systems whose sides are two rosters, and the fields naming them.
+    ROSTERS = {"kolaps": ("units", "shared_units"), "rapid40k": ("armies", "shared_armies")}
+
     def validate(self, attrs):
-        if (
-            attrs["system"] == "kolaps"
-            and len(attrs.get("units", [])) + len(attrs["shared_units"]) != 2
-        ):
-            raise serializers.ValidationError({"units": _("Choose two units.")})
-        if attrs["system"] != "kolaps":
+        rosters = self.ROSTERS.get(attrs["system"])
+        if rosters is not None:
+            own, shared = rosters
+            if len(attrs.get(own, [])) + len(attrs[shared]) != 2:
+                sentence = _("Choose two units.") if own == "units" else _("Choose two army lists.")
+                raise serializers.ValidationError({own: sentence})
+        else:
             for name in ("sides", "fighters"):
                 if name not in attrs:
                     raise serializers.ValidationError({name: _("This field is required.")})
@@ -551,8 +565,8 @@ TableLinkRotateAPI = _link_api(
 
 
 class TableNewAPI(APIView):
-    """A pick-up game: two KOLAPS units (yours or shared with you), or two sides of named
-    Corporates or modern RPG fighters."""
+    """A pick-up game: two KOLAPS units or two Rapid 40000 army lists (yours or shared with
+    you), or two sides of named Corporates or modern RPG fighters."""
 
     @extend_schema(request=TableStandaloneSerializer, responses={201: TableCardSerializer})
     def post(self, request):
@@ -561,7 +575,7 @@ class TableNewAPI(APIView):
         serializer = TableStandaloneSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        if data["system"] != "kolaps":
+        if data["system"] in QUICK_SYSTEMS:
             encounter = encounter_create_quick(
                 actor=request.user,
                 system=data["system"],
@@ -572,20 +586,33 @@ class TableNewAPI(APIView):
             )
             encounter = encounter_get_for_user(request.user, encounter.pk)
             return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
-        ids, tokens = data.get("units", []), [t for t in data["shared_units"] if t]
-        own = {u.pk: u for u in KolapsUnit.objects.filter(pk__in=ids, owner=request.user)}
-        shared = {u.share_token: u for u in KolapsUnit.objects.filter(share_token__in=tokens)}
-        encounter = encounter_create_standalone(
-            actor=request.user,
-            units=[*(own.get(pk) for pk in ids), *(shared.get(t) for t in data["shared_units"])],
-            title=data["title"],
-        )
+        if data["system"] == "rapid40k":
+            armies = _rosters(Rapid40kArmy, request.user, data["armies"], data["shared_armies"])
+            encounter = encounter_create_armies(
+                actor=request.user, armies=armies, title=data["title"]
+            )
+        else:
+            units = _rosters(KolapsUnit, request.user, data.get("units", []), data["shared_units"])
+            encounter = encounter_create_standalone(
+                actor=request.user, units=units, title=data["title"]
+            )
         encounter = encounter_get_for_user(request.user, encounter.pk)
         return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
 
 
+def _rosters(model, user, ids: list[int], tokens: list[str]) -> list:
+    """Rosters by the numbers of the user's own and the share tokens of others' (another
+    player's roster is never taken by its number, which is easy to guess); None for one not
+    found, which the service refuses."""
+    own = {r.pk: r for r in model.objects.filter(pk__in=ids, owner=user)}
+    found = model.objects.filter(share_token__in=[t for t in tokens if t])
+    shared = {r.share_token: r for r in found}
+    return [*(own.get(pk) for pk in ids), *(shared.get(t) for t in tokens)]
+
+
 class ChapterTableAPI(APIView):
-    """An organiser opens the live encounter of the KOLAPS chapter being played."""
+    """An organiser opens the live encounter of the chapter being played (KOLAPS, Rapid
+    40000: the units or armies entered; the other systems the table plays: its adapter's)."""
 
     @extend_schema(request=TableOpenSerializer, responses={201: TableCardSerializer})
     def post(self, request, pk: int):

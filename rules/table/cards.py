@@ -172,30 +172,36 @@ def encounter_card(user, chapter: Chapter) -> EncounterCard:
 
 @dataclass(frozen=True)
 class CombatantCard:
+    """A combatant as the page and the API show it: what every system has, then the
+    system's own part, which its adapter fills (`TableAdapter.card_fields`) and the others
+    leave at their defaults."""
+
     id: int
     name: str
     side: str
-    rank: str
-    is_avatar: bool
-    sante: int
-    souffle: int
-    moral: int
-    # None while the directive is hidden from the viewer; "" when none was given.
-    directive: str | None
-    revealed: bool
-    on_ground: bool
-    unconscious: bool
     dead: bool
+    unconscious: bool
     wounds: int
     kills: int
     mine: bool
-    weapons: list[str]
-    # A system's own live state (Combatant.state), and what its adapter shows of it.
+    # A system's own live state (Combatant.state).
     state: dict
+    # --- The system's part (its adapter's `card_fields`) ---
+    # KOLAPS: rank, the gauges (Santé, Souffle, Moral), the order directive (None while it
+    # is hidden from the viewer; "" when none was given), weapons.
+    rank: str = ""
+    is_avatar: bool = False
+    sante: int = 0
+    souffle: int = 0
+    moral: int = 0
+    directive: str | None = ""
+    revealed: bool = False
+    on_ground: bool = False
+    weapons: list[str] = field(default_factory=list)
     badges: list[str] = field(default_factory=list)
     # What the system's rules let it do now, in sentences (KOLAPS: K18's Moral effects...).
     notes: list[str] = field(default_factory=list)
-    # (label, value) of that state, in the viewer's language (Corporates, the modern RPG).
+    # (label, value) of its state, in the viewer's language (the systems of numbers).
     state_lines: tuple[tuple[str, str], ...] = ()
     # KOLAPS K18: it may fight in melee with armed fists (the action form offers them).
     armed_fist: bool = False
@@ -420,8 +426,7 @@ def written_line(entry: EncounterEntry, author) -> dict:
 
 
 def _stray_choice(adapter, combatants, encounter, can_manage: bool, user_id) -> Any:
-    step_of = getattr(adapter, "stray_step", None)
-    step = step_of(encounter, combatants) if step_of is not None else None
+    step = adapter.stray_step(encounter, combatants)
     if step is None:
         return None
     target = step["target"]
@@ -461,18 +466,14 @@ def table_card(
     page's recent window: older ones are left out once the version passes `log_window`)."""
     roles = getattr(encounter, "viewer_roles", set())
     adapter = adapter_for(encounter.system)
-    side_label = getattr(adapter, "side_label", str)
-    badges = getattr(adapter, "badges", None)
+    side_label = adapter.side_label
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     if combatants is None:
         combatants = _COMBATANTS.objects(encounter.pk)
-    state_lines_of = getattr(adapter, "state_lines", None)
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
     sides: dict[str, list[CombatantCard]] = {}
-    notes_of = getattr(adapter, "combatant_notes", None)
-    fists_of = getattr(adapter, "armed_fist_of", None)
     for c in combatants:
         sees = c.revealed or can_manage or c.side in my_sides
         sides.setdefault(c.side, []).append(
@@ -480,25 +481,13 @@ def table_card(
                 id=c.pk,
                 name=c.name,
                 side=str(side_label(c.side)),
-                rank=c.rank,
-                is_avatar=c.is_avatar,
-                sante=c.sante,
-                souffle=c.souffle,
-                moral=c.moral,
-                directive=c.directive if sees else None,
-                revealed=c.revealed,
-                on_ground=c.on_ground,
-                unconscious=c.unconscious,
                 dead=c.dead,
+                unconscious=c.unconscious,
                 wounds=c.wounds,
                 kills=c.kills,
                 mine=can_manage or (user_id is not None and c.player_id == user_id),
-                weapons=list(c.weapons),
                 state=dict(c.state or {}),
-                badges=list(badges(c)) if badges else [],
-                notes=notes_of(c) if notes_of is not None else [],
-                armed_fist=bool(fists_of(c)) if fists_of is not None and not c.dead else False,
-                state_lines=tuple(state_lines_of(c.state or {})) if state_lines_of else (),
+                **adapter.card_fields(c, sees=sees),
             )
         )
     after = 0
@@ -587,12 +576,8 @@ def table_card(
         can_undo=not spectator and can_undo,
         spectator_token=(encounter.spectator_token or "") if can_manage else "",
         log_since=log_since or 0,
-        combatant_template=getattr(
-            adapter, "COMBATANT_TEMPLATE", "rules/table/systems/kolaps_combatant.html"
-        ),
-        advance_label=str(
-            getattr(adapter, "ADVANCE_LABELS", {}).get(encounter.phase, _("Next phase"))
-        ),
+        combatant_template=adapter.COMBATANT_TEMPLATE,
+        advance_label=str(adapter.ADVANCE_LABELS.get(encounter.phase, _("Next phase"))),
         order=_order(adapter, encounter, combatants, user_id, can_manage),
     )
 
@@ -601,7 +586,7 @@ def _order(adapter, encounter, combatants, user_id, can_manage: bool) -> list[di
     """Who plays in the phase, in order (systems with an initiative), each row saying
     whether it is this device's to play now (`yours`: the player's own figure, or a figure
     no player plays for its organiser: the zombies)."""
-    if not hasattr(adapter, "order") or encounter.status != EncounterStatus.LIVE:
+    if encounter.status != EncounterStatus.LIVE:
         return []
     rows = adapter.order(combatants, encounter.phase, encounter.turn)
     players = {c.pk: c.player_id for c in combatants}

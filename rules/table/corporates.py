@@ -17,12 +17,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from campaigns.rules_settings.services import campaign_rules_settings
 from characters.corporates.services import corporates_fighter_numbers
 from characters.permissions import Refusal
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.schedule import turn_plan
 from rules.table.checks import require_kind_and_actor
+from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "corporates"
@@ -50,11 +50,6 @@ SEGMENT_PHASES = (
 )
 PHASES = (Phase.DECLARE, *SEGMENT_PHASES)
 FIRST_PHASE = Phase.DECLARE
-STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
-# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
-# attacking side (KOLAPS's K15).
-COMBATANT_TEMPLATE = "rules/table/systems/corporates_combatant.html"
-HAS_ATTACKER = False
 ADVANCE_LABELS = {
     Phase.DECLARE: gettext_lazy("To segment 1"),
     Phase.SEGMENT_1: gettext_lazy("To segment 2"),
@@ -89,10 +84,6 @@ DEFAULT_STATE: dict[str, Any] = {
 OUT_OF_ACTION_LEVELS = 6
 
 
-def fighter_state(**numbers: Any) -> dict[str, Any]:
-    return {**DEFAULT_STATE, **numbers}
-
-
 # A sheet's numbers under the names the table's state already gave them.
 SHEET_TO_STATE = {"combat_pool": "pool", "combat_bonus": "attack_bonus"}
 
@@ -101,25 +92,20 @@ def sheet_state(character) -> dict[str, Any]:
     """A fighter drawn from a Corporates character sheet: its numbers feed the resolvers,
     its fatigue and wound levels are those it carries, `sheet` names it for the settlement."""
     numbers = corporates_fighter_numbers(character)
-    return fighter_state(
-        **{SHEET_TO_STATE.get(k, k): v for k, v in numbers.items()}, sheet=character.pk
-    )
-
-
-def _settings(encounter) -> dict[str, Any]:
-    if encounter.chapter_id is None:
-        return {}
-    return campaign_rules_settings(encounter.chapter.campaign)
+    return {
+        **DEFAULT_STATE,
+        **{SHEET_TO_STATE.get(k, k): v for k, v in numbers.items()},
+        "sheet": character.pk,
+    }
 
 
 def _segment(phase: str) -> int | None:
     return SEGMENT_PHASES.index(phase) + 1 if phase in SEGMENT_PHASES else None
 
 
-def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
+def player_fighters(chapter, side: str) -> list[Combatant]:
     """A chapter's encounter: one fighter per player of the campaign, drawn from the
-    player's first Corporates sheet (at the default numbers for a player with none), and an
-    opposing side of two the organiser plays."""
+    player's first Corporates sheet (at the default numbers for a player with none)."""
     players = [
         m.player
         for m in chapter.campaign.memberships.filter(role="player")
@@ -128,25 +114,15 @@ def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
     ]
     if not players:
         raise Refusal(_("An encounter needs the campaign's players."))
-    ours, theirs = str(_("The players")), str(_("The opposition"))
-    combatants = []
+    fighters = []
     for p in players:
         sheet = next(iter(p.corporates_characters.all()), None)
         if sheet is None:
-            combatants.append(
-                Combatant(
-                    side=ours, name=p.display_name or p.username, player=p, state=fighter_state()
-                )
-            )
+            name, state = p.display_name or p.username, dict(DEFAULT_STATE)
         else:
-            combatants.append(
-                Combatant(side=ours, name=sheet.name, player=p, state=sheet_state(sheet))
-            )
-    combatants += [
-        Combatant(side=theirs, name=_("Opponent %(n)s") % {"n": n}, state=fighter_state())
-        for n in (1, 2)
-    ]
-    return [ours, theirs], combatants, load_catalogue().version
+            name, state = sheet.name, sheet_state(sheet)
+        fighters.append(Combatant(side=side, name=name, player=p, state=state))
+    return fighters
 
 
 def check_action(encounter, actor, target, action) -> None:
@@ -164,10 +140,7 @@ def check_action(encounter, actor, target, action) -> None:
         raise Refusal(_("Blows are struck in the segments, once the actions are declared."))
     if segment not in actor.state.get("segments", []):
         raise Refusal(_("This combatant does not act in this segment."), field="actor")
-    if actor.pk == target.pk:
-        raise Refusal(_("A combatant does not attack itself."), field="target")
-    if target.dead:
-        raise Refusal(_("This combatant is dead."), field="target")
+    FightersTable.require_other_living(actor, target)
 
 
 def melee_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
@@ -225,24 +198,16 @@ def damage_input(
     }
 
 
-def _amount(action, lo: int, hi: int) -> int:
-    amount = action.options.get("amount")
-    if amount is None:
-        return lo
-    if not isinstance(amount, int) or not lo <= amount <= hi:
-        raise Refusal(_("A number from %(lo)s to %(hi)s.") % {"lo": lo, "hi": hi}, field="amount")
-    return amount
-
-
 def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
-    settings = _settings(encounter)
+    settings = FightersTable.settings(encounter)
     if action.kind == "declare":
         return None, {"declared": action.options.get("declared")}
     if action.kind == "wound":
-        return None, {"fatigue": 0, "wound": _amount(action, 0, 20)}
+        return None, {"fatigue": 0, "wound": FightersTable.amount(action, 0, 20, default=0)}
     if action.kind in ("damage", "shot_damage"):
         gun = action.kind == "shot_damage"
-        return "damage", damage_input(actor, target, _amount(action, 0, 200), settings, gun=gun)
+        margin = FightersTable.amount(action, 0, 200, default=0)
+        return "damage", damage_input(actor, target, margin, settings, gun=gun)
     if action.kind == "shot":
         band = action.options.get("shot_range") or "short"
         if band not in RANGE_BANDS:
@@ -312,22 +277,6 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     return EntryKind.END_PHASE, {"turn": ended, "characters": []}
 
 
-def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
-    sides: dict[str, dict[str, Any]] = {}
-    for c in combatants:
-        row = sides.setdefault(c.side, {"lost": [], "wounded": [], "levels": {}, "kills": 0})
-        if c.dead or c.unconscious:
-            row["lost"].append(c.name)
-        elif c.wounds:
-            row["wounded"].append(c.name)
-        row["levels"][c.name] = {
-            "fatigue": c.state.get("fatigue", 0),
-            "wound": c.state.get("wound_levels", 0),
-        }
-        row["kills"] += c.kills
-    return {"encounter": encounter.pk, "ended": True, "turns": encounter.turn, "sides": sides}
-
-
 def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     segments = state.get("segments") or []
     lines = [
@@ -375,3 +324,37 @@ def action_text(data: dict, actor: str, target: str) -> str:
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")
     return text
+
+
+class CorporatesTable(FightersTable):
+    SYSTEM = SYSTEM
+    KINDS = KINDS
+    KIND_LABELS = KIND_LABELS
+    MANAGER_KINDS = MANAGER_KINDS
+    FORM_FIELDS = FORM_FIELDS
+    HAND_DICE = HAND_DICE
+    OPTION_FIELDS = OPTION_FIELDS
+    PHASES = PHASES
+    FIRST_PHASE = FIRST_PHASE
+    ADVANCE_LABELS = ADVANCE_LABELS
+    DEFAULT_STATE = DEFAULT_STATE
+    OUT_OF_ACTION_IS_LOST = True
+    SUMMARY_NUMBERS = "levels"
+
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        ours, theirs = self.sides()
+        combatants = player_fighters(chapter, ours) + self.opponents(theirs)
+        return [ours, theirs], combatants, load_catalogue().version
+
+    def summary_numbers(self, state: dict[str, Any]) -> dict[str, int]:
+        return {"fatigue": state.get("fatigue", 0), "wound": state.get("wound_levels", 0)}
+
+    check_action = staticmethod(check_action)
+    resolver_input = staticmethod(resolver_input)
+    apply_outcome = staticmethod(apply_outcome)
+    advance = staticmethod(advance)
+    action_text = staticmethod(action_text)
+    state_lines = staticmethod(state_lines)
+
+
+ADAPTER = CorporatesTable()

@@ -27,6 +27,8 @@ from rules.table import of_the_dead
 from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
 from rules.table.kolaps import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
+from rules.table.rapid40k import VEHICLE_ATTACKS
+from rules.table.rapid40k import weapon_choices as rapid40k_weapons
 from rules.table.services import ActionInput, NewCombatants
 from rules.table.systems import adapter_for
 
@@ -176,6 +178,19 @@ class TableActionForm(ServiceForm):
         label=_("Damage dice rolled (each 6 then its extra die)"), required=False
     )
     soak_rolled = forms.CharField(label=_("Soak dice rolled"), required=False)
+    # Rapid 40000 (rules.table.rapid40k): the weapon a squad fires, the bonuses its player
+    # claims, what it attacks a vehicle with, and the deviation roll by hand.
+    squad_weapon = forms.ChoiceField(label=_("Weapon"), required=False)
+    aimed = forms.BooleanField(label=_("Aimed shot (Tir visé)"), required=False)
+    charged = forms.BooleanField(label=_("After a charge"), required=False)
+    power_attack = forms.BooleanField(label=_("Power attack"), required=False)
+    chef_nearby = forms.BooleanField(label=_("A Chef within command distance"), required=False)
+    vehicle_attack = forms.ChoiceField(
+        label=_("Against a vehicle"),
+        choices=list(VEHICLE_ATTACKS.items()),
+        required=False,
+    )
+    deviation_dice = forms.CharField(label=_("Deviation roll (3 dice)"), required=False)
     # Of the Dead (rules.table.of_the_dead): the move declared, range and cover of a shot,
     # what is thrown, the adversaries around, and its dice by hand.
     move = forms.ChoiceField(label=_("Move"), choices=list(OTD_MOVE_LABELS.items()), required=False)
@@ -214,9 +229,9 @@ class TableActionForm(ServiceForm):
     def __init__(self, *args, card, wounds, weapons, **kwargs):
         adapter = adapter_for(card.system)
         self.hand_dice = tuple(adapter.HAND_DICE)
-        self.die_max = getattr(adapter, "DIE_MAX", 6)
+        self.die_max = adapter.DIE_MAX
         # The system's own fields, handed to its adapter as the action's options.
-        self.option_fields = tuple(getattr(adapter, "OPTION_FIELDS", ()))
+        self.option_fields = tuple(adapter.OPTION_FIELDS)
         shown = {"version", *adapter.FORM_FIELDS, *self.hand_dice}
         # Only the system's fields are copied for this form (Django copies every declared
         # field of every system for each form otherwise).
@@ -233,6 +248,13 @@ class TableActionForm(ServiceForm):
         self.fields["target"].choices = [(c.id, _named(c)) for c in card.combatants]
         if "weapon" in self.fields:
             self.fields["weapon"].choices = [("", _("Their first weapon")), *weapons]
+        if "squad_weapon" in self.fields:
+            self.fields["squad_weapon"].choices = [
+                ("", _("The one most of its figures carry")),
+                *rapid40k_weapons(),
+            ]
+        for name, text in adapter.FIELD_LABELS.items():
+            self.fields[name].label = text
         if "allies_near" in self.fields:
             self.fields["allies_near"].choices = [
                 (c.id, _named(c)) for c in card.combatants if not c.dead
@@ -326,6 +348,20 @@ class TableStandaloneForm(ServiceForm):
         choices = [(u.pk, isolate_text(u.name)) for u in units]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
+
+
+class TableArmiesForm(ServiceForm):
+    """A pick-up game of Rapid 40000: two of your army lists."""
+
+    armies_title = forms.CharField(label=_("Title"), max_length=160, required=False)
+    first_army = forms.TypedChoiceField(label=_("First army"), coerce=int)
+    second_army = forms.TypedChoiceField(label=_("Second army"), coerce=int)
+
+    def __init__(self, *args, armies, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(a.pk, isolate_text(a.name)) for a in armies]
+        self.fields["first_army"].choices = choices
+        self.fields["second_army"].choices = choices
 
 
 class TableQuickForm(ServiceForm):

@@ -22,6 +22,7 @@ from rules.engine.systems.kolaps import at_the_table as k18
 from rules.engine.systems.kolaps.attack import OWN_SIDE_STRAYS
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 from rules.engine.systems.kolaps.ranged import ORDERS
+from rules.table.adapter import TableAdapter
 from rules.table.models import Combatant, EntryKind, Phase
 from rules.templatetags.outcomes import row_label
 
@@ -1090,3 +1091,55 @@ def _stray_choice_text(data: dict, chooser: str, hit: str) -> str:
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")
     return text
+
+
+def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
+    """A figure's card at the table: its rank, the gauges (Santé, Souffle, Moral), its order
+    directive (None while hidden from the viewer), what K18 lets it do."""
+    return {
+        "rank": combatant.rank,
+        "is_avatar": combatant.is_avatar,
+        "sante": combatant.sante,
+        "souffle": combatant.souffle,
+        "moral": combatant.moral,
+        "directive": combatant.directive if sees else None,
+        "revealed": combatant.revealed,
+        "on_ground": combatant.on_ground,
+        "weapons": list(combatant.weapons),
+        "notes": combatant_notes(combatant),
+        "armed_fist": not combatant.dead and armed_fist_of(combatant),
+    }
+
+
+class KolapsTable(TableAdapter):
+    SYSTEM = SYSTEM
+    KINDS = KINDS
+    KIND_LABELS = KIND_LABELS
+    MANAGER_KINDS = MANAGER_KINDS
+    FORM_FIELDS = FORM_FIELDS
+    HAND_DICE = HAND_DICE
+    OPTION_FIELDS = OPTION_FIELDS
+    PHASES = PHASES
+    FIRST_PHASE = FIRST_PHASE
+    STATE_FIELDS = STATE_FIELDS
+    ADVANCE_LABELS = ADVANCE_LABELS
+    COMBATANT_TEMPLATE = "rules/table/systems/kolaps_combatant.html"
+    HAS_ATTACKER = True
+    STRAY_CHOICE = STRAY_CHOICE
+
+    chapter_combatants = staticmethod(chapter_combatants)
+    check_action = staticmethod(check_action)
+    resolver_input = staticmethod(resolver_input)
+    apply_outcome = staticmethod(apply_outcome)
+    advance = staticmethod(advance)
+    summary = staticmethod(summary)
+    action_text = staticmethod(action_text)
+    card_fields = staticmethod(card_fields)
+    refuse_while_pending = staticmethod(refuse_while_pending)
+    refuse_end = staticmethod(refuse_end)
+    pending_stray = staticmethod(pending_stray)
+    stray_choice = staticmethod(stray_choice)
+    stray_step = staticmethod(stray_step)
+
+
+ADAPTER = KolapsTable()

@@ -18,12 +18,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaigns.rules_settings.services import campaign_rules_settings
 from characters.modern.models import ModernCharacter
 from characters.permissions import Refusal
 from rules.engine.systems.modern.attitudes import Fighter, initiative_order
 from rules.engine.systems.modern.catalogue import load_catalogue
 from rules.table.checks import require_kind_and_actor
+from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "modern-rpg"
@@ -42,11 +42,6 @@ DIE_MAX = 12
 OPTION_FIELDS = ("attitude", "amount")
 PHASES = (Phase.ATTITUDES, Phase.ACTION)
 FIRST_PHASE = Phase.ATTITUDES
-STATE_FIELDS = ("state", "dead", "unconscious", "wounds", "kills")
-# The seam's optional hooks: how the page draws a fighter, the next-phase button, no
-# attacking side (KOLAPS's K15).
-COMBATANT_TEMPLATE = "rules/table/systems/modern_combatant.html"
-HAS_ATTACKER = False
 ADVANCE_LABELS = {
     Phase.ATTITUDES: gettext_lazy("To the actions, in initiative order"),
     Phase.ACTION: gettext_lazy("Next round: attitudes"),
@@ -77,16 +72,6 @@ ATTITUDE_LABELS = {
 }
 
 
-def fighter_state(**numbers: Any) -> dict[str, Any]:
-    return {**DEFAULT_STATE, **numbers}
-
-
-def _settings(encounter) -> dict[str, Any]:
-    if encounter.chapter_id is None:
-        return {}
-    return campaign_rules_settings(encounter.chapter.campaign)
-
-
 def character_combatant(character: ModernCharacter, side: str, player) -> Combatant:
     """A modern character of the sheet as a combatant: its Réflexes die attacks, its best
     skill beside it; 10 hit points unless the sheet says otherwise."""
@@ -97,7 +82,7 @@ def character_combatant(character: ModernCharacter, side: str, player) -> Combat
         side=side,
         name=character.name,
         player=player,
-        state=fighter_state(
+        state=ADAPTER.fighter_state(
             characteristic=int(characteristics.get("reflexes", 8)),
             reflexes=int(characteristics.get("reflexes", 8)),
             skill=best_skill if best_skill in (4, 6, 8, 10, 12) else 0,
@@ -107,24 +92,16 @@ def character_combatant(character: ModernCharacter, side: str, player) -> Combat
     )
 
 
-def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
-    """A chapter's encounter: the players' modern characters on one side, an opposing
-    side the organiser plays (two fighters at the default numbers)."""
-    campaign = chapter.campaign
-    players = list(campaign.memberships.filter(role="player").select_related("player"))
+def player_fighters(chapter, side: str) -> list[Combatant]:
+    """A chapter's encounter: the players' modern characters."""
+    players = list(chapter.campaign.memberships.filter(role="player").select_related("player"))
     characters = ModernCharacter.objects.filter(
         owner__in=[m.player for m in players]
     ).select_related("owner")
-    ours = str(_("The players"))
-    theirs = str(_("The opposition"))
-    combatants = [character_combatant(c, ours, c.owner) for c in characters]
+    combatants = [character_combatant(c, side, c.owner) for c in characters]
     if not combatants:
         raise Refusal(_("An encounter needs the players' characters: create one first."))
-    combatants += [
-        Combatant(side=theirs, name=_("Opponent %(n)s") % {"n": n}, state=fighter_state())
-        for n in (1, 2)
-    ]
-    return [ours, theirs], combatants, load_catalogue().version
+    return combatants
 
 
 def check_action(encounter, actor, target, action) -> None:
@@ -140,13 +117,9 @@ def check_action(encounter, actor, target, action) -> None:
     if encounter.phase != Phase.ACTION:
         raise Refusal(_("Attacks are made in the action phase."), field="kind")
     if action.kind == "care":
-        if target.dead:
-            raise Refusal(_("This combatant is dead."), field="target")
+        FightersTable.require_other_living(None, target)
         return
-    if actor.pk == target.pk:
-        raise Refusal(_("A combatant does not attack itself."), field="target")
-    if target.dead:
-        raise Refusal(_("This combatant is dead."), field="target")
+    FightersTable.require_other_living(actor, target)
 
 
 def combat_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
@@ -170,11 +143,7 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
     if action.kind == "attitude":
         return None, {"attitude": action.options.get("attitude")}
     if action.kind == "damage":
-        amount = action.options.get("amount")
-        if not isinstance(amount, int) or not 0 <= amount <= 100:
-            raise Refusal(
-                _("A number from %(lo)s to %(hi)s.") % {"lo": 0, "hi": 100}, field="amount"
-            )
+        amount = FightersTable.amount(action, 0, 100)
         hp = target.state["hp"] - amount
         return None, {
             "damage": amount,
@@ -190,9 +159,9 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
             "skill": actor.state.get("care_skill", 0),
             "hp": max(-100, min(100, target.state["hp"])),
             "hp_max": target.state["hp_max"],
-            "settings": _settings(encounter),
+            "settings": FightersTable.settings(encounter),
         }
-    return "combat", combat_input(actor, target, _settings(encounter))
+    return "combat", combat_input(actor, target, FightersTable.settings(encounter))
 
 
 def _hurt(target, outcome: dict[str, Any]) -> list[str]:
@@ -241,7 +210,7 @@ def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]
     """Attitudes -> action: the round's order of action. Action -> the next round's
     attitudes (everyone back to normal)."""
     if encounter.phase == Phase.ATTITUDES:
-        surprised = _settings(encounter).get("surprised", "acts_last")
+        surprised = FightersTable.settings(encounter).get("surprised", "acts_last")
         order = _order(combatants, random.Random(), surprised)
         for c in combatants:
             rank = order.index(str(c.pk)) + 1 if str(c.pk) in order else None
@@ -265,19 +234,6 @@ def order(combatants: list[Combatant], phase: str, turn: int = 0) -> list[dict[s
         {"id": c.pk, "name": c.name, "initiative": c.state["initiative"], "tied": False}
         for c in sorted(placed, key=lambda c: c.state["initiative"])
     ]
-
-
-def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
-    sides: dict[str, dict[str, Any]] = {}
-    for c in combatants:
-        row = sides.setdefault(c.side, {"lost": [], "wounded": [], "hp": {}, "kills": 0})
-        if c.dead:
-            row["lost"].append(c.name)
-        elif c.wounds:
-            row["wounded"].append(c.name)
-        row["hp"][c.name] = c.state.get("hp")
-        row["kills"] += c.kills
-    return {"encounter": encounter.pk, "ended": True, "turns": encounter.turn, "sides": sides}
 
 
 def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
@@ -328,3 +284,38 @@ def action_text(data: dict, actor: str, target: str) -> str:
     if data.get("by_hand"):
         text += " · " + _("dice rolled by hand")
     return text
+
+
+class ModernTable(FightersTable):
+    SYSTEM = SYSTEM
+    KINDS = KINDS
+    KIND_LABELS = KIND_LABELS
+    MANAGER_KINDS = MANAGER_KINDS
+    FORM_FIELDS = FORM_FIELDS
+    HAND_DICE = HAND_DICE
+    DIE_MAX = DIE_MAX
+    OPTION_FIELDS = OPTION_FIELDS
+    PHASES = PHASES
+    FIRST_PHASE = FIRST_PHASE
+    ADVANCE_LABELS = ADVANCE_LABELS
+    DEFAULT_STATE = DEFAULT_STATE
+    SUMMARY_NUMBERS = "hp"
+
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        ours, theirs = self.sides()
+        combatants = player_fighters(chapter, ours) + self.opponents(theirs)
+        return [ours, theirs], combatants, load_catalogue().version
+
+    def summary_numbers(self, state: dict[str, Any]) -> Any:
+        return state.get("hp")
+
+    check_action = staticmethod(check_action)
+    resolver_input = staticmethod(resolver_input)
+    apply_outcome = staticmethod(apply_outcome)
+    advance = staticmethod(advance)
+    order = staticmethod(order)
+    action_text = staticmethod(action_text)
+    state_lines = staticmethod(state_lines)
+
+
+ADAPTER = ModernTable()

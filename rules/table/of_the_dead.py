@@ -42,6 +42,7 @@ from rules.labels import (
     OTD_SIZE_LABELS,
 )
 from rules.rolls.services import _sentence
+from rules.table.adapter import TableAdapter
 from rules.table.models import Combatant, EntryKind, Phase
 
 SYSTEM = "of-the-dead"
@@ -686,3 +687,42 @@ def action_text(data: dict, actor: str, target: str) -> str:
     if data.get("out_of_turn"):
         text += " · " + _("out of turn, by the organiser")
     return text
+
+
+def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
+    """A figure's card at the table: what it is, its markers and states (`badges`); its
+    life and Moral are in its `state`."""
+    return {"badges": badges(combatant)}
+
+
+class OfTheDeadTable(TableAdapter):
+    SYSTEM = SYSTEM
+    KINDS = KINDS
+    KIND_LABELS = KIND_LABELS
+    MANAGER_KINDS = MANAGER_KINDS
+    FORM_FIELDS = FORM_FIELDS
+    HAND_DICE = HAND_DICE
+    OPTION_FIELDS = OPTION_FIELDS
+    PHASES = PHASES
+    FIRST_PHASE = FIRST_PHASE
+    STATE_FIELDS = STATE_FIELDS
+    ADVANCE_LABELS = ADVANCE_LABELS
+    COMBATANT_TEMPLATE = COMBATANT_TEMPLATE
+    ADDS_COMBATANTS = ADDS_COMBATANTS
+    KEEPS_TURN = True
+
+    chapter_combatants = staticmethod(chapter_combatants)
+    check_action = staticmethod(check_action)
+    resolver_input = staticmethod(resolver_input)
+    apply_outcome = staticmethod(apply_outcome)
+    advance = staticmethod(advance)
+    summary = staticmethod(summary)
+    action_text = staticmethod(action_text)
+    side_label = staticmethod(side_label)
+    card_fields = staticmethod(card_fields)
+    order = staticmethod(order)
+    check_turn = staticmethod(check_turn)
+    refuse_blocked = staticmethod(refuse_blocked)
+
+
+ADAPTER = OfTheDeadTable()

@@ -32,12 +32,13 @@ from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.models import Profile
 from characters.permissions import Forbidden, Refusal, Role, require
 from characters.profiles.models import ProfileStatus
+from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.errors import RuleInputError
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
-from rules.table import kolaps, of_the_dead
+from rules.table import kolaps, of_the_dead, rapid40k
 from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
     UNDO_LOOKS_PAST,
@@ -394,7 +395,7 @@ def _clean_title(title: str, default: str) -> str:
 
 
 def _created(actor, encounter: Encounter, sides: list[str]) -> Encounter:
-    if getattr(adapter_for(encounter.system), "HAS_ATTACKER", True):
+    if adapter_for(encounter.system).HAS_ATTACKER:
         encounter.attacker_side = sides[0]
     _log(encounter, actor, EntryKind.CREATED, data={"sides": sides})
     return encounter
@@ -574,23 +575,39 @@ def encounter_add_combatants(
         )  # fmt: skip
 
 
-def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
-    """A pick-up game between two KOLAPS units: your own, or units shared with you by link
-    (the callers find another player's unit by its share token only, never by its number).
-    You organise it; each unit's owner plays its characters."""
+def _two_sides(actor, rosters: list, *, field: str, sentences: dict[str, str]) -> list[str]:
+    """Two different rosters (units, armies) for a pick-up game: the actor's own or shared
+    with them by link (the callers find another player's by its share token only, never by
+    its number). Their names are the sides."""
     if not actor.is_authenticated:
         raise Refusal(_("Log in to open an encounter."), status=401)
-    if len(units) != 2 or any(u is None for u in units):
-        raise Refusal(_("Choose two units."), field="units")
-    if units[0].pk == units[1].pk:
-        raise Refusal(_("Choose two different units."), field="units")
+    if len(rosters) != 2 or any(r is None for r in rosters):
+        raise Refusal(sentences["two"], field=field)
+    if rosters[0].pk == rosters[1].pk:
+        raise Refusal(sentences["different"], field=field)
+    for roster in rosters:
+        if roster.owner_id != actor.pk and not roster.share_token:
+            raise Refusal(sentences["own"], field=field)
+    names = [r.name for r in rosters]
+    return names if names[0] != names[1] else [f"{names[0]} (1)", f"{names[1]} (2)"]
+
+
+def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title: str = ""):
+    """A pick-up game between two KOLAPS units: your own, or units shared with you by link.
+    You organise it; each unit's owner plays its characters."""
+    sides = _two_sides(
+        actor,
+        units,
+        field="units",
+        sentences={
+            "two": _("Choose two units."),
+            "different": _("Choose two different units."),
+            "own": _("Choose your own units or units shared with you."),
+        },
+    )
     for unit in units:
-        if unit.owner_id != actor.pk and not unit.share_token:
-            raise Refusal(_("Choose your own units or units shared with you."), field="units")
         if not KolapsCharacter.objects.filter(unit=unit).exists():
             raise Refusal(_("A unit without characters cannot fight."), field="units")
-    names = [u.name for u in units]
-    sides = names if names[0] != names[1] else [f"{names[0]} (1)", f"{names[1]} (2)"]
     return encounter_create_pickup(
         actor=actor,
         system=kolaps.SYSTEM,
@@ -600,8 +617,38 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
             for unit, side in zip(units, sides, strict=True)
             for c in kolaps.unit_combatants(unit, side, unit.owner)
         ],
-        title=_clean_title(title, " / ".join(names)),
+        title=_clean_title(title, " / ".join(u.name for u in units)),
         catalogue_version=units[0].catalogue_version,
+    )
+
+
+def encounter_create_armies(*, actor, armies: list[Rapid40kArmy | None], title: str = ""):
+    """A pick-up game of Rapid 40000 between two army lists: your own, or lists shared with
+    you by link. You organise it; each list's owner plays its squads."""
+    sides = _two_sides(
+        actor,
+        armies,
+        field="armies",
+        sentences={
+            "two": _("Choose two army lists."),
+            "different": _("Choose two different army lists."),
+            "own": _("Choose your own army lists or lists shared with you."),
+        },
+    )
+    combatants = [
+        c
+        for army, side in zip(armies, sides, strict=True)
+        for c in rapid40k.army_combatants(army, side, army.owner)
+    ]
+    if {c.side for c in combatants} != set(sides):
+        raise Refusal(_("An army list without squads cannot fight."), field="armies")
+    return encounter_create_pickup(
+        actor=actor,
+        system=rapid40k.SYSTEM,
+        sides=sides,
+        combatants=combatants,
+        title=_clean_title(title, " / ".join(a.name for a in armies)),
+        catalogue_version=armies[0].catalogue_version,
     )
 
 
@@ -718,8 +765,7 @@ def encounter_odds(*, encounter: Encounter, action: ActionInput) -> dict[str, An
     if name is None:
         return {"resolver": None, "certain": True}
     odds = _odds_of(encounter.system, name, data)
-    if hasattr(adapter, "refuse_blocked"):
-        adapter.refuse_blocked(odds)
+    adapter.refuse_blocked(odds)
     return {"resolver": name, **odds}
 
 
@@ -822,12 +868,11 @@ def _act(actor, roles: set[Role], locked: Encounter, action: ActionInput) -> Enc
     # The organiser may let a figure act out of its turn (a forgotten action, a house
     # rule); the others act in the order the system keeps (Of the Dead: O5).
     # (only `true` asks it, and only where the system keeps an order to step out of).
-    check_turn = getattr(adapter, "check_turn", None)
-    out_of_turn = check_turn is not None and (action.options or {}).get("out_of_turn") is True
+    out_of_turn = adapter.KEEPS_TURN and (action.options or {}).get("out_of_turn") is True
     if out_of_turn and not roles & CAN_MANAGE:
         raise Forbidden(_("Only the encounter's organisers let a combatant act out of turn."))
-    if check_turn is not None and fighter is not None and not out_of_turn:
-        check_turn(locked, everyone, fighter, action)
+    if fighter is not None and not out_of_turn:
+        adapter.check_turn(locked, everyone, fighter, action)
     name, data = adapter.resolver_input(locked, fighter, target, action)
     snapshots = {str(c.pk): _snapshot(c) for c in everyone}
     if name is None:
@@ -883,7 +928,7 @@ def encounter_choose_stray(
     other."""
     roles = _require(actor, encounter, CAN_VIEW)
     adapter = adapter_for(encounter.system)
-    if not hasattr(adapter, "stray_choice"):
+    if not adapter.STRAY_CHOICE:
         raise Refusal(_("There is no stray shot to choose for."))
     everyone = list(Combatant.objects.filter(encounter=encounter))
     found = adapter.pending_stray(everyone)
@@ -974,9 +1019,7 @@ def encounter_reveal(*, actor, encounter: Encounter, version: int | None, combat
     with transaction.atomic():
         locked = _lock(encounter, version)
         # Nothing happens at the table while a stray shot's figure waits to be chosen.
-        refuse_while_pending = getattr(adapter_for(locked.system), "refuse_while_pending", None)
-        if refuse_while_pending is not None:
-            refuse_while_pending(_combatants(locked))
+        adapter_for(locked.system).refuse_while_pending(_combatants(locked))
         target = _combatant(locked, combatant, "combatant")
         _require_for(actor, roles, target)
         if not target.directive:
@@ -1027,9 +1070,7 @@ def encounter_end(*, actor, encounter: Encounter, version: int | None) -> Encoun
     _require(actor, encounter, CAN_MANAGE)
     with transaction.atomic():
         locked = _lock(encounter, version)
-        refuse_end = getattr(adapter_for(locked.system), "refuse_end", None)
-        if refuse_end is not None:
-            refuse_end(locked, _combatants(locked))
+        adapter_for(locked.system).refuse_end(locked, _combatants(locked))
         locked.status = EncounterStatus.ENDED
         locked.ended_at = timezone.now()
         locked.summary = encounter_summary(locked)

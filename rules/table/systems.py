@@ -1,52 +1,27 @@
 """The live table's per-system seam: which game system an encounter plays, and its adapter.
 
-The services (`rules.table.services`) are the same for every system: the lock, the version,
-the log, the dice (rolled by the server and recorded, or typed in by hand), undo, the end.
-What a system decides is its adapter's, a module registered here by its system slug:
-
-- `SYSTEM`: the slug; `KINDS` and `KIND_LABELS`: its actions; `MANAGER_KINDS`: the ones only
-  an organiser applies, without an actor; `FORM_FIELDS` and `HAND_DICE`: the action form's
-  fields it shows and the dice typed in by hand (the form's other fields are left out), and
-  `OPTION_FIELDS` (optional): the form fields handed to it as the action's `options`;
-  `PHASES` and `FIRST_PHASE`: its turn; `STATE_FIELDS`: the combatant fields its actions
-  change (a snapshot keeps them, undo puts them back).
-- `chapter_combatants(chapter)`: the sides, the unsaved combatants and the catalogue version
-  of a chapter's encounter (a `Refusal` when the chapter cannot have one).
-- `check_action(encounter, actor, target, action)`: a `Refusal` for an action it refuses.
-- `resolver_input(encounter, actor, target, action)`: the engine resolver's name and input,
-  whose `odds` the page shows and whose `roll`/`evaluate` resolves the action; a name of
-  None: an action without dice, whose input is its outcome.
-- `apply_outcome(encounter, action, outcome, actor, target, everyone=...)`: the
-  consequences on the live state (`everyone`: all the encounter's combatants, locked, the
-  actor and target among them; the service saves those that changed and keeps their state
-  before for an undo). Returns the names of the effects applied.
-- `advance(encounter, combatants)`: the next phase and its automation (the end of turn);
-  answers the log line's kind and data.
-- `summary(encounter, combatants)`: what happened, for the chapter's close.
-- `action_text(data, actor, target)`: an action's line in the log.
-- optional: `COMBATANT_TEMPLATE` (how the page draws a combatant; KOLAPS's by default),
-  `side_label(side)` (a side's name as the page shows it), `order(combatants, phase, turn)`
-  (who plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`, with
-  `played` and `now` when the order is enforced), `check_turn(encounter, combatants,
-  actor, action)` (a `Refusal` for a figure acting out of its turn; the service skips it
-  when an organiser sets the action's `out_of_turn` option).
-
-An adapter changes the encounter and combatants it is given and never saves them: the
-service does, under its lock. A new system at the table is one module and one line below.
+Every system the table plays is one `rules.table.adapter.TableAdapter` (what the services,
+cards, forms, views and API ask of a system, each hook with its default), registered below
+by its slug. A new system at the table is one module subclassing it and one line in
+`ADAPTERS` (and in `campaigns.chapters.cards.TABLE_SYSTEMS`, which shows the chapter's table
+button: that layer may not import this one).
 """
-
-from types import ModuleType
 
 from django.utils.translation import gettext as _
 
 from characters.permissions import Refusal
-from rules.table import corporates, kolaps, modern, of_the_dead
+from rules.table import corporates, kolaps, modern, of_the_dead, rapid40k
+from rules.table.adapter import TableAdapter
 
-ADAPTERS: dict[str, ModuleType] = {
-    kolaps.SYSTEM: kolaps,
-    of_the_dead.SYSTEM: of_the_dead,
-    corporates.SYSTEM: corporates,
-    modern.SYSTEM: modern,
+ADAPTERS: dict[str, TableAdapter] = {
+    adapter.SYSTEM: adapter
+    for adapter in (
+        kolaps.ADAPTER,
+        of_the_dead.ADAPTER,
+        corporates.ADAPTER,
+        modern.ADAPTER,
+        rapid40k.ADAPTER,
+    )
 }
 
 
@@ -55,7 +30,7 @@ def plays(system: str) -> bool:
     return system in ADAPTERS
 
 
-def adapter_for(system: str) -> ModuleType:
+def adapter_for(system: str) -> TableAdapter:
     adapter = ADAPTERS.get(system)
     if adapter is None:
         raise Refusal(_("The live table does not play this game system."), field="system")

@@ -34,12 +34,14 @@ from characters.corporates.models import CorporatesCharacter
 from characters.kept import PLAYER_NAMES, fragment_key, kept_page, theme_of
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
+from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems.kolaps.consequences import WOUNDS
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
     TableActionForm,
     TableAddForm,
+    TableArmiesForm,
     TableQuickForm,
     TableQuickPartyForm,
     TableStandaloneForm,
@@ -57,6 +59,7 @@ from rules.table.services import (
     encounter_add_combatants,
     encounter_advance,
     encounter_choose_stray,
+    encounter_create_armies,
     encounter_create_for_chapter,
     encounter_create_quick,
     encounter_create_quick_party,
@@ -183,7 +186,7 @@ def _table_context(
     # A write from the full log keeps it (its answer, or the page it redirects to).
     keep = FULL_LOG_QUERY if window is None else ""
     card = table_card(request.user, encounter, spectator=spectator, log_window=window)
-    adds = getattr(adapter_for(card.system), "ADDS_COMBATANTS", False)
+    adds = adapter_for(card.system).ADDS_COMBATANTS
     if add_form is None and card.can_manage and card.is_live and adds:
         add_form = TableAddForm(prefix="add", initial={"version": card.version})
     if add_form is not None and add_form.is_bound:
@@ -364,12 +367,14 @@ def table_odds(request: HttpRequest, pk: int) -> HttpResponse:
             error = str(refusal.message)
     else:
         error = _("Choose who acts, the target and what it does.")
+    rows = adapter_for(card.system).odds_rows(odds) if odds else []
     if not request.htmx:
         # Without JavaScript: the whole page, the action as it was typed, the odds under it.
         context = _table_context(request, encounter, form=form)
-        context.update(odds=odds, error=error, odds_shown=True)
+        context.update(odds=odds, odds_rows=rows, error=error, odds_shown=True)
         return render(request, "rules/table/table.html", context)
-    return render(request, "rules/table/_odds.html", {"odds": odds, "error": error, "card": card})
+    context = {"odds": odds, "odds_rows": rows, "error": error, "card": card}
+    return render(request, "rules/table/_odds.html", context)
 
 
 @login_required
@@ -514,7 +519,8 @@ table_end = _simple_write(encounter_end)
 @login_required
 @require_POST
 def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """An organiser opens the live encounter of the KOLAPS chapter being played."""
+    """An organiser opens the live encounter of the chapter being played (a system the
+    table plays: its adapter says who fights)."""
     chapter = chapter_get_for_user(request.user, pk, need="manage")
     encounter = encounter_create_for_chapter(
         actor=request.user, chapter=chapter, title=request.POST.get("title", "")
@@ -525,20 +531,32 @@ def chapter_table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
-    """A pick-up game: two KOLAPS units, or two sides of named Corporates or modern RPG
-    fighters (`quick` in the form)."""
+    """A pick-up game: two KOLAPS units, two Rapid 40000 army lists (`armies` in the form),
+    or two sides of named Corporates or modern RPG fighters (`quick` in the form)."""
     units = list(KolapsUnit.objects.filter(owner=request.user).order_by("name", "pk"))
+    armies = list(Rapid40kArmy.objects.owned_by(request.user).order_by("name", "pk"))
     form = TableStandaloneForm(units=units, initial={"first": "", "second": ""})
     sheets = list(CorporatesCharacter.objects.owned_by(request.user))
+    armies_form = TableArmiesForm(armies=armies)
     quick = TableQuickForm(
         initial={"system": request.GET.get("system", "corporates")}, sheets=sheets
     )
+    encounter = None
     if request.method == "POST" and "quick" in request.POST:
         quick = TableQuickForm(request.POST, sheets=sheets)
         if quick.is_valid():
             encounter = quick.run(encounter_create_quick, actor=request.user, **quick.arguments())
-            if encounter is not None:
-                return redirect("table-encounter", pk=encounter.pk)
+    elif request.method == "POST" and "armies" in request.POST:
+        armies_form = TableArmiesForm(request.POST, armies=armies)
+        if armies_form.is_valid():
+            by_pk = {a.pk: a for a in armies}
+            data = armies_form.cleaned_data
+            encounter = armies_form.run(
+                encounter_create_armies,
+                actor=request.user,
+                armies=[by_pk.get(data["first_army"]), by_pk.get(data["second_army"])],
+                title=data["armies_title"],
+            )
     elif request.method == "POST":
         form = TableStandaloneForm(request.POST, units=units)
         if form.is_valid():
@@ -552,10 +570,15 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 ],
                 title=form.cleaned_data["title"],
             )
-            if encounter is not None:
-                return redirect("table-encounter", pk=encounter.pk)
+    if encounter is not None:
+        return redirect("table-encounter", pk=encounter.pk)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "quick": quick, "games": encounters_pickup_of(request.user)}
+    context = {
+        "form": form,
+        "armies": armies_form,
+        "quick": quick,
+        "games": encounters_pickup_of(request.user),
+    }
     return render(request, "rules/table/new.html", context, status=status)
 
 

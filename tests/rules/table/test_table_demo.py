@@ -103,3 +103,22 @@ def test_the_demo_of_the_dead_chapter_being_played_has_its_encounter_in_its_seco
     client.force_login(bruno)
     page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
     assert 'id="playing-now"' in page and 'id="your-turn"' not in page
+
+
+def test_the_demo_has_a_live_rapid40k_game_bruno_plays_from_his_phone(client):
+    from config.demo.table_rapid40k import DEMO_RAPID40K_TABLE
+
+    call_command("demo_load", stdout=StringIO())
+    call_command("demo_load", stdout=StringIO())
+    encounter = Encounter.objects.get(system="rapid40k")
+    assert encounter.title == DEMO_RAPID40K_TABLE and encounter.created_by.username == "alice"
+    actions = encounter.entries.filter(kind=EntryKind.ACTION)
+    assert [e.data["kind"] for e in actions] == ["set_overwatch", "melee", "overwatch"]
+    # The melee and the overwatch shot were rolled by the server and recorded.
+    assert all(e.roll_id for e in actions[1:])
+    sides = set(encounter.combatants.values_list("side", flat=True))
+    assert sides == {"Ultramarines, 4e escouade", "Waaagh Gorkamorka"}
+    client.force_login(Player.objects.get(username="bruno"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert "Boyz de la Dent" in page and 'id="action-form"' in page and "overwatch" in page
