@@ -65,6 +65,8 @@ class TableAdapter(ABC):
     KEEPS_TURN: ClassVar[bool] = False
     # The kind of the action a stray shot's choice makes (KOLAPS), "" where there is none.
     STRAY_CHOICE: ClassVar[str] = ""
+    # Fighters drawn from the system's character sheets (`sheet_state`): Corporates.
+    DRAWS_FROM_SHEETS: ClassVar[bool] = False
 
     # --- Required verbs ----------------------------------------------------------------------
     @abstractmethod
@@ -105,6 +107,10 @@ class TableAdapter(ABC):
     def fighter_state(self, **numbers: Any) -> dict[str, Any]:
         """A pick-up fighter's live state at the system's usual numbers."""
         return dict(numbers)
+
+    def sheet_state(self, sheet) -> dict[str, Any]:
+        """A fighter drawn from a character sheet of the system (Corporates): its state."""
+        raise NotImplementedError(f"{self.SYSTEM} draws no fighter from a sheet")
 
     def side_label(self, side: str) -> str:
         """A side's name as the page shows it."""

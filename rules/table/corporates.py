@@ -340,6 +340,7 @@ class CorporatesTable(FightersTable):
     DEFAULT_STATE = DEFAULT_STATE
     OUT_OF_ACTION_IS_LOST = True
     SUMMARY_NUMBERS = "levels"
+    DRAWS_FROM_SHEETS = True
 
     def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
         ours, theirs = self.sides()
@@ -348,6 +349,9 @@ class CorporatesTable(FightersTable):
 
     def summary_numbers(self, state: dict[str, Any]) -> dict[str, int]:
         return {"fatigue": state.get("fatigue", 0), "wound": state.get("wound_levels", 0)}
+
+    def sheet_state(self, sheet) -> dict[str, Any]:
+        return sheet_state(sheet)
 
     check_action = staticmethod(check_action)
     resolver_input = staticmethod(resolver_input)

@@ -713,7 +713,7 @@ def _quick_sheets(actor, system: str, sheets: list[list[int]] | None) -> list[li
     twice, is refused)."""
     if not sheets or not any(sheets):
         return [[], []]
-    if system != "corporates":
+    if not adapter_for(system).DRAWS_FROM_SHEETS:
         raise Refusal(_("Only Corporates fighters are drawn from sheets."), field="sheets")
     if len(sheets) != 2:
         raise Refusal(_("Choose the sheets of each of the two sides."), field="sheets")

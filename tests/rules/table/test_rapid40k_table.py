@@ -12,7 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_start
+from campaigns.services import campaign_add_participant
 from characters.permissions import Refusal
 from characters.rapid40k import services as armies
 from rules.engine.registry import resolver_get
@@ -401,9 +403,6 @@ def test_a_started_chapter_opens_its_table_and_its_end_tells_the_figures_lost(ro
     writes, per army and squad, the figures lost and their points, for the close."""
     organiser, campaign = roles["organiser"], roles["rapid40k_campaign"]
     chapter = roles["rapid40k_chapter"]
-    from campaigns.chapters.rapid40k import chapter_army_enter
-
-    from campaigns.services import campaign_add_participant
 
     other = PlayerFactory()
     campaign_add_participant(actor=organiser, campaign=campaign, player=other)
