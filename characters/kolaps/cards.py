@@ -18,6 +18,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, F, IntegerField, Value, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
+from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -657,10 +658,10 @@ def _row(obj) -> tuple:
 
 def unit_page_key(page: str, rows: UnitRows, *also) -> str:
     """A key naming all a unit's `page` ("unit", "print") shows: the unit's row, its
-    members' rows, the release, the language and `also` (what the page adds: the owner's
-    free characters, the scheme and host of the share link, the theme, the path); any change to any
-    of them is another key."""
-    shown = repr((rows.unit, rows.members, also))
+    members' rows, the language, the time zone and `also` (what the page adds: the owner's
+    free characters, the scheme and host of the share link, the theme, the path); any change
+    to any of them is another key (the code that drew it is the cache's KEY_PREFIX)."""
+    shown = repr((rows.unit, rows.members, get_current_timezone_name(), also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
     return f"kolaps-{page}-page:{get_language()}:{rows.pk}:{digest}"
 

@@ -254,7 +254,8 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     opponent_vu = _opponent_vu(request)
     template = "characters/kolaps/unit.html"
     target = request.htmx.target if request.htmx else None
-    if target in ("unit-compare", "unit-body"):
+    target = target if target in ("unit-compare", "unit-body") else None  # a key's variant
+    if target:
         template += f"#{target}"
     if rows is None or rows.free is None:
         rows = cards.unit_rows(unit.pk, free_of=request.user.pk)

@@ -114,7 +114,7 @@ def test_no_page_kept_by_the_old_code_is_served_after_a_change(client, unit_page
         assert client.get(url).rendered is True  # rendered by the new code, not served kept
 
 
-def test_two_thousand_odd_queries_and_theme_cookies_keep_no_new_page(
+def test_two_thousand_odd_queries_headers_and_theme_cookies_keep_no_new_page(
     client, unit_page, shared_cache
 ):
     prefix, redis_client = shared_cache
@@ -136,4 +136,6 @@ def test_two_thousand_odd_queries_and_theme_cookies_keep_no_new_page(
             client.cookies["theme"] = f"theme-{i}"
             assert client.get(url).status_code == 200
             assert client.get(listing).status_code == 200
+            odd_part = {"HX-Request": "true", "HX-Target": f"part-{i}"}
+            assert client.get(url, headers=odd_part).status_code == 200
         assert len(list(redis_client.scan_iter(f"{prefix}*"))) == allowed
