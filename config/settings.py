@@ -257,6 +257,10 @@ CONTENT_SECURITY_POLICY = {
 # nested at most 32 levels; larger is refused with a sentence (config/api.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=512 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# The largest body any request may have, files included: daphne refuses more as soon as
+# the headers say so, before storing a byte (config/asgi_gate.py); the proxy caps bodies at
+# the same size (docker-compose.yml).
+REQUEST_BODY_MAX = env.int("REQUEST_BODY_MAX", default=16 * 1024 * 1024)
 API_MAX_JSON_DEPTH = 32
 # The years a chapter may be planned in: a date outside is refused with a sentence.
 CHAPTER_YEARS = (2000, 2199)
@@ -369,6 +373,9 @@ LOGGING = {
 # Redis when CHANNEL_REDIS_URL (or REDIS_URL) is set, so that every server process hears every
 # change; the in-process layer otherwise (`make run` with SQLite, one server process).
 ASGI_APPLICATION = "config.asgi.application"
+# Whether daphne serves the pages too (`make run`), or only the live table's WebSockets and
+# its health check (compose's `ws`, where gunicorn serves the pages): config/asgi_gate.py.
+ASGI_SERVES_PAGES = env.bool("ASGI_SERVES_PAGES", default=True)
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default=env.str("REDIS_URL", default=""))
 # The live table's fan-out is one small message per change to an encounter's group: Redis
 # publish/subscribe delivers it with one PUBLISH to every process, where the list-based layer
