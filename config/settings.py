@@ -160,10 +160,16 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# argon2id at OWASP's minimum (19 MiB, 2 iterations, 1 lane), at most
+# PASSWORD_HASHES_AT_ONCE per process: config/hashers.py.
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "config.hashers.Argon2idHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+PASSWORD_HASHES_AT_ONCE = env.int("PASSWORD_HASHES_AT_ONCE", default=1)
+# Login attempts (the page and the API's token) one address may make in a minute, whatever
+# the names tried; more are answered 429 with a sentence (characters/accounts/throttles.py).
+LOGIN_ATTEMPTS_PER_MINUTE = env.int("LOGIN_ATTEMPTS_PER_MINUTE", default=20)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
