@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class CharactersConfig(AppConfig):
     name = "characters"
     verbose_name = _("Players and characters")
+
+    def ready(self) -> None:
+        from characters import one_line
+
+        one_line.connect()
