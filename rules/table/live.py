@@ -7,6 +7,7 @@ Across several server processes the channel layer is Redis (`CHANNEL_REDIS_URL` 
 """
 
 import asyncio
+import hashlib
 import logging
 import threading
 from concurrent.futures import Future
@@ -26,6 +27,19 @@ def group_of(encounter_id: int) -> str:
 def spectators_of(encounter_id: int) -> str:
     """The screens watching the encounter through its spectator link (in its group too)."""
     return f"encounter-{encounter_id}-spectators"
+
+
+def session_group(session_key: str) -> str:
+    """The players' devices opened with one login session (its key hashed: the key itself
+    opens the session)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:48]
+
+
+def session_ended(sender, request, user, **kwargs) -> None:
+    """On logout (Django's `user_logged_out`): close the table's sockets of that session."""
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        _send(0, session_group(session_key), {"type": "session.ended"})
 
 
 def _fanout() -> asyncio.AbstractEventLoop:
