@@ -21,9 +21,10 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 # The default key only serves a local checkout; production sets SECRET_KEY.
-SECRET_KEY = env.str(
-    "SECRET_KEY", default="chronique-local-development-key-not-for-production-use-0123456789"
-)
+# It is public (it is in this file): `manage.py check --deploy` fails while it is in use
+# (config/checks.py).
+DEVELOPMENT_SECRET_KEY = "chronique-local-development-key-not-for-production-use-0123456789"
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
