@@ -14,11 +14,15 @@ django_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config import embedded_beat  # noqa: E402
 from config.asgi_gate import HttpGate, bound_daphne_bodies  # noqa: E402
 from rules.urls import websocket_urlpatterns  # noqa: E402
 
 bound_daphne_bodies()
+if settings.EMBEDDED_BEAT:
+    embedded_beat.start()
 
 application = HttpGate(
     ProtocolTypeRouter(

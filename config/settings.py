@@ -342,6 +342,10 @@ CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", default=10.0)
 # Periodic work run by `celery beat` (compose's `beat` service, `make beat`): votes close
 # themselves at their closing date and remind their players VOTE_REMINDER_HOURS before.
 VOTE_REMINDER_BEFORE = timedelta(hours=env.int("VOTE_REMINDER_HOURS", default=24))
+# EMBEDDED_BEAT: run this schedule in the ASGI server's process instead (`make run`, which
+# has no broker and no beat): config/embedded_beat.py. Never with a real beat running.
+EMBEDDED_BEAT = env.bool("EMBEDDED_BEAT", default=False)
+EMBEDDED_BEAT_TICK = 5.0
 CELERY_BEAT_SCHEDULE = {
     "votes-close-due": {
         "task": "campaigns.chapters.tasks.votes_close_due",
