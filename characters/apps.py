@@ -5,8 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class CharactersConfig(AppConfig):
     name = "characters"
     verbose_name = _("Players and characters")
-
-    def ready(self) -> None:
-        from characters import one_line
-
-        one_line.connect()

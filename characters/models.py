@@ -2,6 +2,7 @@
 (`accounts/`), the Of the Dead profile (`profiles/`) and KOLAPS characters and units
 (`kolaps/`), Rapid 40000 army lists (`rapid40k/`)."""
 
+from characters import one_line  # noqa: F401  (its receiver: names and titles are one line)
 from characters.accounts.models import Player
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.modern.models import ModernCharacter, ModernCharacterEvent

@@ -13,6 +13,7 @@ anything is written.
 import re
 
 from django.db.models.signals import pre_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from characters.permissions import Refusal
@@ -35,13 +36,10 @@ def one_line(text: str) -> str:
     return CONTROL.sub(" ", str(text))
 
 
+@receiver(pre_save, dispatch_uid="characters-one-line")
 def _refuse_on_save(sender, instance, update_fields=None, **kwargs) -> None:
     for field in getattr(sender, "ONE_LINE_FIELDS", ()):
         # A save of other columns (a login's `last_login`) never trips on a name it
         # does not write.
         if update_fields is None or field in update_fields:
             refuse_control_characters(getattr(instance, field), field=field)
-
-
-def connect() -> None:
-    pre_save.connect(_refuse_on_save, dispatch_uid="characters-one-line")

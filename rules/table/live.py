@@ -14,6 +14,8 @@ from concurrent.futures import Future
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
 
 logger = logging.getLogger(__name__)
 _fanout_loop: asyncio.AbstractEventLoop | None = None
@@ -35,6 +37,7 @@ def session_group(session_key: str) -> str:
     return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:48]
 
 
+@receiver(user_logged_out, dispatch_uid="table-session-ended")
 def session_ended(sender, request, user, **kwargs) -> None:
     """On logout (Django's `user_logged_out`): close the table's sockets of that session."""
     session_key = getattr(getattr(request, "session", None), "session_key", None)
