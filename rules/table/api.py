@@ -200,7 +200,9 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
 
 
 class TableVersionSerializer(_SharedFields, serializers.Serializer):
-    version = version_field(required=False, help_text="The encounter's version you saw.")
+    version = version_field(
+        required=False, default=None, help_text="The encounter's version you saw."
+    )
 
 
 class TableCombatantSerializer(TableVersionSerializer):

@@ -51,6 +51,11 @@ def test_a_table_write_with_a_null_version_is_refused_with_a_field_error(client)
     )
     assert response.status_code == 400
     assert "version" in response.json()
+    for write in ("api-table-advance", "api-table-undo", "api-table-end"):
+        response = client.post(
+            reverse(write, args=[encounter.pk]), {}, content_type="application/json"
+        )
+        assert response.status_code < 500, write
 
 
 def test_a_profile_patch_without_its_version_is_refused_and_changes_nothing(client):
