@@ -4,6 +4,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The links of the mails the server sends (notifications) follow the port it runs on.
+SITE_URL ?= http://127.0.0.1:$(PORT)
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/chronique
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/14
 
@@ -36,7 +38,7 @@ run: migrate
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) manage.py demo_load || echo "The demo could not be loaded (see above); serving without it."
 	@echo "Chronique: http://127.0.0.1:$(PORT)/"
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	SITE_URL=$(SITE_URL) EMBEDDED_BEAT=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # Backups of the database DATABASE_URL names (SQLite file by default) into var/backups/.
 backup: install

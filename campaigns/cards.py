@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
@@ -281,6 +282,8 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             closes_at=closes_at,
         )
         for vote_id, kind, title, opened_at, closes_at in _OPEN_VOTES.rows(campaign.pk)
+        # Past its date a vote is closed, whether or not the task has counted it yet.
+        if closes_at is None or closes_at > timezone.now()
     ]
     invitations = []
     if can_manage:

@@ -82,6 +82,7 @@ class CampaignQuerySet(models.QuerySet):
 
 
 class Campaign(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
     name = models.CharField(_("name"), max_length=120)
     system = models.CharField(_("game system"), max_length=40, choices=system_choices())
     # The campaign's choices where its system's text is open (rules.engine.systems.open_settings);

@@ -3,6 +3,7 @@
 (`kolaps/`), Rapid 40000 army lists (`rapid40k/`),
 Corporates and modern RPG characters (`corporates/`, `modern/`)."""
 
+from characters import one_line  # noqa: F401  (its receiver: names and titles are one line)
 from characters.accounts.models import Player
 from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit

@@ -10,7 +10,7 @@ from django.urls import include, path
 
 from characters.accounts import api as accounts_api
 from characters.accounts import views as accounts_views
-from characters.accounts.forms import LoginForm, ResetSetPasswordForm
+from characters.accounts.forms import ResetSetPasswordForm
 from characters.corporates import urls as corporates_urls
 from characters.kolaps import urls as kolaps_urls
 from characters.modern import urls as modern_urls
@@ -20,13 +20,7 @@ from characters.rapid40k import urls as rapid40k_urls
 
 auth_patterns = [
     path("signup/", accounts_views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            authentication_form=LoginForm, redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", accounts_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", accounts_views.password_change, name="password_change"),
     path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),

@@ -22,3 +22,20 @@ def shared_cache(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             )
         ]
     return []
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def public_secret_key(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """The default SECRET_KEY is in the repository: anyone could sign a session or a
+    password-reset link with it. Django's own check (security.W009) lets it pass, being
+    long and varied enough; this one names it."""
+    if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
+        return [
+            checks.Error(
+                "SECRET_KEY is the public development key.",
+                hint="Set SECRET_KEY to a long random value of your own: python3 -c "
+                "'import secrets; print(secrets.token_urlsafe(50))'.",
+                id="chronique.E001",
+            )
+        ]
+    return []

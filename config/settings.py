@@ -23,9 +23,10 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 # The default key only serves a local checkout; production sets SECRET_KEY.
-SECRET_KEY = env.str(
-    "SECRET_KEY", default="chronique-local-development-key-not-for-production-use-0123456789"
-)
+# It is public (it is in this file): `manage.py check --deploy` fails while it is in use
+# (config/checks.py).
+DEVELOPMENT_SECRET_KEY = "chronique-local-development-key-not-for-production-use-0123456789"
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -166,10 +167,16 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# argon2id at OWASP's minimum (19 MiB, 2 iterations, 1 lane), at most
+# PASSWORD_HASHES_AT_ONCE per process: config/hashers.py.
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "config.hashers.Argon2idHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+PASSWORD_HASHES_AT_ONCE = env.int("PASSWORD_HASHES_AT_ONCE", default=1)
+# Login attempts (the page and the API's token) one address may make in a minute, whatever
+# the names tried; more are answered 429 with a sentence (characters/accounts/throttles.py).
+LOGIN_ATTEMPTS_PER_MINUTE = env.int("LOGIN_ATTEMPTS_PER_MINUTE", default=20)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -263,6 +270,10 @@ CONTENT_SECURITY_POLICY = {
 # nested at most 32 levels; larger is refused with a sentence (config/api.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=512 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# The largest body any request may have, files included: daphne refuses more as soon as
+# the headers say so, before storing a byte (config/asgi_gate.py); the proxy caps bodies at
+# the same size (docker-compose.yml).
+REQUEST_BODY_MAX = env.int("REQUEST_BODY_MAX", default=16 * 1024 * 1024)
 API_MAX_JSON_DEPTH = 32
 # The years a chapter may be planned in: a date outside is refused with a sentence.
 CHAPTER_YEARS = (2000, 2199)
@@ -337,6 +348,10 @@ CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", default=10.0)
 # Periodic work run by `celery beat` (compose's `beat` service, `make beat`): votes close
 # themselves at their closing date and remind their players VOTE_REMINDER_HOURS before.
 VOTE_REMINDER_BEFORE = timedelta(hours=env.int("VOTE_REMINDER_HOURS", default=24))
+# EMBEDDED_BEAT: run this schedule in the ASGI server's process instead (`make run`, which
+# has no broker and no beat): config/embedded_beat.py. Never with a real beat running.
+EMBEDDED_BEAT = env.bool("EMBEDDED_BEAT", default=False)
+EMBEDDED_BEAT_TICK = 5.0
 CELERY_BEAT_SCHEDULE = {
     "votes-close-due": {
         "task": "campaigns.chapters.tasks.votes_close_due",
@@ -375,6 +390,9 @@ LOGGING = {
 # Redis when CHANNEL_REDIS_URL (or REDIS_URL) is set, so that every server process hears every
 # change; the in-process layer otherwise (`make run` with SQLite, one server process).
 ASGI_APPLICATION = "config.asgi.application"
+# Whether daphne serves the pages too (`make run`), or only the live table's WebSockets and
+# its health check (compose's `ws`, where gunicorn serves the pages): config/asgi_gate.py.
+ASGI_SERVES_PAGES = env.bool("ASGI_SERVES_PAGES", default=True)
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default=env.str("REDIS_URL", default=""))
 # The live table's fan-out is one small message per change to an encounter's group: Redis
 # publish/subscribe delivers it with one PUBLISH to every process, where the list-based layer

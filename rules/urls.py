@@ -6,7 +6,7 @@ patterns, not every route. `urlpatterns` are the pages, `api_urlpatterns` the ot
 twins. Every route has its rows in tests/test_authorization_matrix.py.
 """
 
-from django.urls import path
+from django.urls import path, re_path
 
 from rules.calculators import api as calculators_api
 from rules.calculators import rapid40k as rapid40k_calculators
@@ -130,4 +130,5 @@ api_urlpatterns = [
 websocket_urlpatterns = [
     path("ws/table/<int:pk>/", table_consumers.EncounterConsumer.as_asgi()),
     path("ws/table/watch/<str:token>/", table_consumers.EncounterConsumer.as_asgi()),
+    re_path(r"^ws/", table_consumers.NoSuchSocket.as_asgi()),
 ]

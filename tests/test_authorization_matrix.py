@@ -907,7 +907,7 @@ OTD_MATRIX: list[Row] = [
         "api-profile-mine",
         "patch",
         OWN_PROFILE_API,
-        data=lambda r, u: {"description": "Tenace"},
+        data=lambda r, u: {**profile_body(r, u), "description": "Tenace"},
         api=True,
         writes=True,
     ),

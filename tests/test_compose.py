@@ -217,3 +217,28 @@ def test_it_documents_every_setting_in_the_env_example():
         re.findall(r"^#?\s*([A-Z_]+)=", ENV_EXAMPLE.read_text(encoding="utf-8"), re.MULTILINE)
     )
     assert sorted(variables - documented) == []
+
+
+def test_its_proxy_sends_only_websocket_upgrades_to_daphne_and_caps_bodies():
+    """A `POST /ws/x/` of a gigabyte never reaches daphne: the proxy answers anything but an
+    upgrade on /ws/ itself, refuses a body longer than REQUEST_BODY_MAX or of unknown length,
+    and the ws service serves no page (config/asgi_gate.py)."""
+    compose = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    config = compose["configs"]["haproxy"]["content"]
+    frontend = config[config.index("frontend chronique") : config.index("backend web")]
+    assert "acl websocket_upgrade req.hdr(upgrade) -i websocket" in frontend
+    assert "use_backend ws if { path_beg /ws/ } websocket_upgrade" in frontend
+    assert re.search(
+        r"http-request return status 426 .* if \{ path_beg /ws/ \} !websocket_upgrade", frontend
+    )
+    assert re.search(
+        r"deny_status 413 if \{ req.hdr_val\(content-length\) gt "
+        r"\$\{REQUEST_BODY_MAX:-16777216\} \}",
+        frontend,
+    )
+    assert re.search(
+        r"return status 411 .* if \{ req.hdr_cnt\(transfer-encoding\) gt 0 \}", frontend
+    )
+    ws = _environment(_services()["ws"])
+    assert ws["ASGI_SERVES_PAGES"] == "false"
+    assert "ASGI_SERVES_PAGES" not in _environment(_services()["web"])

@@ -214,3 +214,21 @@ def test_the_deploy_check_asks_for_a_shared_cache_behind_cached_sessions():
     assert result.returncode != 0
     assert "chronique.W001" in result.stdout + result.stderr
     assert "CACHE_URL" in result.stdout + result.stderr
+
+
+def test_the_deploy_check_fails_on_the_public_development_key():
+    """The default SECRET_KEY is in the repository: a deployment still using it fails the
+    deploy check, with the way to make one."""
+    env = {k: v for k, v in {**os.environ, **PRODUCTION_ENV}.items() if k != "SECRET_KEY"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "chronique.E001" in result.stdout + result.stderr
+    assert "secrets.token_urlsafe" in result.stdout + result.stderr

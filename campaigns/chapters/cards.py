@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import DEFAULT_DB_ALIAS
+from django.utils import timezone
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
-from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
+from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of, vote_close_if_due
 from campaigns.models import (
     Ballot,
     Chapter,
@@ -646,13 +647,19 @@ class VoteCard:
 
     @property
     def is_open(self) -> bool:
-        return self.status == VoteStatus.OPEN
+        return self.status == VoteStatus.OPEN and not (
+            self.closes_at is not None and self.closes_at <= timezone.now()
+        )
 
 
 def vote_card(user, vote: Vote) -> VoteCard:
     """What `user` sees of a vote they may see (`vote_get_for_user`, which reads its campaign,
     chapter and winner), in four queries: the memberships, the candidates, the ballots, the
-    vocation assignments it produced."""
+    vocation assignments it produced. A vote whose closing date has come is closed first
+    (its ballots counted): it reads closed, with its result, whether or not a beat ran."""
+    if vote.status == VoteStatus.OPEN and vote.closes_at and vote.closes_at <= timezone.now():
+        vote_close_if_due(vote.pk)
+        vote.refresh_from_db()
     campaign = vote.campaign
     members = members_of(campaign)
     player_rows = members.players
@@ -705,7 +712,9 @@ def vote_card(user, vote: Vote) -> VoteCard:
         winner_title=f"{vote.winner.number}. {vote.winner.title}" if vote.winner else "",
         assignments=assignments,
         can_manage=can_manage,
-        can_vote=Role.PARTICIPANT in roles and vote.status == VoteStatus.OPEN,
+        can_vote=Role.PARTICIPANT in roles
+        and vote.status == VoteStatus.OPEN
+        and not (vote.closes_at is not None and vote.closes_at <= timezone.now()),
         ballots=len({b[0] for b in ballots}),
     )
 

@@ -38,6 +38,8 @@ class Chapter(models.Model):
     settlement (traumas, survival points, statistics) has run for this chapter.
     """
 
+    ONE_LINE_FIELDS = ("title",)  # characters/one_line.py
+
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="chapters"
     )

@@ -357,6 +357,11 @@ def ballot_cast(
         if locked.kind == VoteKind.NEXT_CHAPTER:
             if chapter is None or not locked.candidates.filter(pk=chapter.pk).exists():
                 raise Refusal(_("Vote for one of the candidate chapters."), field="chapter")
+            if not locked.candidates.filter(pk=chapter.pk, status=ChapterStatus.PLANNED).exists():
+                raise Refusal(
+                    _("This chapter is already played: vote for one still to play."),
+                    field="chapter",
+                )
             ballot, _created = Ballot.objects.update_or_create(
                 vote=locked, voter=voter, vocation="", defaults={"chapter": chapter}
             )
@@ -446,28 +451,38 @@ def votes_close_due(*, now: datetime | None = None) -> list[int]:
     of the votes it closed."""
     now = now or timezone.now()
     due = Vote.objects.filter(status=VoteStatus.OPEN, closes_at__lte=now).order_by("closes_at")
-    closed = []
-    for pk in list(due.values_list("pk", flat=True)):
-        with transaction.atomic():
-            locked = (
-                Vote.objects.select_for_update(skip_locked=True, of=("self",))
-                .select_related("campaign")
-                .filter(pk=pk, status=VoteStatus.OPEN, closes_at__lte=now)
-                .first()
-            )
-            if locked is None:
-                continue
-            _close(locked, actor=None)
-        closed.append(pk)
-    return closed
+    return [pk for pk in list(due.values_list("pk", flat=True)) if vote_close_if_due(pk, now=now)]
+
+
+def vote_close_if_due(pk: int, *, now: datetime | None = None) -> bool:
+    """Close the vote `pk` if it is open and its closing date has come; True if this call
+    closed it. What the periodic task does for each vote, and what reading a vote does
+    first (`campaigns.chapters.cards.vote_card`): a vote's state follows its date
+    wherever it is read, whether or not a beat runs."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = (
+            Vote.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("campaign")
+            .filter(pk=pk, status=VoteStatus.OPEN, closes_at__lte=now)
+            .first()
+        )
+        if locked is None:
+            return False
+        _close(locked, actor=None)
+    return True
 
 
 def _close(locked: Vote, *, actor) -> None:
     """Count the ballots of a locked open vote, keep the result, write the line."""
     if locked.kind == VoteKind.NEXT_CHAPTER:
-        candidates = list(locked.candidates.values_list("pk", "number"))
+        rows = list(locked.candidates.values_list("pk", "number", "status"))
         ballots = list(locked.ballots.values_list("chapter_id", flat=True))
-        counted = count_next_chapter(ballots, candidates)
+        counted = count_next_chapter(
+            ballots,
+            [(pk, number) for pk, number, _status in rows],
+            played={pk for pk, _number, status in rows if status != ChapterStatus.PLANNED},
+        )
         locked.result = {
             "counts": {str(pk): n for pk, n in counted.counts.items()},
             "winner": counted.winner,

@@ -406,7 +406,8 @@ def dashboard_card(user) -> DashboardCard:
     now = timezone.now()
     chapters = [_ChapterRow._make(row) for row in _CHAPTERS.rows(user.pk)]
     profile = viewer_profile(user.pk)
-    votes = _VOTES.rows(user.pk)
+    # Past its date a vote is closed, whether or not the task has counted it yet.
+    votes = [row for row in _VOTES.rows(user.pk) if row[-1] is None or row[-1] > now]
     events = _EVENTS.rows(user.pk)
     units, characters = _mine(user)
     armies, modern_characters = _other_rosters(user)

@@ -5,11 +5,13 @@ the one who did it), it claims the (line, player) row and sends the mail in the 
 transaction, so a redelivered task sends nothing twice.
 """
 
+import logging
+import smtplib
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import BadHeaderError, send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -34,9 +36,20 @@ from campaigns.notifications.models import (
 )
 from campaigns.services import require_manager
 from characters.bidi import isolate_text
+from characters.one_line import one_line
 from characters.permissions import Refusal
 
+logger = logging.getLogger(__name__)
+
 MOVING_FIELDS = {"starts_at", "place"}
+# What fails one recipient's mail without saying anything of the next one's.
+RECIPIENT_FAILURES = (
+    BadHeaderError,
+    ValueError,
+    smtplib.SMTPRecipientsRefused,
+    smtplib.SMTPDataError,
+    smtplib.SMTPSenderRefused,
+)
 SUBJECTS = {
     "chapter_planned": gettext_lazy("New chapter planned in %(campaign)s: %(title)s"),
     "chapter_moved": gettext_lazy("Chapter moved in %(campaign)s: %(title)s"),
@@ -271,6 +284,15 @@ def event_notify(*, event_id: int) -> int:
                 _send(event, kind, subscription)
         except IntegrityError:
             continue  # sent already, by an earlier delivery of this task
+        except RECIPIENT_FAILURES:
+            # This mail cannot go (an address the server refuses, a header it cannot
+            # carry): the others still go. Its row is rolled back with it, so a later
+            # delivery of the task tries it again. A lost connection is not caught: the
+            # task retries, and what was sent is not sent twice.
+            logger.exception(
+                "Notification %s to player %s failed", event.pk, subscription.player_id
+            )
+            continue
         sent += 1
     return sent
 
@@ -281,17 +303,27 @@ def _closing(event: CampaignEvent) -> str:
     return date_format(timezone.localtime(value), "DATETIME_FORMAT") if value else ""
 
 
+def _shown(name: str) -> str:
+    """A name as a mail shows it: one line (a header cannot be forged with text stored
+    before control characters were refused), isolated when it could reorder the words
+    around it (characters/bidi.py)."""
+    return isolate_text(one_line(name))
+
+
 def _send(event: CampaignEvent, kind: str, subscription: NotificationSubscription) -> None:
     site = settings.SITE_URL.rstrip("/")
-    values = {"campaign": event.campaign.name, "title": (event.data or {}).get("title", "")}
+    values = {
+        "campaign": _shown(event.campaign.name),
+        "title": _shown((event.data or {}).get("title", "")),
+    }
     with translation.override(subscription.language):
         subject = str(SUBJECTS[kind]) % values
         body = render_to_string(
             "campaigns/notifications/email.txt",
             {
                 "kind": kind,
-                "player": subscription.player,
-                "campaign": event.campaign.name,
+                "player_name": _shown(subscription.player.public_name),
+                "campaign": values["campaign"],
                 "title": values["title"],
                 "closes_at": _closing(event),
                 "link": site + _link(event),

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from characters.accounts import services
 from characters.accounts.selectors import account_get_for_user
+from characters.accounts.throttles import LOGIN_THROTTLED, login_attempt_refused
 from characters.models import Player
 from characters.permissions import Refusal
 
@@ -112,6 +113,8 @@ class TokenAPI(APIView):
     def post(self, request):
         from axes.handlers.proxy import AxesProxyHandler
 
+        if login_attempt_refused(request._request):
+            raise Refusal(LOGIN_THROTTLED, status=429)
         body = request.data if isinstance(request.data, dict) else {}
         credentials = {"username": str(body.get("username", ""))}
         if AxesProxyHandler.is_locked(request._request, credentials=credentials):

@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 class Player(AbstractUser):
     """A person using Chronique: player, organiser or both."""
 
+    ONE_LINE_FIELDS = ("display_name",)  # characters/one_line.py
+
     email = models.EmailField(_("e-mail address"), unique=True)
     display_name = models.CharField(
         _("display name"),

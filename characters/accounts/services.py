@@ -80,6 +80,7 @@ def player_change_password(*, player: Player, old_password: str, new_password: s
     with transaction.atomic():
         player.set_password(new_password)
         player.save(update_fields=["password"])
+        _token_replace(player)
     return player
 
 
@@ -88,7 +89,19 @@ def player_set_password(*, player: Player, password: str) -> Player:
     with transaction.atomic():
         player.set_password(password)
         player.save(update_fields=["password"])
+        _token_replace(player)
     return player
+
+
+def _token_replace(player: Player) -> None:
+    """A new password ends what the old one opened: the API token, if the player has one,
+    is replaced by a new key (shown on the account page), and every session signed with
+    the old password's hash is refused from its next request (Django's session hash; the
+    page that changed it keeps its own session through `update_session_auth_hash`)."""
+    from rest_framework.authtoken.models import Token
+
+    if Token.objects.filter(user=player).delete()[0]:
+        Token.objects.create(user=player)
 
 
 def player_token(*, player: Player, rotate: bool = False):

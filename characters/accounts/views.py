@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -11,8 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters.accounts import services
-from characters.accounts.forms import AccountForm, PasswordChangeForm, SignupForm
+from characters.accounts.forms import AccountForm, LoginForm, PasswordChangeForm, SignupForm
 from characters.accounts.selectors import account_get_for_user
+from characters.accounts.throttles import LOGIN_THROTTLED, login_attempt_refused
 
 
 def _next_page(request: HttpRequest) -> str:
@@ -24,6 +26,20 @@ def _next_page(request: HttpRequest) -> str:
     ):
         return target
     return ""
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, with the attempts of one address bounded (throttles.py)."""
+
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        if login_attempt_refused(request):
+            messages.error(request, LOGIN_THROTTLED)
+            context = self.get_context_data(form=self.get_form_class()(request))
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
 
 
 @require_http_methods(["GET", "POST"])

@@ -27,6 +27,8 @@ class KolapsUnitQuerySet(models.QuerySet):
 
 
 class KolapsUnit(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         VALID = "valid", _("Valid")
@@ -71,6 +73,7 @@ class KolapsCharacterQuerySet(models.QuerySet):
 
 
 class KolapsCharacter(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

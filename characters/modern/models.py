@@ -20,6 +20,7 @@ class ModernCharacterQuerySet(models.QuerySet):
 
 
 class ModernCharacter(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

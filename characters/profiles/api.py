@@ -51,9 +51,7 @@ class ProfileCreateSerializer(serializers.Serializer):
 
 
 class ProfileUpdateSerializer(serializers.Serializer):
-    version = version_field(
-        required=False, help_text="The version you read; a stale one is refused with 409."
-    )
+    version = version_field(help_text="The version you read; a stale one is refused with 409.")
     physique = serializers.IntegerField(required=False, min_value=0, max_value=9)
     psychique = serializers.IntegerField(required=False, min_value=0, max_value=9)
     reflexes = serializers.IntegerField(required=False, min_value=0, max_value=9)

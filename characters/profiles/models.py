@@ -121,6 +121,8 @@ class Trauma(models.Model):
     {"physique": -1}, or is null. An active trauma counts in the sheet's numbers; a
     healed one (`active` false, `healed_at` set) stays as history."""
 
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
+
     profile = models.ForeignKey(Profile, on_delete=models.CASCADE, related_name="traumas")
     name = models.CharField(_("name"), max_length=120)
     kind = models.CharField(_("kind"), max_length=16, choices=TraumaKind.choices)

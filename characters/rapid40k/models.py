@@ -23,6 +23,8 @@ class Rapid40kArmyQuerySet(models.QuerySet):
 
 
 class Rapid40kArmy(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
+
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         VALID = "valid", _("Valid")
@@ -63,6 +65,7 @@ class Rapid40kArmy(models.Model):
 
 
 class Rapid40kSquad(models.Model):
+    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
     army = models.ForeignKey(Rapid40kArmy, on_delete=models.CASCADE, related_name="squads")
     position = models.PositiveIntegerField(default=0)
     name = models.CharField(_("name"), max_length=80)

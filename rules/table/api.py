@@ -159,9 +159,8 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
     does; `dice` absent: the server rolls and records it; present: the faces rolled by hand,
     by the resolver's field names ("dice", "a_dice", "b_dice", "power_dice", "death_die")."""
 
-    version = version_field(
-        required=False, allow_null=True, help_text="The encounter's version you saw."
-    )
+    # Never null: `null` read as "no version" let a write skip the stale check (409).
+    version = version_field(required=False, help_text="The encounter's version you saw.")
     kind = serializers.ChoiceField(choices=all_kinds())
     actor = id_field(required=False, allow_null=True)
     target = id_field()
@@ -207,7 +206,9 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
 
 
 class TableVersionSerializer(_SharedFields, serializers.Serializer):
-    version = version_field(required=False, allow_null=True, default=None)
+    version = version_field(
+        required=False, default=None, help_text="The encounter's version you saw."
+    )
 
 
 class TableCombatantSerializer(TableVersionSerializer):

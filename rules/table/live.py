@@ -7,12 +7,15 @@ Across several server processes the channel layer is Redis (`CHANNEL_REDIS_URL` 
 """
 
 import asyncio
+import hashlib
 import logging
 import threading
 from concurrent.futures import Future
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
 
 logger = logging.getLogger(__name__)
 _fanout_loop: asyncio.AbstractEventLoop | None = None
@@ -26,6 +29,20 @@ def group_of(encounter_id: int) -> str:
 def spectators_of(encounter_id: int) -> str:
     """The screens watching the encounter through its spectator link (in its group too)."""
     return f"encounter-{encounter_id}-spectators"
+
+
+def session_group(session_key: str) -> str:
+    """The players' devices opened with one login session (its key hashed: the key itself
+    opens the session)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:48]
+
+
+@receiver(user_logged_out, dispatch_uid="table-session-ended")
+def session_ended(sender, request, user, **kwargs) -> None:
+    """On logout (Django's `user_logged_out`): close the table's sockets of that session."""
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        _send(0, session_group(session_key), {"type": "session.ended"})
 
 
 def _fanout() -> asyncio.AbstractEventLoop:

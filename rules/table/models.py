@@ -49,6 +49,7 @@ class EncounterStatus(models.TextChoices):
 
 
 class Encounter(models.Model):
+    ONE_LINE_FIELDS = ("title",)  # characters/one_line.py
     # Every game system's slug; the table plays those with an adapter (rules.table.systems).
     system = models.CharField(max_length=20, choices=system_choices(), default=System.KOLAPS)
     # The chapter it is played in; none for a pick-up game.

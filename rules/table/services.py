@@ -82,7 +82,13 @@ def encounter_role(user, encounter: Encounter) -> set[Role]:
         roles |= member_role(user, campaign, read[1]) if read else campaign_role(user, campaign)
     elif encounter.created_by_id == user.pk:
         roles.add(Role.ORGANISER)
-    if Role.ORGANISER not in roles and (read[2] if read else _plays(user, encounter)):
+    # A combatant's player takes part in a pick-up game; in a chapter's encounter, only
+    # while a member of the campaign (who left it no longer sees or acts at its table).
+    if (
+        Role.ORGANISER not in roles
+        and encounter.chapter_id is None
+        and (read[2] if read else _plays(user, encounter))
+    ):
         roles.add(Role.PARTICIPANT)
     return roles
 
@@ -147,7 +153,7 @@ def _lock_sql(*, visible: bool = False) -> str:
 
 def _visible_sql() -> str:
     """`encounter_role`'s CAN_VIEW as SQL on the encounter's row, the user's id in each of
-    its 4 parameters: the pick-up game's creator, a player of one of its combatants, the
+    its 4 parameters: the pick-up game's creator or a player of one of its combatants, the
     organiser or a member of its chapter's campaign (a test holds the two to agree)."""
     quote = connection.ops.quote_name
 
@@ -160,10 +166,10 @@ def _visible_sql() -> str:
     campaign = Chapter._meta.get_field("campaign").related_model
     member = campaign._meta.get_field("memberships").related_model
     return (
-        f"(({col(Encounter, 'chapter')} IS NULL AND {col(Encounter, 'created_by')} = %s)"
+        f"({col(Encounter, 'chapter')} IS NULL AND ({col(Encounter, 'created_by')} = %s"
         f" OR EXISTS (SELECT 1 FROM {table(Combatant)}"
         f" WHERE {col(Combatant, 'encounter')} = {col(Encounter, 'id')}"
-        f" AND {col(Combatant, 'player')} = %s)"
+        f" AND {col(Combatant, 'player')} = %s))"
         f" OR EXISTS (SELECT 1 FROM {table(Chapter)} INNER JOIN {table(campaign)}"
         f" ON {col(campaign, 'id')} = {col(Chapter, 'campaign')}"
         f" WHERE {col(Chapter, 'id')} = {col(Encounter, 'chapter')}"

@@ -68,6 +68,8 @@ def asgi_servers(tmp_path):
         "STATIC_ROOT": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "LOG_LEVEL": "WARNING",
+        # Every simulated visitor logs in from 127.0.0.1.
+        "LOGIN_ATTEMPTS_PER_MINUTE": "1000000",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115 - closed in the teardown

@@ -39,7 +39,7 @@ def test_it_signs_up_logs_in_and_sends_one_welcome_email(
 def test_it_hashes_passwords_with_argon2_outside_tests():
     from config import settings as project_settings
 
-    assert project_settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
+    assert project_settings.PASSWORD_HASHERS[0] == "config.hashers.Argon2idHasher"
 
 
 @pytest.mark.parametrize(

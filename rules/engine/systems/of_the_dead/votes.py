@@ -6,7 +6,7 @@ the next-chapter vote (ties to the chapter planned first).
 """
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 
@@ -18,21 +18,28 @@ class NextChapterCount:
 
 
 def count_next_chapter(
-    ballots: Sequence[int], candidates: Sequence[tuple[int, int]]
+    ballots: Sequence[int],
+    candidates: Sequence[tuple[int, int]],
+    *,
+    played: Collection[int] = (),
 ) -> NextChapterCount:
     """Count ballots (chapter ids) among `candidates` [(chapter id, chapter number)].
 
-    Tie rule: among the candidates sharing the most ballots, the one planned first (the
-    lowest chapter number) wins. No ballot at all: no winner.
+    Next-chapter vote (docs/of-the-dead.md): a candidate `played` since the vote opened
+    (started, closed or settled) cannot be the next chapter: its ballots are counted and
+    shown, but it never wins. Tie rule: among the candidates still to play sharing the
+    most ballots, the one planned first (the lowest chapter number) wins. No ballot for a
+    candidate still to play: no winner.
     """
     counts = {pk: 0 for pk, _number in candidates}
     for pk in ballots:
         if pk in counts:
             counts[pk] += 1
-    top = max(counts.values(), default=0)
+    playable = [(pk, number) for pk, number in candidates if pk not in played]
+    top = max((counts[pk] for pk, _number in playable), default=0)
     if top == 0:
         return NextChapterCount(counts=counts, winner=None, tied=[])
-    leaders = sorted((number, pk) for pk, number in candidates if counts[pk] == top)
+    leaders = sorted((number, pk) for pk, number in playable if counts[pk] == top)
     return NextChapterCount(
         counts=counts,
         winner=leaders[0][1],
