@@ -258,6 +258,10 @@ CONTENT_SECURITY_POLICY = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=512 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 API_MAX_JSON_DEPTH = 32
+# What one account may import in 24 hours: campaigns, and the inactive accounts their
+# players become (campaigns/transfer): an import is refused with a sentence beyond.
+CAMPAIGN_IMPORTS_PER_DAY = env.int("CAMPAIGN_IMPORTS_PER_DAY", default=20)
+CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY = env.int("CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY", default=400)
 # The years a chapter may be planned in: a date outside is refused with a sentence.
 CHAPTER_YEARS = (2000, 2199)
 
