@@ -1,0 +1,205 @@
+"""A forged campaign file never changes anything outside the campaign it creates
+(docs/campaign-export.md): the recipes of an attack on a clone, each replayed, and every
+field of the format forged in turn."""
+
+import json
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from campaigns.models import SettlementEntry
+from campaigns.settlement.apply import settlement_apply
+from campaigns.settlement.services import settlement_reopen
+from campaigns.transfer.services import campaign_export, campaign_import
+from characters.models import Player, Profile, ProfileStatus
+from characters.permissions import Refusal
+from tests.factories import PlayerFactory
+from tests.settlement_fixtures import closed_chapter, of_the_dead_table
+
+
+@pytest.fixture
+def world(db):
+    """Orga's real campaign, settled once: bruno won (3 survival points), claire died."""
+    organiser, campaign, players = of_the_dead_table(players=3, prefix="o")
+    chapter = closed_chapter(organiser, campaign, players)
+    settlement_apply(chapter_id=chapter.pk)
+    bruno, claire = players[0], players[2]
+    return organiser, campaign, bruno, claire
+
+
+def sheet(player) -> Profile:
+    return Profile.objects.get(player=player)
+
+
+def file_of(organiser, campaign) -> dict:
+    return campaign_export(actor=organiser, campaign=campaign)
+
+
+def refusal_of(actor, data) -> str:
+    with pytest.raises(Refusal) as refusal, translation.override("en"):
+        campaign_import(actor=actor, text=json.dumps(data))
+    return str(refusal.value.message)
+
+
+def unsettle_first_chapter(data: dict) -> None:
+    """A closed chapter awaiting its settlement: no ledger, no settlement progress."""
+    data["tables"]["chapters"][0]["settled_at"] = None
+    data["tables"]["ledger"] = []
+    data["tables"]["settlements"] = []
+
+
+def test_an_import_cannot_give_the_importer_survival_points_beyond_the_rules(world):
+    organiser, campaign, bruno, _claire = world
+    assert sheet(bruno).survival_points == 2  # a victory: +1 survived, +1 won
+    data = file_of(organiser, campaign)
+    data["tables"]["campaign"][0]["survival_points_survive"] = 32767
+    data["tables"]["campaign"][0]["survival_points_victory"] = 32767
+    unsettle_first_chapter(data)
+    message = refusal_of(bruno, data)
+    assert message.startswith("This export does not follow its schema at tables/campaign/0/")
+    assert message.endswith("a number out of range")
+    # Within the API's range (0-10), settling the imported chapter gives what a campaign
+    # bruno organised himself would: 10 + 10 for a victory, never more.
+    data["tables"]["campaign"][0]["survival_points_survive"] = 10
+    data["tables"]["campaign"][0]["survival_points_victory"] = 10
+    imported = campaign_import(actor=bruno, text=json.dumps(data))
+    assert sheet(bruno).survival_points == 2  # the import itself writes nothing to it
+    settlement_apply(chapter_id=imported.chapters.get().pk)
+    assert sheet(bruno).survival_points == 2 + 20
+
+
+def test_a_forged_ledger_row_does_not_top_the_leaderboard(world, client):
+    organiser, campaign, bruno, _claire = world
+    data = file_of(organiser, campaign)
+    for row in data["tables"]["ledger"]:
+        row.update(kills_zonard=99999, kills_total=99999, survival_points=2147483647)
+    imported = campaign_import(actor=bruno, text=json.dumps(data))
+    ledger = imported.ledger.get(player=bruno)
+    # Recomputed from the chapter's outcome (1 zonard, 1 mastard), never trusted.
+    assert (ledger.kills_zonard, ledger.kills_total, ledger.survival_points) == (1, 2, 2)
+    client.force_login(bruno)
+    rows = client.get(reverse("api-leaderboard")).json()
+    mine = next(row for row in rows if row["username"] == bruno.username)
+    assert mine["kills_total"] == 4  # 2 in orga's campaign, 2 in the imported copy
+    assert sheet(bruno).survival_points == 2
+
+
+def test_a_forged_effect_and_a_reopen_never_revive_a_character_dead_elsewhere(world):
+    organiser, campaign, _bruno, claire = world
+    assert sheet(claire).status == ProfileStatus.DEAD  # died in orga's campaign
+    data = file_of(organiser, campaign)
+    for row in data["tables"]["ledger"]:
+        if row["player"] == claire.username:
+            row["effects"] = [{"op": "status", "before": "alive", "after": "dead"}]
+    imported = campaign_import(actor=claire, text=json.dumps(data))
+    assert imported.ledger.get(player=claire).effects == []  # her sheet here is not the file's
+    settlement_reopen(actor=claire, chapter=imported.chapters.get())
+    assert sheet(claire).status == ProfileStatus.DEAD
+
+
+def test_a_reopen_reverts_only_what_its_own_settlement_set(world):
+    """A ledger row naming a status its chapter did not set (the database written by
+    another way than the settlement) leaves the sheet as it is."""
+    organiser, campaign, bruno, claire = world
+    second = closed_chapter(organiser, campaign, [bruno], title="La ferme", traumas=False)
+    settlement_apply(chapter_id=second.pk)
+    SettlementEntry.objects.filter(chapter=second, player=bruno).update(
+        effects=[{"op": "status", "before": "alive", "after": "zombie"}],
+        profile=sheet(claire),
+    )
+    settlement_reopen(actor=organiser, chapter=second)
+    assert sheet(claire).status == ProfileStatus.DEAD
+    assert sheet(bruno).status == ProfileStatus.ALIVE
+
+
+def test_forged_survival_points_never_overflow_a_real_settlement(world):
+    organiser, campaign, bruno, _claire = world
+    data = file_of(organiser, campaign)
+    for row in data["tables"]["ledger"]:
+        row["survival_points"] = 2147483647
+    campaign_import(actor=bruno, text=json.dumps(data))
+    campaign_import(actor=bruno, text=json.dumps(data))
+    real = closed_chapter(organiser, campaign, [bruno], title="La ferme", traumas=False)
+    assert settlement_apply(chapter_id=real.pk) == "settled"
+    assert sheet(bruno).survival_points == 4
+
+
+def test_a_sheet_beyond_the_rules_is_refused(world):
+    organiser, campaign, _bruno, _claire = world
+    data = file_of(organiser, campaign)
+    data["tables"]["profiles"][0]["physique"] = 32767
+    assert "tables/profiles/0/physique: a number out of range" in refusal_of(organiser, data)
+    data["tables"]["profiles"][0].update(physique=6, psychique=1, reflexes=1, combat=2)
+    assert refusal_of(organiser, data) == (
+        "This export breaks its game's rules (profiles, physique): nothing was imported."
+    )
+
+
+def test_imported_players_never_squat_a_name_nor_pass_for_a_real_player(world, client):
+    organiser, campaign, _bruno, _claire = world
+    data = file_of(organiser, campaign)
+    data["players"].append({"username": "Dave", "display_name": "Dave"})
+    data["tables"]["memberships"].append(
+        {**data["tables"]["memberships"][-1], "id": 999, "player": "Dave"}
+    )
+    imported = campaign_import(actor=organiser, text=json.dumps(data))
+    dave = imported.memberships.get(player__username="imported-Dave").player
+    assert dave.display_name == "Dave (importé)" and not dave.is_active
+    response = client.post(
+        reverse("signup"),
+        {"username": "dave", "email": "dave@example.org", "display_name": "Dave",
+         "password": "Un-long-mot-de-passe-9", "password_again": "Un-long-mot-de-passe-9"},
+    )  # fmt: skip
+    assert response.status_code == 302 and Player.objects.filter(username="dave").exists()
+    client.logout()
+    response = client.post(
+        reverse("signup"),
+        {"username": "Imported-eve", "email": "eve@example.org", "display_name": "",
+         "password": "Un-long-mot-de-passe-9", "password_again": "Un-long-mot-de-passe-9"},
+    )  # fmt: skip
+    assert "réservés aux joueurs importés" in response.content.decode().replace("\u00a0", " ")
+    homoglyph = file_of(organiser, campaign)
+    homoglyph["players"].append({"username": "\u0430lice", "display_name": "Alice"})
+    assert refusal_of(organiser, homoglyph) == "This export holds a username in the wrong format."
+
+
+def test_imports_are_paced_per_importer(world, settings):
+    organiser, campaign, _bruno, _claire = world
+    text = json.dumps(file_of(organiser, campaign))  # 3 players besides the organiser
+    importer = PlayerFactory(username="importer")
+    settings.CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY = 6
+    campaign_import(actor=importer, text=text)
+    campaign_import(actor=importer, text=text)
+    message = refusal_of(importer, json.loads(text))
+    assert message == (
+        "You have imported as many campaigns and players as a day allows: try again tomorrow."
+    )
+    settings.CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY, settings.CAMPAIGN_IMPORTS_PER_DAY = 1000, 2
+    assert refusal_of(importer, json.loads(text)) == message
+    campaign_import(actor=PlayerFactory(username="other"), text=text)  # per importer
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_imports_of_one_file_all_succeed():
+    """PostgreSQL: four imports of one file at once each get their own new accounts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    organiser, campaign, _players = of_the_dead_table(players=3, prefix="c")
+    text = json.dumps(file_of(organiser, campaign))
+    importers = [PlayerFactory(username=f"importer-{n}") for n in range(4)]
+
+    def run(importer):
+        try:
+            return campaign_import(actor=importer, text=text).pk
+        except Refusal as refusal:
+            return str(refusal.message)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(run, importers))
+    assert all(isinstance(r, int) for r in results), results
+    assert Player.objects.filter(username__startswith="imported-c-0").count() == 4
