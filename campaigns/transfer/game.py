@@ -31,6 +31,7 @@ from rules.engine.systems.of_the_dead import effects
 from rules.engine.systems.of_the_dead.settlement import SurvivalRule, survival_points
 
 PROFILE_SYSTEMS = ("of-the-dead",)
+COUNTER_MAX = 9999
 
 
 def _bounds(serializer: Any, name: str) -> tuple[int, int]:
@@ -66,6 +67,12 @@ RULE_RANGES: dict[tuple[str, str], tuple[int, int]] = {
         for name in ("physique", "psychique", "reflexes", "combat")
     },
     ("encounter_events", "damage"): (0, MAX_DAMAGE),
+    # Counted on from by the services (the next chapter, the next member, another try):
+    # bounded far below their column's end, so that counting on never overflows it.
+    ("chapters", "number"): (1, COUNTER_MAX),
+    ("kolaps_characters", "position"): (0, COUNTER_MAX),
+    ("rapid40k_squads", "position"): (0, COUNTER_MAX),
+    ("settlements", "attempts"): (0, COUNTER_MAX),
 }
 KILLS = _bounds(OutcomeWriteSerializer, "kills")
 TRAUMA_CHANGE = _bounds(TraumaCreateSerializer, "effect")
@@ -126,11 +133,16 @@ def check_sheets(tables: dict) -> None:
 
 def derive(tables: dict, kept: set[int]) -> None:
     """Rewrite, in the file's rows, what the settlement derives: every ledger row's result
-    and figures from its outcome, every sheet's life markers, Moral and survival points.
+    and figures from its outcome, every sheet's life markers, Moral and survival points;
+    and every version counter starts again at 1.
 
     `kept`: the file's sheets not written (the importer keeps the one they have here). The
     ledger rows of such a sheet name none, and revert nothing when reopened: an import
     never writes to a sheet that exists."""
+    for rows in tables.values():
+        for row in rows:
+            if "version" in row:  # a new row here: its edits count from 1 again
+                row["version"] = 1
     campaign = tables["campaign"][0]
     of_the_dead = campaign["system"] in PROFILE_SYSTEMS
     rule = SurvivalRule(

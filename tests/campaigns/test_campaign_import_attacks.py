@@ -5,10 +5,11 @@ field of the format forged in turn."""
 import json
 
 import pytest
+from django.db.models import Max
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.models import SettlementEntry
+from campaigns.models import Campaign, Chapter, SettlementEntry
 from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.services import settlement_reopen
 from campaigns.transfer.services import campaign_export, campaign_import
@@ -203,3 +204,147 @@ def test_concurrent_imports_of_one_file_all_succeed():
         results = list(pool.map(run, importers))
     assert all(isinstance(r, int) for r in results), results
     assert Player.objects.filter(username__startswith="imported-c-0").count() == 4
+
+
+# --- Every field of the format, forged ------------------------------------------------------
+
+# The rows an import must leave as they are: every row that existed before it.
+OUTSIDE = (
+    "characters.Player",
+    "characters.Profile",
+    "characters.Trauma",
+    "characters.KolapsUnit",
+    "characters.KolapsCharacter",
+    "characters.Rapid40kArmy",
+    "characters.Rapid40kSquad",
+    "campaigns.Campaign",
+    "campaigns.Membership",
+    "campaigns.Chapter",
+    "campaigns.ChapterOutcome",
+    "campaigns.SettlementEntry",
+    "campaigns.CharacterStatistics",
+)
+
+
+def outside(limits: dict) -> dict:
+    from django.apps import apps
+
+    return {
+        name: list(
+            apps.get_model(name)
+            .objects.filter(pk__lte=limit)
+            .order_by("pk")
+            .values(*[f.attname for f in apps.get_model(name)._meta.concrete_fields
+                      if f.name != "last_login"])
+        )
+        for name, limit in limits.items()
+    }  # fmt: skip
+
+
+def forged(table, key: str, row: dict, data: dict, stranger: str):
+    """The most hostile value of one field: beyond the rules' range or the column's, a row
+    or a player of the database the file does not hold, a choice that does not exist..."""
+    from django.db import models
+
+    from campaigns.transfer import document, game
+
+    if key == "id":
+        return 2**63 - 1
+    if key in table.m2m:
+        return [Chapter.objects.exclude(pk__in=row[key]).order_by("pk").first().pk]
+    f = next(f for f in table.fields if document.key_of(f) == key)
+    if f.is_relation:
+        if f.related_model is Player:
+            data["players"].append({"username": stranger, "display_name": "Alice"})
+            return stranger
+        return f.related_model.objects.order_by("pk").first().pk
+    if isinstance(f, models.BooleanField):
+        return not row.get(key, f.default if f.has_default() else False)
+    if f.choices:
+        return "forged"
+    if isinstance(f, models.IntegerField):
+        schema = document.json_type(f, table.name)
+        if (table.name, key) in game.RULE_RANGES:
+            return game.RULE_RANGES[table.name, key][1] + 1
+        return schema["maximum"]
+    if isinstance(f, models.JSONField):
+        if f.has_default() and f.default is list:
+            return [{"op": "status", "before": "alive", "after": "dead"},
+                    {"op": "trauma_healed", "trauma": None}]  # fmt: skip
+        return {"chapter": None, "zonard": 99999, "physique": 9, "psychique": -9}
+    if isinstance(f, models.DateTimeField):
+        return "1000-01-01T00:00:00+00:00"
+    if isinstance(f, models.DateField):
+        return "9999-12-31"
+    return "\u202e" + "x" * ((f.max_length or 4000) - 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_field_of_the_format_forged_changes_nothing_outside_the_new_campaign(settings):
+    """Each field of each table, in turn, set to its most hostile value in an export of
+    the demo: the import is refused with a sentence, or it creates its campaign and
+    nothing that existed before changes (nor when its settled chapters are reopened); a
+    number beyond the rules' range is always refused."""
+    import copy
+    from io import StringIO
+
+    from django.apps import apps
+    from django.core.management import call_command
+
+    from campaigns.transfer import document, game
+    from characters.profiles.services import profile_create
+
+    settings.CAMPAIGN_IMPORTS_PER_DAY = settings.CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY = 10**6
+    call_command("demo_load", stdout=StringIO())
+    files = [
+        campaign_export(actor=c.organiser, campaign=c)
+        for c in Campaign.objects.select_related("organiser").order_by("pk")
+    ]
+    forger = PlayerFactory(username="forger")
+    profile_create(actor=forger, player=forger, physique=3, psychique=2, reflexes=2, combat=2)
+    stranger = Player.objects.exclude(pk=forger.pk).order_by("pk").first().username
+    limits = {
+        name: apps.get_model(name).objects.aggregate(m=Max("pk"))["m"] or 0 for name in OUTSIDE
+    }
+    before = outside(limits)
+    forged_fields, refused = 0, 0
+    with_votes = next(f for f in files if f["tables"]["votes"])
+    if not with_votes["tables"]["ballots"]:  # the demo's votes wait for their ballots
+        vote = with_votes["tables"]["votes"][0]
+        with_votes["tables"]["ballots"].append(
+            {"id": 1, "vote": vote["id"], "voter": with_votes["players"][0]["username"],
+             "chapter": (vote["candidates"] or [None])[0], "vocation": "", "nominee": None,
+             "cast_at": "2026-01-01T10:00:00+00:00"}
+        )  # fmt: skip
+    otd = next(f for f in files if f["tables"]["campaign"][0]["system"] == "of-the-dead")
+    otd["tables"]["vocations"].append(
+        {"id": 1, "chapter": otd["tables"]["chapters"][0]["id"], "source": "chosen",
+         "player": otd["tables"]["memberships"][0]["player"], "vocation": "meneur"}
+    )  # fmt: skip
+    kolaps = next(f for f in files if f["tables"]["kolaps_units"])
+    unit = kolaps["tables"]["unit_entries"][0]
+    kolaps["tables"]["unit_results"].append(
+        {"id": 1, "chapter": unit["chapter"], "unit": unit["unit"], "unit_name": "Unité",
+         "vu": 10, "player": unit["player"], "side": "", "result": "victory",
+         "losses": [], "notes": ""}
+    )  # fmt: skip
+    for table in document.TABLES:
+        source = next((f for f in files if f["tables"][table.name]), None)
+        assert source is not None, f"no demo campaign has a row of {table.name}"
+        keys = ["id", *(document.key_of(f) for f in table.fields), *table.m2m]
+        for key in keys:
+            data = copy.deepcopy(source)
+            row = data["tables"][table.name][0]
+            row[key] = forged(table, key, row, data, stranger)
+            forged_fields += 1
+            try:
+                campaign = campaign_import(actor=forger, text=json.dumps(data))
+            except Refusal as refusal:
+                refused += 1
+                assert str(refusal.message), (table.name, key)
+                continue
+            assert (table.name, key) not in game.RULE_RANGES, f"{table.name}.{key} accepted"
+            for chapter in campaign.chapters.filter(settled_at__isnull=False):
+                settlement_reopen(actor=forger, chapter=chapter)
+            assert outside(limits) == before, f"{table.name}.{key} changed a row outside"
+    assert forged_fields > 200 and 0 < refused < forged_fields
