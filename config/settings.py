@@ -257,6 +257,15 @@ CONTENT_SECURITY_POLICY = {
 # nested at most 32 levels; larger is refused with a sentence (config/api.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=512 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# A whole upload (a file and the form around it): beyond, refused with a 413 before the
+# rest is read (config/uploads.py); a little over DATA_UPLOAD_MAX_MEMORY_SIZE, so that a
+# file just too large is told so by its importer's form, in its own sentence.
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE + 64 * 1024)
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 API_MAX_JSON_DEPTH = 32
 # What one account may import in 24 hours: campaigns, and the inactive accounts their
 # players become (campaigns/transfer): an import is refused with a sentence beyond.
