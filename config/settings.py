@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a restore empties a per-process cache before anything reads it.
+    "config.middleware.RestoreStampMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -132,6 +134,9 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 # the others' copies.
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
+# Written by `manage.py restore`; a server with a per-process cache empties it when it
+# changes (config/middleware.py). Shared by the server and the restore: one machine.
+RESTORE_STAMP = env.path("RESTORE_STAMP", default=VAR_DIR / "restore-stamp")
 # A KOLAPS unit's print and each character's print sheet, kept as rendered under a key
 # naming all they show (characters/kolaps/views.py `_print_page`, printing.py); 0 renders
 # every sheet on every request.
