@@ -316,10 +316,10 @@ def test_every_field_of_the_format_forged_changes_nothing_outside_the_new_campai
              "chapter": (vote["candidates"] or [None])[0], "vocation": "", "nominee": None,
              "cast_at": "2026-01-01T10:00:00+00:00"}
         )  # fmt: skip
-    otd = next(f for f in files if f["tables"]["campaign"][0]["system"] == "of-the-dead")
-    otd["tables"]["vocations"].append(
-        {"id": 1, "chapter": otd["tables"]["chapters"][0]["id"], "source": "chosen",
-         "player": otd["tables"]["memberships"][0]["player"], "vocation": "meneur"}
+    of_the_dead = next(f for f in files if f["tables"]["campaign"][0]["system"] == "of-the-dead")
+    of_the_dead["tables"]["vocations"].append(
+        {"id": 1, "chapter": of_the_dead["tables"]["chapters"][0]["id"], "source": "chosen",
+         "player": of_the_dead["tables"]["memberships"][0]["player"], "vocation": "meneur"}
     )  # fmt: skip
     kolaps = next(f for f in files if f["tables"]["kolaps_units"])
     unit = kolaps["tables"]["unit_entries"][0]
