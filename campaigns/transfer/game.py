@@ -170,6 +170,10 @@ def derive(tables: dict, kept: set[int]) -> None:
     for row in tables["ledger"]:
         key = (row["chapter"], row["player"])
         outcome = outcomes.get(key)
+        if outcome is None and row.get("reverted_at") is not None:
+            # A row reverted before its outcome was taken back: it counts for nothing.
+            outcome = {"result": "defeat", "died": True, "kills": {}}
+            row["effects"] = []
         if outcome is None:
             raise GameProblem("ledger", "chapter")
         profile = row.get("profile")

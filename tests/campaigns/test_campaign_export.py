@@ -290,7 +290,7 @@ def test_the_importers_own_username_is_the_importer_who_keeps_their_sheet(db):
     settlement_apply(chapter_id=chapter.pk)
     data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
     importer = players[0]
-    sheet = importer.otd_profile
+    sheet = Profile.objects.get(player=importer)
     imported = campaign_import(actor=importer, text=data)
     assert imported.organiser == importer
     members = sorted(m.player.username for m in imported.memberships.select_related("player"))
@@ -485,7 +485,7 @@ def test_the_schema_file_is_the_one_the_tables_describe():
 # --- Pages, API and query budget -------------------------------------------------------------
 
 
-def test_the_download_and_the_import_form_work_as_pages(exported, client):
+def test_the_download_and_the_import_form_work_as_pages(exported, client, settings):
     organiser, _data = exported
     client.force_login(organiser)
     campaign = Campaign.objects.get()
@@ -507,9 +507,14 @@ def test_the_download_and_the_import_form_work_as_pages(exported, client):
     upload = SimpleUploadedFile("campaign.json", text.encode(), "application/json")
     assert client.post(reverse("campaign-import"), {"file": upload}).status_code == 302
     assert Campaign.objects.count() == 3
-    heavy = SimpleUploadedFile("big.json", text.encode() + b" " * 600_000, "application/json")
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    heavy = SimpleUploadedFile("big.json", b" " * (limit + 10), "application/json")
     bad = client.post(reverse("campaign-import"), {"file": heavy})
     assert "This file is too large" in bad.content.decode()
+    # Far over it: refused before the upload is read (config/uploads.py).
+    heavier = SimpleUploadedFile("big.json", b" " * (settings.UPLOAD_MAX_BYTES + 1))
+    bad = client.post(reverse("campaign-import"), {"file": heavier})
+    assert bad.status_code == 413 and "This request is too large" in bad.content.decode()
     assert Campaign.objects.count() == 3
 
 

@@ -348,3 +348,16 @@ def test_every_field_of_the_format_forged_changes_nothing_outside_the_new_campai
                 settlement_reopen(actor=forger, chapter=chapter)
             assert outside(limits) == before, f"{table.name}.{key} changed a row outside"
     assert forged_fields > 200 and 0 < refused < forged_fields
+
+
+def test_a_ledger_row_needs_its_outcome_unless_it_was_reverted(world):
+    organiser, campaign, _bruno, _claire = world
+    data = file_of(organiser, campaign)
+    data["tables"]["outcomes"] = data["tables"]["outcomes"][1:]  # one row loses its outcome
+    assert refusal_of(organiser, data) == (
+        "This export breaks its game's rules (ledger, chapter): nothing was imported."
+    )
+    for row in data["tables"]["ledger"]:
+        row.update(reverted_at=row["settled_at"], result="forged", kills_zonard=99999)
+    imported = campaign_import(actor=organiser, text=json.dumps(data))
+    assert all(row.kills_zonard <= 3 for row in imported.ledger.all())
