@@ -3,6 +3,7 @@ on PostgreSQL, SQLite's online backup API on the embedded default. `make backup`
 `make restore FILE=...` call the `backup` and `restore` commands, which call these."""
 
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
@@ -10,8 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.db import connections
+from rest_framework.authtoken.models import Token
 
 
 class BackupError(Exception):
@@ -69,7 +72,21 @@ def restore(path: Path) -> None:
     if not path.exists():
         raise BackupError(f"No backup at {path}.")
     _restore(path)
+    signed_out_everywhere()
     cache.clear()
+
+
+def signed_out_everywhere() -> None:
+    """After a restore, every session and API token of the restored rows ends (everyone
+    signs in again), and the restore stamp tells the servers that keep their cache in
+    their own memory to empty it (`config.middleware.RestoreStampMiddleware`): they would
+    otherwise keep serving the sessions, tokens and players of the database replaced, and
+    a restored id may belong to someone else now."""
+    Session.objects.all().delete()
+    Token.objects.all().delete()
+    stamp = Path(settings.RESTORE_STAMP)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(secrets.token_hex(16))
 
 
 def _restore(path: Path) -> None:

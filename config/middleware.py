@@ -10,7 +10,11 @@ the typography itself in `characters/typography.py`): a non-breaking space befor
 ("Historique d'Alice"), names being interpolated after the sentence was translated.
 """
 
+import os
+
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -110,3 +114,29 @@ class RefusalMiddleware:
         if isinstance(exception, OverflowError):
             return render(request, "refusal.html", {"message": out_of_range_sentence()}, status=400)
         return None
+
+
+def _restore_stamp() -> int | None:
+    try:
+        return os.stat(settings.RESTORE_STAMP).st_mtime_ns
+    except OSError:
+        return None
+
+
+class RestoreStampMiddleware:
+    """A server that keeps its cache in its own memory (the default, `make run`) empties it
+    on its first request after `manage.py restore`, told by the restore stamp's change
+    (config/backup.py): the sessions, tokens and players it keeps are those of the database
+    replaced. One `stat` per request; a shared cache (Redis) is emptied by the restore."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.seen = _restore_stamp()
+
+    def __call__(self, request):
+        if isinstance(caches["default"], LocMemCache):
+            stamp = _restore_stamp()
+            if stamp != self.seen:
+                caches["default"].clear()
+                self.seen = stamp
+        return self.get_response(request)

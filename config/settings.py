@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a restore empties a per-process cache before anything reads it.
+    "config.middleware.RestoreStampMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -139,6 +141,9 @@ CACHES["default"]["KEY_PREFIX"] = RELEASE
 # the others' copies.
 SESSION_ENGINE = env.str("SESSION_ENGINE", default="django.contrib.sessions.backends.cached_db")
 AUTH_USER_CACHE_SECONDS = env.int("AUTH_USER_CACHE_SECONDS", default=300)
+# Written by `manage.py restore`; a server with a per-process cache empties it when it
+# changes (config/middleware.py). Shared by the server and the restore: one machine.
+RESTORE_STAMP = env.path("RESTORE_STAMP", default=VAR_DIR / "restore-stamp")
 # A KOLAPS unit's print and each character's print sheet, kept as rendered under a key
 # naming all they show (characters/kolaps/views.py `_print_page`, printing.py); 0 renders
 # every sheet on every request.
@@ -274,7 +279,20 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # the headers say so, before storing a byte (config/asgi_gate.py); the proxy caps bodies at
 # the same size (docker-compose.yml).
 REQUEST_BODY_MAX = env.int("REQUEST_BODY_MAX", default=16 * 1024 * 1024)
+# A whole upload (a file and the form around it): beyond, refused with a 413 before the
+# rest is read (config/uploads.py); a little over DATA_UPLOAD_MAX_MEMORY_SIZE, so that a
+# file just too large is told so by its importer's form, in its own sentence.
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE + 64 * 1024)
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.LimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 API_MAX_JSON_DEPTH = 32
+# What one account may import in 24 hours: campaigns, and the inactive accounts their
+# players become (campaigns/transfer): an import is refused with a sentence beyond.
+CAMPAIGN_IMPORTS_PER_DAY = env.int("CAMPAIGN_IMPORTS_PER_DAY", default=20)
+CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY = env.int("CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY", default=400)
 # The years a chapter may be planned in: a date outside is refused with a sentence.
 CHAPTER_YEARS = (2000, 2199)
 

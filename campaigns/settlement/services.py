@@ -126,11 +126,16 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
         }
         for entry in entries:
             for effect in reversed(entry.effects):
-                if effect["op"] == "trauma_healed" and effect["trauma"] in traumas:
-                    trauma_unheal(trauma=traumas[effect["trauma"]], chapter=locked)
-                elif effect["op"] == "trauma_made_permanent" and effect["trauma"] in traumas:
-                    trauma_make_temporary(trauma=traumas[effect["trauma"]], chapter=locked)
-                elif effect["op"] == "status" and entry.profile_id in profiles:
+                trauma = traumas.get(effect.get("trauma"))
+                if trauma is not None and trauma.profile_id != entry.profile_id:
+                    continue  # only what the settlement set: on the entry's own sheet
+                if effect["op"] == "trauma_healed" and trauma is not None:
+                    trauma_unheal(trauma=trauma, chapter=locked)
+                elif effect["op"] == "trauma_made_permanent" and trauma is not None:
+                    trauma_make_temporary(trauma=trauma, chapter=locked)
+                elif effect["op"] == "status" and _status_set_here(
+                    effect, profiles.get(entry.profile_id)
+                ):
                     profile_set_status(
                         actor=None,
                         profile=profiles[entry.profile_id],
@@ -156,6 +161,18 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
             data={"chapter": locked.pk, "title": locked.title, "entries": len(entries)},
         )
     return locked
+
+
+def _status_set_here(effect: dict, profile: Profile | None) -> bool:
+    """The sheet still holds the status this settlement set (or the death choice only that
+    death opened), and the one it reverts to is one of the rules' states: a reopen never
+    changes a status that another chapter, or a ledger row not written here, set."""
+    after, before = effect.get("after"), effect.get("before")
+    if profile is None or before not in ProfileStatus.values:
+        return False
+    if after == ProfileStatus.DEAD:
+        return profile.status in (ProfileStatus.DEAD, *DeathChoice.__members__.values())
+    return profile.status == after
 
 
 # --- The dead player's choice --------------------------------------------------------------------

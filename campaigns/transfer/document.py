@@ -36,6 +36,7 @@ from campaigns.models import (
     VocationAssignment,
     Vote,
 )
+from campaigns.transfer import game
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
@@ -212,8 +213,10 @@ JSON_SHAPES: dict[tuple[str, str], dict] = {
 
 
 def json_field_type(table: str, f: models.JSONField) -> dict:
-    """A JSON column: the shape its pages read, else the type of its default (an object or
-    an array), else (no default) any JSON value or null."""
+    """A JSON column: the shape the rules or its pages read, else the type of its default
+    (an object or an array), else (no default) any JSON value or null."""
+    if (table, f.name) in game.JSON_RULES:
+        return dict(game.JSON_RULES[table, f.name])
     if (table, f.name) in JSON_SHAPES:
         return dict(JSON_SHAPES[table, f.name])
     default = f.default if f.has_default() else None
@@ -236,6 +239,8 @@ def json_type(f: models.Field, table: str = "") -> dict:
         schema = {"type": "boolean"}
     elif isinstance(f, models.IntegerField):
         low, high = _RANGES.get(type(f).__name__, _RANGES["BigIntegerField"])
+        # The rules' range, as the API enforces it, where a player or organiser sets it.
+        low, high = game.RULE_RANGES.get((table, f.name), (low, high))
         schema = {"type": "integer", "minimum": low, "maximum": high}
     elif isinstance(f, models.FloatField):
         schema = {"type": "number"}

@@ -15,14 +15,15 @@ the file's), so that no file can reach another account's sheet, ledger or trauma
 
 import json
 import re
-from datetime import datetime
+import unicodedata
+from datetime import datetime, timedelta
 from typing import Any
 
 import jsonschema
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
-from django.db import DataError, IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,8 +31,9 @@ from campaigns.chapters.services import chapter_date_check
 from campaigns.models import Campaign, CampaignEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.statistics.services import statistics_recompute
-from campaigns.transfer import document
+from campaigns.transfer import document, game
 from campaigns.transfer.document import FORMAT, TABLES, VERSION, Table
+from characters.accounts.services import IMPORTED_PREFIX
 from characters.models import Player, Profile, Trauma
 from characters.permissions import Refusal, require
 from rules.engine.errors import RuleInputError
@@ -201,7 +203,7 @@ def _check_references(data: dict) -> None:
     usernames = {p["username"] for p in data["players"]}
     if len({name.casefold() for name in usernames}) != len(data["players"]):
         raise _refuse(_("This export lists a player twice."))
-    if not all(re.fullmatch(r"[\w.@+-]+", name) for name in usernames):
+    if not all(re.fullmatch(r"[\w.@+-]+", name) and _is_latin(name) for name in usernames):
         raise _refuse(_("This export holds a username in the wrong format."))
     if len(tables["campaign"]) != 1:
         raise _refuse(_("This export must hold exactly one campaign."))
@@ -285,18 +287,20 @@ def _missing(table: Table, f: models.Field) -> Refusal:
     )
 
 
-def _players_for(actor, data: dict) -> dict[str, Player]:
+def _players_for(actor, data: dict) -> tuple[dict[str, Player], int]:
     """Usernames to accounts: the importer for the export's organiser and for the importer's
     own username (whatever its case); every other player a NEW inactive account without a
-    password, named as in the file or `<username>-2`, `-3`... when the name is taken here."""
+    password, named `imported-<username>` (`-2`, `-3`... when taken here) and shown as
+    "<name> (imported)", so that it never takes a name someone may sign up with nor passes
+    for a player of this site. With the number of accounts created."""
     organiser = data["tables"]["campaign"][0]["organiser"]
     mine = {organiser.casefold(), actor.username.casefold()}
     others = [p for p in data["players"] if p["username"].casefold() not in mine]
     found = {p["username"]: actor for p in data["players"] if p not in others}
     found[organiser] = actor
     if not others:
-        return found
-    bases = {p["username"]: p["username"][:140] for p in others}
+        return found, 0
+    bases = {p["username"]: IMPORTED_PREFIX + p["username"][:130] for p in others}
     pattern = "^(%s)(-[0-9]+)?$" % "|".join(  # noqa: UP031 - a regular expression
         sorted({re.escape(base) for base in bases.values()})
     )
@@ -308,7 +312,7 @@ def _players_for(actor, data: dict) -> dict[str, Player]:
     }
     chosen = {}
     for p in others:
-        name, number = p["username"], 1
+        name, number = bases[p["username"]], 1
         while name.casefold() in taken:
             number += 1
             name = f"{bases[p['username']]}-{number}"
@@ -318,7 +322,7 @@ def _players_for(actor, data: dict) -> dict[str, Player]:
         [
             Player(
                 username=chosen[p["username"]],
-                display_name=p["display_name"],
+                display_name=_imported_name(p["display_name"] or p["username"]),
                 email=f"{chosen[p['username']]}@imported.invalid",
                 is_active=False,
                 password=make_password(None),
@@ -328,7 +332,23 @@ def _players_for(actor, data: dict) -> dict[str, Player]:
     )
     accounts = Player.objects.filter(username__in=chosen.values()).in_bulk(field_name="username")
     found.update({old: accounts[new] for old, new in chosen.items()})
-    return found
+    return found, len(others)
+
+
+def _imported_name(name: str) -> str:
+    """The display name of an imported player: marked, within the column's 80 characters."""
+    marked = _("%(name)s (imported)")
+    room = 80 - len(marked % {"name": ""})
+    return marked % {"name": name[:room].strip()}
+
+
+def _is_latin(name: str) -> bool:
+    """Letters of the Latin script only (accents allowed): a Cyrillic a (U+0430) in a name
+    would read as the Latin one."""
+    return all(
+        not ch.isalpha() or unicodedata.name(ch, "").startswith("LATIN")
+        for ch in unicodedata.normalize("NFC", name)
+    )
 
 
 def _json_ids(table: Table, f: models.Field, value: Any, new_ids: dict[str, dict[int, int]]) -> Any:
@@ -361,6 +381,14 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
     _check_references(data)
     _check_rules(data)
     try:
+        game.check_sheets(data["tables"])
+        game.derive(data["tables"], _kept_sheets(actor, data))
+    except game.GameProblem as problem:
+        raise _refuse(
+            _("This export breaks its game's rules (%(table)s, %(field)s): nothing was imported.")
+            % {"table": problem.table, "field": problem.column}
+        ) from None
+    try:
         return _write(actor, data)
     except RecursionError:
         raise _refuse(_("This export nests a value too deeply: nothing was imported.")) from None
@@ -371,6 +399,16 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
                 "nothing was imported."
             )
         ) from None
+
+
+def _kept_sheets(actor, data: dict) -> set[int]:
+    """The file's sheets of the importer when they have one here: not written (they keep
+    theirs)."""
+    if not Profile.objects.filter(player=actor).exists():
+        return set()
+    organiser = data["tables"]["campaign"][0]["organiser"]
+    mine = {organiser.casefold(), actor.username.casefold()}
+    return {p["id"] for p in data["tables"]["profiles"] if p["player"].casefold() in mine}
 
 
 def _check_rules(data: dict) -> None:
@@ -395,7 +433,9 @@ def _write(actor, data: dict) -> Campaign:
     """Every row of the file, in one transaction (the file is valid)."""
     tables = data["tables"]
     with transaction.atomic():
-        players = _players_for(actor, data)
+        _one_import_at_a_time()
+        _check_pace(actor, data)
+        players, new_accounts = _players_for(actor, data)
         # Only the importer can have a sheet here already (every other player is new).
         sheets = dict(Profile.objects.filter(player=actor).values_list("player_id", "pk"))
         new_ids: dict[str, dict[int, int]] = {}
@@ -460,9 +500,46 @@ def _write(actor, data: dict) -> Campaign:
             campaign=campaign,
             actor=actor,
             verb="imported",
-            data={"exported_at": data["exported_at"]},
+            data={"exported_at": data["exported_at"], "accounts": new_accounts},
         )
     return campaign
+
+
+# Any number: the key of the PostgreSQL lock that makes imports wait for each other.
+_IMPORT_LOCK = 0x43484931
+
+
+def _one_import_at_a_time() -> None:
+    """Imports run one after the other (PostgreSQL; SQLite writes one at a time anyway):
+    two imports of one file would otherwise pick the same new usernames, and all but one
+    would fail on them."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_IMPORT_LOCK])
+
+
+def _check_pace(actor, data: dict) -> None:
+    """At most `CAMPAIGN_IMPORTS_PER_DAY` imports and `CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY`
+    accounts created by one importer in 24 hours (read from the history lines "imported"
+    the importer wrote; a copied line of a file counts for nothing)."""
+    lines = CampaignEvent.objects.filter(
+        actor=actor, verb="imported", at__gte=timezone.now() - timedelta(days=1)
+    ).values_list("data", flat=True)
+    made = [d.get("accounts") for d in lines if isinstance(d, dict)]
+    made = [n for n in made if type(n) is int and n >= 0]
+    organiser = data["tables"]["campaign"][0]["organiser"]
+    mine = {organiser.casefold(), actor.username.casefold()}
+    asked = sum(1 for p in data["players"] if p["username"].casefold() not in mine)
+    if (
+        len(made) >= settings.CAMPAIGN_IMPORTS_PER_DAY
+        or sum(made) + asked > settings.CAMPAIGN_IMPORT_ACCOUNTS_PER_DAY
+    ):
+        raise _refuse(
+            _(
+                "You have imported as many campaigns and players as a day allows: "
+                "try again tomorrow."
+            )
+        )
 
 
 def _when(value: str | None) -> datetime | None:

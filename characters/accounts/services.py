@@ -32,12 +32,23 @@ def _check_unique(*, username: str | None, email: str, exclude_pk: int | None = 
         raise Refusal(_("An account already uses this e-mail address."), field="email")
 
 
+# The usernames of the accounts a campaign import creates (campaigns.transfer), never
+# chosen at sign-up: an import can neither take a name someone may want nor pass for them.
+IMPORTED_PREFIX = "imported-"
+
+
 def player_signup(*, username: str, email: str, password: str, display_name: str = "") -> Player:
     """Create an account and send the welcome e-mail once the account is committed."""
     username = username.strip()
     email = Player.objects.normalize_email(email.strip())
     if not username:
         raise Refusal(_("Choose a username."), field="username")
+    if username.casefold().startswith(IMPORTED_PREFIX):
+        raise Refusal(
+            _("Usernames beginning with “%(prefix)s” are kept for imported players.")
+            % {"prefix": IMPORTED_PREFIX},
+            field="username",
+        )
     _check_unique(username=username, email=email)
     player = Player(username=username, email=email, display_name=display_name.strip())
     _check_password(password, player)

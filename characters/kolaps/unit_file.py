@@ -85,6 +85,9 @@ def _lines_of(text: str) -> dict[str, int]:
     """The line of every value of a JSON text, by path ("unit.characters[2].rank")."""
     lines: dict[str, int] = {}
     decoder = json.JSONDecoder()
+    # Values come in the order of the text: the newlines are counted on from the last one
+    # (counting from the start for each value made a large file cost its square).
+    seen = [0, 1]  # the position reached, and its line
 
     def skip(i: int) -> int:
         while i < len(text) and text[i] in " \t\r\n":
@@ -93,7 +96,9 @@ def _lines_of(text: str) -> dict[str, int]:
 
     def value(i: int, path: str) -> int:
         i = skip(i)
-        lines[path] = text.count("\n", 0, i) + 1
+        seen[1] += text.count("\n", seen[0], i)
+        seen[0] = i
+        lines[path] = seen[1]
         if text[i] == "{":
             i = skip(i + 1)
             if text[i] == "}":
@@ -176,6 +181,8 @@ class _Reader:
 
 def unit_import(*, owner, text: str | bytes) -> KolapsUnit:
     """Create the unit of an exported file for `owner`, or refuse the file and save nothing."""
+    if isinstance(text, str) and len(text) > MAX_BYTES:  # its UTF-8 is no shorter
+        raise ImportError_(line=None, field="file", problem=_("the file is too large."))
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
             raise ImportError_(line=None, field="file", problem=_("the file is too large."))

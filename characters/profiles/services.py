@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from characters.bounds import VERSION_MAX
 from characters.models import (
     Profile,
     ProfileEvent,
@@ -398,6 +399,11 @@ def profile_set_survival_points(*, actor, profile: Profile, points: int, chapter
         raise Forbidden(_("Survival points come from settled chapters only."))
     if not isinstance(points, int) or points < 0:
         raise ValueError("survival points are a whole number >= 0")
+    if points > VERSION_MAX:  # the column's range (PositiveIntegerField), never overflowed
+        raise Refusal(
+            _("These survival points are more than a sheet can hold (%(max)s).")
+            % {"max": VERSION_MAX}
+        )
     with transaction.atomic():
         return _profile_set(
             _locked(profile),

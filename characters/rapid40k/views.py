@@ -9,6 +9,7 @@ returns the builder's region (`army-body`) with the new points.
 
 import json
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -186,8 +187,17 @@ def army_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data.get("file")
-        text = upload.read().decode("utf-8", "replace") if upload else form.cleaned_data["text"]
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        # One byte more than the limit at most: enough to know the file is too large.
+        raw = upload.read(limit + 1) if upload else form.cleaned_data["text"]
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         try:
+            if len(raw) > limit:
+                raise Refusal(
+                    _("This file is too large: an army file may weigh up to %(size)s KB.")
+                    % {"size": limit // 1024},
+                    field="file",
+                )
             try:
                 payload = json.loads(text)
             except ValueError:

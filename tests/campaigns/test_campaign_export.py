@@ -42,6 +42,8 @@ def normalised(html: str) -> str:
     text = re.sub(
         r"<li[^>]*>(?:(?!</li>).)*a importé la campagne(?:(?!</li>).)*</li>", "", text, flags=re.S
     )
+    # The players of an imported campaign are marked as such, in their names and links.
+    text = text.replace("imported-", "").replace(" (importé)", "")
     return re.sub(r"\s+", " ", text).replace("> <", ">\n<")
 
 
@@ -65,13 +67,14 @@ def pages_of(client, campaign: Campaign, skip: set[str] = frozenset()) -> dict[s
         urls += [
             reverse("profile-history", args=[m.player.username])
             for m in campaign.memberships.select_related("player")
-            if m.player.username not in skip
+            if m.player.username.removeprefix("imported-") not in skip
         ]
     out = {}
     for number, url in enumerate(urls):
         response = client.get(url)
         assert response.status_code == 200, url
-        out[str(number) + ":" + re.sub(r"\d+", "N", url)] = normalised(response.content.decode())
+        key = re.sub(r"\d+", "N", url.replace("imported-", ""))
+        out[str(number) + ":" + key] = normalised(response.content.decode())
     return out
 
 
@@ -265,11 +268,13 @@ def test_an_import_never_touches_another_accounts_sheet_or_traumas(db):
     second = campaign_import(actor=organiser, text=data)
     assert first.pk != second.pk
     assert first.chapters.get().outcomes.count() == second.chapters.get().outcomes.count() == 2
-    for imported, suffix in ((first, "-2"), (second, "-3")):
+    for imported, suffix in ((first, ""), (second, "-2")):
         members = [m.player for m in imported.memberships.select_related("player")]
-        assert sorted(m.username for m in members) == [p.username + suffix for p in players]
+        assert sorted(m.username for m in members) == [
+            f"imported-{p.username}{suffix}" for p in players
+        ]
         assert all(not m.is_active and not m.has_usable_password() for m in members)
-        assert [m.display_name for m in members] == [p.display_name for p in players]
+        assert [m.display_name for m in members] == [f"{p.display_name} (importé)" for p in players]
         assert not imported.ledger.filter(profile__player__in=players).exists()
         assert not imported.ledger.filter(player__in=players).exists()
         assert imported.organiser == organiser
@@ -285,14 +290,16 @@ def test_the_importers_own_username_is_the_importer_who_keeps_their_sheet(db):
     settlement_apply(chapter_id=chapter.pk)
     data = json.dumps(campaign_export(actor=organiser, campaign=campaign))
     importer = players[0]
-    sheet = importer.otd_profile.pk
+    sheet = Profile.objects.get(player=importer)
     imported = campaign_import(actor=importer, text=data)
     assert imported.organiser == importer
     members = sorted(m.player.username for m in imported.memberships.select_related("player"))
-    assert members == sorted([importer.username, players[1].username + "-2"])
+    assert members == sorted([importer.username, "imported-" + players[1].username])
     mine = imported.ledger.get(player=importer)
-    assert mine.profile_id == sheet  # the importer's own sheet, the file's not written
-    assert [e.get("trauma") for e in mine.effects] == [None]  # its traumas neither
+    # The importer keeps their sheet, the file's is not written, and the imported ledger
+    # names no sheet: nothing it holds, nor a reopen of its chapter, reaches the one kept.
+    assert mine.profile_id is None and mine.effects == []
+    assert Profile.objects.get(pk=sheet.pk).survival_points == sheet.survival_points
     assert Profile.objects.filter(player=importer).count() == 1
     assert not imported.ledger.filter(player=players[1]).exists()
 
@@ -316,7 +323,7 @@ def test_it_refuses_an_id_inside_json_the_file_does_not_hold(db):
         "Cet export renvoie à une ligne qu'il ne contient pas (ledger, effects.trauma)."
     )
     data["tables"]["ledger"][0]["effects"] = [{"op": "trauma_healed", "trauma": True}]
-    assert "(ledger, effects.trauma)" in refused(organiser, json.dumps(data))
+    assert "tables/ledger/0/effects/0/trauma" in refused(organiser, json.dumps(data))
 
 
 def test_the_export_keeps_the_players_private_sheet_at_home(db):
@@ -400,7 +407,7 @@ def test_usernames_are_matched_whatever_their_case_and_in_their_format(exported)
         )  # fmt: skip
     campaign = campaign_import(actor=importer, text=json.dumps(data))
     members = sorted(m.player.username for m in campaign.memberships.select_related("player"))
-    assert members == ["Bruno-2", "claire"]
+    assert members == ["claire", "imported-Bruno"]
     assert not Player.objects.filter(username="Bruno").exists()
     twice = json.loads(json.dumps(data))
     twice["players"].append({"username": "bruno", "display_name": "Bruno"})
@@ -432,8 +439,8 @@ def test_a_player_who_left_keeps_their_settled_chapters_in_the_file(db):
     assert players[2].username in {p["username"] for p in data["players"]}
     imported = campaign_import(actor=organiser, text=json.dumps(data))
     ledger = imported.ledger.order_by("player__username")
-    # Imported where it was exported: every player a new account (`<username>-2`).
-    assert [e.player.username for e in ledger] == [p.username + "-2" for p in players]
+    # Imported where it was exported: every player a new account (`imported-<username>`).
+    assert [e.player.username for e in ledger] == ["imported-" + p.username for p in players]
     assert imported.memberships.count() == 2
 
 
@@ -451,10 +458,12 @@ def test_every_player_but_the_importer_becomes_a_new_account(exported):
     campaign = campaign_import(actor=importer, text=json.dumps(data))
     assert campaign.organiser == importer
     members = {m.player.username: m.player for m in campaign.memberships.select_related("player")}
-    assert set(members) == {"bruno-2", "nouveau"} and bruno not in members.values()
-    assert members["bruno-2"].display_name == "Bruno" and not members["bruno-2"].is_active
-    assert members["nouveau"].display_name == "Nouveau" and not members["nouveau"].is_active
-    joined = campaign.memberships.get(player=members["bruno-2"]).joined_at
+    assert set(members) == {"imported-bruno", "imported-nouveau"}
+    assert bruno not in members.values()
+    bruno_here, nouveau = members["imported-bruno"], members["imported-nouveau"]
+    assert bruno_here.display_name == "Bruno (importé)" and not bruno_here.is_active
+    assert nouveau.display_name == "Nouveau (importé)" and not nouveau.is_active
+    joined = campaign.memberships.get(player=bruno_here).joined_at
     assert str(joined) == "2026-01-01 10:00:00+00:00"
 
 
@@ -476,7 +485,7 @@ def test_the_schema_file_is_the_one_the_tables_describe():
 # --- Pages, API and query budget -------------------------------------------------------------
 
 
-def test_the_download_and_the_import_form_work_as_pages(exported, client):
+def test_the_download_and_the_import_form_work_as_pages(exported, client, settings):
     organiser, _data = exported
     client.force_login(organiser)
     campaign = Campaign.objects.get()
@@ -498,9 +507,14 @@ def test_the_download_and_the_import_form_work_as_pages(exported, client):
     upload = SimpleUploadedFile("campaign.json", text.encode(), "application/json")
     assert client.post(reverse("campaign-import"), {"file": upload}).status_code == 302
     assert Campaign.objects.count() == 3
-    heavy = SimpleUploadedFile("big.json", text.encode() + b" " * 600_000, "application/json")
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    heavy = SimpleUploadedFile("big.json", b" " * (limit + 10), "application/json")
     bad = client.post(reverse("campaign-import"), {"file": heavy})
     assert "This file is too large" in bad.content.decode()
+    # Far over it: refused before the upload is read (config/uploads.py).
+    heavier = SimpleUploadedFile("big.json", b" " * (settings.UPLOAD_MAX_BYTES + 1))
+    bad = client.post(reverse("campaign-import"), {"file": heavier})
+    assert bad.status_code == 413 and "This request is too large" in bad.content.decode()
     assert Campaign.objects.count() == 3
 
 
@@ -560,4 +574,4 @@ def test_the_import_costs_the_same_queries_whatever_the_campaigns_size(
             campaign_import(actor=importer, text=text)
 
 
-IMPORT_QUERIES = 24
+IMPORT_QUERIES = 27

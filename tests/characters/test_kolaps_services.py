@@ -384,3 +384,34 @@ def test_it_refuses_a_file_nested_too_deeply_without_failing(owner):
         kolaps_io.unit_import(owner=owner, text="[" * 100_000)
     assert refusal.value.path == "file" and "nested too deeply" in str(refusal.value.message)
     assert not KolapsUnit.objects.exists()
+
+
+class _CountedText(str):
+    """A text that counts the characters its `count` calls scan."""
+
+    scanned = 0
+
+    def count(self, sub, start=0, end=None):
+        end = len(self) if end is None else end
+        _CountedText.scanned += max(0, end - start)
+        return super().count(sub, start, end)
+
+
+def test_it_finds_the_lines_of_a_large_file_in_one_pass():
+    """A body of 240,000 values (the size an attacker sent) is read in time linear in its
+    size: the newlines are counted once, not again from the start for each value."""
+    for size in (1_000, 8_000):
+        body = json.dumps({"unit": {"characters": [{"rank": "x"}] * size}}, indent=1)
+        _CountedText.scanned = 0
+        lines = kolaps_io._lines_of(_CountedText(body))
+        assert _CountedText.scanned <= len(body)
+        assert (
+            lines[f"unit.characters[{size - 1}].rank"]
+            == body.count("\n", 0, body.rindex('"x"')) + 1
+        )
+
+
+def test_it_refuses_a_text_larger_than_a_unit_file_before_reading_it(owner):
+    text = " " * (kolaps_io.MAX_BYTES + 1)
+    with pytest.raises(Refusal, match="too large"):
+        kolaps_io.unit_import(owner=owner, text=text)
