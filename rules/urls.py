@@ -54,7 +54,7 @@ urlpatterns = [
     ),
     path(
         "rules/<slug:system>/",
-        dice_calculators_views.system_calculators,
+        dice_calculators_views.system_index,
         name="dice-calculators",
     ),
     path(
@@ -123,6 +123,7 @@ api_urlpatterns = [
     path(
         "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
     ),
+    path("rules/<slug:system>/", calculators_api.SystemIndexAPI.as_view(), name="api-rules-system"),
 ]
 
 # The live encounter's WebSockets (config/asgi.py): read-only, what the services committed.
