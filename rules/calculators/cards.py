@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.calculators.rapid40k import RESOLVER_LABELS as RAPID40K_CALCULATORS
 from rules.calculators.views import OF_THE_DEAD_CALCULATORS
-from rules.dice_calculators.cards import TITLES
+from rules.dice_calculators.cards import TITLES, page_slug
 from rules.engine.registry import resolver_get, resolvers_of
 from rules.engine.systems import SYSTEMS, system_get
 
@@ -26,16 +26,6 @@ KOLAPS_CALCULATORS = {
 }
 # The calculators built from a resolver's schema (rules/dice_calculators/).
 SCHEMA_SYSTEMS = ("corporates", "modern-rpg")
-
-
-def page_slug(resolver: str) -> str:
-    """A resolver's name as a page address writes it: `covering_fire` -> `covering-fire`."""
-    return resolver.replace("_", "-")
-
-
-def resolver_name(slug: str) -> str:
-    """The resolver a page address names: `covering-fire` -> `covering_fire`."""
-    return slug.replace("-", "_")
 
 
 @dataclass(frozen=True)

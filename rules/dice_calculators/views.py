@@ -12,8 +12,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
-from rules.calculators.cards import page_slug, resolver_name, system_index_card
-from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
+from rules.dice_calculators.cards import (
+    SYSTEM_NAMES,
+    TITLES,
+    facts,
+    label,
+    odds_tables,
+    page_slug,
+    resolver_name,
+)
 from rules.dice_calculators.forms import ChaseRoundForm, ResolverForm, TurnFormSet
 from rules.dice_calculators.services import InForce, settings_in_force
 from rules.engine.registry import Resolver, resolver_get, resolvers_of
@@ -39,7 +46,7 @@ def _resolver_or_404(system: str, name: str) -> Resolver:
     return resolver
 
 
-def _in_force(request: HttpRequest, system: str) -> tuple[InForce, dict]:
+def settings_shown(request: HttpRequest, system: str) -> tuple[InForce, dict]:
     """The settings in force (`?campaign=<id>`: that campaign's) and what a page shows of
     them. A malformed id or a campaign of another system is a 404 here, as a page address
     that leads nowhere."""
@@ -55,17 +62,6 @@ def _in_force(request: HttpRequest, system: str) -> tuple[InForce, dict]:
         "settings_lines": in_force.lines(system),
         "campaign_query": query,
     }
-
-
-@require_GET
-def system_index(request: HttpRequest, system: str) -> HttpResponse:
-    """The index of one system: its calculators, catalogue and table (`?campaign=<id>`, for
-    Corporates and the modern RPG: with that campaign's settings)."""
-    card = system_index_card(system)
-    if card is None:
-        raise Http404
-    shown = _in_force(request, system)[1] if system in SYSTEM_NAMES else {"campaign_query": ""}
-    return render(request, f"{PAGES}/system.html", {"card": card, "system": system, **shown})
 
 
 def verdict(name: str, result: dict) -> list[str]:
@@ -131,7 +127,7 @@ def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> Htt
         return redirect(f"{target}?{query}" if query else target, permanent=True)
     slug, resolver = resolver, resolver_name(resolver)
     found = _resolver_or_404(system, resolver)
-    in_force, shown = _in_force(request, system)
+    in_force, shown = settings_shown(request, system)
     if request.method == "POST":
         data = request.POST
     else:
@@ -197,7 +193,7 @@ def modern_chase(request: HttpRequest) -> HttpResponse:
     objective is reached. The state travels in the form: nothing is stored but the rolls.
     `?campaign=<id>`: the campaign's rules settings (the 1D of the events)."""
     form = ChaseRoundForm(request.POST or None)
-    in_force, shown = _in_force(request, "modern-rpg")
+    in_force, shown = settings_shown(request, "modern-rpg")
     context: dict = {"form": form, **shown}
     if request.method == "POST" and form.is_valid():
         state = form.cleaned_data
