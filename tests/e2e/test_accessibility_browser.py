@@ -1,0 +1,158 @@
+"""Every demo page, audited by axe-core (the npm package, `npm ci` from the root's
+package-lock.json) at 390 and 1280 px, in the light and the dark theme: no serious or
+critical violation (WCAG 2.2 AA contrast, labels, landmarks, names).
+
+The demo is loaded once; its pages are found as the language crawl finds them (every page
+route reached by following links from the home page, the dashboard and the routes without
+argument, signed in as each demo user, one page per route), then one chromium page visits
+them all in each of the four looks. axe.run costs most of the time, so the audit is one
+test: one browser, one page, the demo loaded once.
+"""
+
+import json
+from collections import defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client
+from django.urls import resolve
+from django.urls.exceptions import Resolver404
+
+from characters.models import Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+AXE = BASE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+ACCOUNTS = ("anonymous", "orga", "alice", "bruno")
+LOOKS = [
+    ("phone", {"width": 390, "height": 844}, "light"),
+    ("phone", {"width": 390, "height": 844}, "dark"),
+    ("desktop", {"width": 1280, "height": 800}, "light"),
+    ("desktop", {"width": 1280, "height": 800}, "dark"),
+]
+SKIPPED_PREFIXES = ("/api/", "/admin/", "/static/", "/i18n/", "/healthz", "/calendar/")
+# Pages that are no HTML page of their own (downloads, fragments polled by htmx).
+NOT_AUDITED = {
+    "logout",
+    "set_language",
+    "set_theme",
+    "healthz",
+    "calendar-feed",
+    "kolaps-unit-export",
+    "campaign-export",
+    "rapid40k-army-export",
+    "modern-character-export",
+    "chapter-settlement-progress",
+}
+AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+}
+SERIOUS = ("serious", "critical")
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href")
+        if tag == "a" and href:
+            self.links.append(href)
+
+
+def _route_of(path: str) -> str | None:
+    try:
+        return resolve(path).url_name
+    except Resolver404:
+        return None
+
+
+def demo_pages() -> list[tuple[str, str]]:
+    """(account, path): one page of each page route the demo users reach by following links,
+    as the first account that reaches it sees it."""
+    pages, audited = [], set()
+    for account in ACCOUNTS:
+        client = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+        if account != "anonymous":
+            client.force_login(Player.objects.get(username=account))
+        queue, seen = ["/", "/dashboard/", "/rules/kolaps/", "/accounts/login/"], set()
+        while queue:
+            path = queue.pop(0)
+            if path in seen or path.startswith(SKIPPED_PREFIXES):
+                continue
+            seen.add(path)
+            route = _route_of(urlsplit(path).path)
+            if route is None or route in NOT_AUDITED:
+                continue
+            response = client.get(path)
+            if response.status_code != 200 or "text/html" not in response["Content-Type"]:
+                continue
+            parser = _Links()
+            parser.feed(response.content.decode())
+            for href in parser.links:
+                target = urlsplit(urljoin(path, href))
+                if target.netloc in ("", "testserver") and target.path.startswith("/"):
+                    queue.append(target.path + (f"?{target.query}" if target.query else ""))
+            if route not in audited:
+                audited.add(route)
+                pages.append((account, path))
+    return pages
+
+
+def _cookies(account: str) -> list[dict]:
+    """The cookies of a French browser signed in as `account`."""
+    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "fr"}]
+    if account != "anonymous":
+        client = Client()
+        client.force_login(Player.objects.get(username=account))
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": session})
+    return cookies
+
+
+def test_no_demo_page_has_a_serious_accessibility_violation(browser, live_server, output_dir):
+    call_command("demo_load", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    pages = demo_pages()
+    assert len(pages) > 40, pages  # the crawl found the demo
+    axe = AXE.read_text()
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    sessions = {account: _cookies(account) for account in ACCOUNTS}
+    found: dict[str, list[str]] = defaultdict(list)
+    for look, viewport, theme in LOOKS:
+        page.set_viewport_size(viewport)
+        for account, path in pages:
+            context.clear_cookies()
+            context.add_cookies(
+                [
+                    {**cookie, "url": live_server.url}
+                    for cookie in [*sessions[account], {"name": "theme", "value": theme}]
+                ]
+            )
+            page.goto(live_server.url + path)
+            page.evaluate(axe)
+            result = page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)
+            for violation in result["violations"]:
+                if violation["impact"] not in SERIOUS:
+                    continue
+                targets = [" ".join(map(str, node["target"])) for node in violation["nodes"][:3]]
+                found[f"{violation['id']} ({violation['impact']})"].append(
+                    f"{look} {theme} {account} {path}: {targets}"
+                )
+    context.close()
+    (output_dir / "axe-violations.json").write_text(json.dumps(found, indent=1, ensure_ascii=False))
+    summary = {rule: len(where) for rule, where in found.items()}
+    assert not found, f"{summary}\n" + "\n".join(
+        f"{rule}: {where[:5]}" for rule, where in found.items()
+    )
