@@ -37,6 +37,11 @@ OVERLAPS = """() => {
 }"""
 
 
+# The ids of the action form's visible controls.
+ACTION_CONTROLS = """() => [...document.querySelectorAll('#action-form :is(select, input, button)')]
+  .filter(e => e.type !== 'hidden' && e.offsetParent !== null).map(e => e.id).filter(Boolean)"""
+
+
 def _signed_in_phone(browser, live_server, player):
     client = Client()
     client.force_login(player)
@@ -105,13 +110,7 @@ def test_the_live_table_is_played_with_the_keyboard_alone(browser, live_server, 
     page = _signed_in_phone(browser, live_server, organiser)
     page.goto(f"{live_server.url}/table/{encounter.pk}/")
     # Every control of the action form is reached by Tab from the top of the page.
-    wanted = set(
-        page.evaluate(
-            """() => [...document.querySelectorAll('#action-form select, #action-form input,
-                #action-form button')].filter(e => e.type !== 'hidden' && e.offsetParent !== null)
-                .map(e => e.id).filter(Boolean)"""
-        )
-    )
+    wanted = set(page.evaluate(ACTION_CONTROLS))
     reached = set()
     for _ in range(150):
         page.keyboard.press("Tab")
