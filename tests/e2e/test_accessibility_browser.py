@@ -154,7 +154,14 @@ def test_no_demo_page_has_a_serious_accessibility_violation(browser, live_server
         page.evaluate(axe)
         for look, viewport, theme, rules in LOOKS:
             page.set_viewport_size(viewport)
-            page.evaluate("theme => document.body.setAttribute('data-theme', theme)", theme)
+            # The device's scheme and the switch's choice alike (a page without the switch,
+            # a print sheet, follows the device).
+            page.emulate_media(color_scheme=theme)
+            page.evaluate(
+                "theme => document.querySelector('.theme-switch') && "
+                "(document.body.dataset.theme = theme)",
+                theme,
+            )
             result = page.evaluate(
                 "options => axe.run(document, options)",
                 {"resultTypes": ["violations"], "runOnly": rules},
