@@ -4,7 +4,7 @@ critical violation (WCAG 2.2 AA contrast, labels, landmarks, names).
 
 The demo is loaded once; its pages are found as the language crawl finds them (every page
 route reached by following links from the home page, the dashboard and the routes without
-argument, signed in as each demo user, one page per route), then one chromium page visits
+argument, signed in as each demo user, one page per route and system), then one chromium page visits
 them all, each loaded once and audited in the four looks. Loading pages costs most of the
 time, so the audit is one test: one browser, one page, the demo loaded once.
 """
@@ -24,6 +24,7 @@ from django.urls import resolve
 from django.urls.exceptions import Resolver404
 
 from characters.models import Player
+from rules.table.models import Encounter
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +46,7 @@ LOOKS = [
     ("desktop", DESKTOP, "light", EVERY_RULE),
     ("desktop", DESKTOP, "dark", COLOUR_RULES),
 ]
-VISITS_PER_ROUTE = 3  # pages of one route an account opens to find links (ids differ)
+VISITS_PER_ROUTE = 3  # pages of one kind an account opens to find links (ids differ)
 SKIPPED_PREFIXES = ("/api/", "/admin/", "/static/", "/i18n/", "/healthz", "/calendar/")
 # Pages that are no HTML page of their own (downloads, fragments polled by htmx).
 NOT_AUDITED = {
@@ -81,6 +82,23 @@ def _route_of(path: str) -> str | None:
         return None
 
 
+def _kind_of(route: str, path: str) -> tuple:
+    """What makes two pages of a route look different: its slugs (a system, a resolver);
+    for a live table, the system it plays (each draws its fighters its own way)."""
+    kwargs = resolve(path).kwargs
+    slugs = tuple(sorted((k, v) for k, v in kwargs.items() if isinstance(v, str)))
+    if route in ("table-encounter", "table-watch"):
+        encounter = (
+            Encounter.objects.get(pk=kwargs["pk"])
+            if "pk" in kwargs
+            else Encounter.objects.get(spectator_token=kwargs["token"])
+        )
+        return (route, encounter.system)
+    if route in ("dice-calculator", "rapid40k-calculator", "of-the-dead-calculator"):
+        return (route, kwargs.get("system", ""))  # one template per system's calculators
+    return (route, *slugs)
+
+
 def demo_pages() -> list[tuple[str, str]]:
     """(account, path): one page of each page route the demo users reach by following links,
     as the first account that reaches it sees it."""
@@ -91,16 +109,19 @@ def demo_pages() -> list[tuple[str, str]]:
         if account != "anonymous":
             client.force_login(Player.objects.get(username=account))
         queue, seen = ["/", "/dashboard/", "/rules/kolaps/", "/accounts/login/"], set()
-        visits: dict[str, int] = defaultdict(int)
+        visits: dict[tuple, int] = defaultdict(int)
         while queue:
             path = queue.pop(0)
             if path in seen or path.startswith(SKIPPED_PREFIXES):
                 continue
             seen.add(path)
             route = _route_of(urlsplit(path).path)
-            if route is None or route in NOT_AUDITED or visits[route] >= VISITS_PER_ROUTE:
+            if route is None or route in NOT_AUDITED:
                 continue
-            visits[route] += 1
+            kind = _kind_of(route, urlsplit(path).path)
+            if visits[kind] >= VISITS_PER_ROUTE:
+                continue
+            visits[kind] += 1
             response = client.get(path)
             if response.status_code != 200 or "text/html" not in response["Content-Type"]:
                 continue
@@ -110,8 +131,8 @@ def demo_pages() -> list[tuple[str, str]]:
                 target = urlsplit(urljoin(path, href))
                 if target.netloc in ("", "testserver") and target.path.startswith("/"):
                     queue.append(target.path + (f"?{target.query}" if target.query else ""))
-            if route not in audited:
-                audited.add(route)
+            if kind not in audited:
+                audited.add(kind)
                 pages.append((account, path))
     return pages
 
