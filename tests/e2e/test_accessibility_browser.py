@@ -84,16 +84,12 @@ def _route_of(path: str) -> str | None:
 
 def _kind_of(route: str, path: str) -> tuple:
     """What makes two pages of a route look different: its slugs (a system, a resolver);
-    for a live table, the system it plays (each draws its fighters its own way)."""
+    for a live table, the system it plays (each draws its fighters its own way; the
+    spectator's screen draws them with the same templates)."""
     kwargs = resolve(path).kwargs
     slugs = tuple(sorted((k, v) for k, v in kwargs.items() if isinstance(v, str)))
-    if route in ("table-encounter", "table-watch"):
-        encounter = (
-            Encounter.objects.get(pk=kwargs["pk"])
-            if "pk" in kwargs
-            else Encounter.objects.get(spectator_token=kwargs["token"])
-        )
-        return (route, encounter.system)
+    if route == "table-encounter":
+        return (route, Encounter.objects.get(pk=kwargs["pk"]).system)
     if route in ("dice-calculator", "rapid40k-calculator", "of-the-dead-calculator"):
         return (route, kwargs.get("system", ""))  # one template per system's calculators
     return (route, *slugs)
