@@ -63,6 +63,7 @@ lint: install-test
 
 test: install-test services
 	@bash .ci/chromium.sh
+	@bash .ci/axe.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
@@ -86,4 +87,4 @@ messages: install
 	$(PY) manage.py compilemessages -l fr -l en -i .venv
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-output
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-output node_modules

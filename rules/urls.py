@@ -9,6 +9,7 @@ twins. Every route has its rows in tests/test_authorization_matrix.py.
 from django.urls import path, re_path
 
 from rules.calculators import api as calculators_api
+from rules.calculators import index as calculators_index
 from rules.calculators import rapid40k as rapid40k_calculators
 from rules.calculators import views as calculators_views
 from rules.catalogue import api as catalogue_api
@@ -54,7 +55,7 @@ urlpatterns = [
     ),
     path(
         "rules/<slug:system>/",
-        dice_calculators_views.system_calculators,
+        calculators_index.system_index,
         name="dice-calculators",
     ),
     path(
@@ -124,6 +125,7 @@ api_urlpatterns = [
     path(
         "rules/<slug:system>/catalogue/", catalogue_api.CatalogueAPI.as_view(), name="api-catalogue"
     ),
+    path("rules/<slug:system>/", calculators_api.SystemIndexAPI.as_view(), name="api-rules-system"),
 ]
 
 # The live encounter's WebSockets (config/asgi.py): read-only, what the services committed.

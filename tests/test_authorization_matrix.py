@@ -92,6 +92,7 @@ class Row:
 
 # The systems whose catalogue is browsed besides KOLAPS (rows labelled by system).
 CATALOGUE_SYSTEMS = ("of-the-dead", "rapid40k", "corporates", "modern-rpg")
+SYSTEM_INDEXES = ("kolaps", *CATALOGUE_SYSTEMS)
 
 
 def _system(slug):
@@ -302,8 +303,26 @@ MATRIX: list[Row] = [
         label="roll",
     ),
     # Corporates and the modern RPG: the calculators built from the resolvers' schemas
-    Row("dice-calculators", "get", every(200), kwargs=lambda r: {"system": "corporates"}),
+    # Each system's index (calculators, catalogue, table), open to everyone as its API twin.
+    *(
+        Row("dice-calculators", "get", every(200), kwargs=_system(slug), label=slug)
+        for slug in SYSTEM_INDEXES
+    ),
+    Row("dice-calculators", "get", every(404), kwargs=_system("chess"), label="unknown"),
+    *(
+        Row("api-rules-system", "get", every(200), kwargs=_system(slug), api=True, label=slug)
+        for slug in SYSTEM_INDEXES
+    ),
+    Row("api-rules-system", "get", every(404), kwargs=_system("chess"), api=True, label="unknown"),
     Row("dice-calculator", "get", every(200), kwargs=dice_calculator_kwargs),
+    # A calculator's old snake_case address: a permanent redirect to the kebab-case one.
+    Row(
+        "dice-calculator",
+        "get",
+        every(301),
+        kwargs=lambda r: {"system": "modern-rpg", "resolver": "cold_blood"},
+        label="old address",
+    ),
     Row(
         "dice-calculator",
         "post",
@@ -2315,6 +2334,7 @@ TWINS: tuple[Twin, ...] = (
     Twin("calendar-token", "api-calendar-token"),
     Twin("dashboard", "api-dashboard"),
     Twin("catalogue", "api-catalogue"),
+    Twin("dice-calculators", "api-rules-system"),
     Twin("vote-remind", "api-vote-remind"),
     Twin("notifications", "api-notifications", (("get", "get"), ("post", "patch"))),
     Twin("notifications-unsubscribe", "api-notifications-unsubscribe", (("post", "post"),)),

@@ -3,17 +3,21 @@
 import re
 import threading
 from collections import OrderedDict
+from dataclasses import asdict
 
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from characters.serializers import card_serializer
+from rules.calculators.cards import SystemIndexCard, system_index_card
 from rules.dice_calculators.services import settings_in_force
 from rules.engine.registry import RESOLVERS, VERBS, resolvers_of
 from rules.engine.systems import SYSTEMS
@@ -48,6 +52,24 @@ class RulesAPI(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         return Response({"systems": systems_listing()})
+
+
+SystemIndexCardSerializer = card_serializer(SystemIndexCard)
+
+
+class SystemIndexAPI(APIView):
+    """A game system's index, as its page `/rules/<system>/` lists it: its calculators (page
+    and API addresses), its catalogue and where its pick-up table starts; 404 for an unknown
+    system."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=SystemIndexCardSerializer)
+    def get(self, request, system: str):
+        card = system_index_card(system)
+        if card is None:
+            raise NotFound
+        return Response(SystemIndexCardSerializer(asdict(card)).data)
 
 
 class _JSONFirstNegotiation(DefaultContentNegotiation):

@@ -166,6 +166,26 @@ class Rapid40kForm(forms.Form):
     def dice(self):
         return [self[name] for name in self.dice_fields]
 
+    def groups(self) -> list[tuple[str, list]]:
+        """(legend, fields): which squad each field describes, a fieldset each, so a phone
+        reader knows that this "Leader's Combat" is squad B's."""
+        fields = self.input_fields()
+        if self.resolver == "melee":
+            sides = (("a", _("Squad A (attacker)")), ("b", _("Squad B (defender)")))
+            return [
+                (legend, [f for f in fields if f.name.startswith(f"{side}_")])
+                for side, legend in sides
+            ]
+        if self.resolver in ("shooting", "overwatch"):
+            target = [f for f in fields if f.name.startswith("target_")]
+            shooters = [f for f in fields if not f.name.startswith("target_")]
+            return [(_("Shooting squad"), shooters), (_("Target squad"), target)]
+        if self.resolver == "cost":
+            return [(_("Profile"), fields)]
+        if self.resolver == "vehicle":
+            return [(_("Attacking squad and vehicle"), fields)]
+        return [(_("Squad"), fields)]
+
     def inputs(self) -> dict:
         data: dict = {}
         for name, value in self.cleaned_data.items():

@@ -411,6 +411,18 @@ LABELS = {
     "answer_acrobatics_failure_malus_dice": _("Malus dice until the end of the turn if it fails"),
 }
 
+
+def page_slug(resolver: str) -> str:
+    """A resolver's name as a page address writes it: `covering_fire` -> `covering-fire`. The
+    engine and the API keep the resolver's own name, which stored rolls and clients use."""
+    return resolver.replace("_", "-")
+
+
+def resolver_name(slug: str) -> str:
+    """The resolver a page address names: `covering-fire` -> `covering_fire`."""
+    return slug.replace("-", "_")
+
+
 SYSTEM_NAMES = {"corporates": "Corporates", "modern-rpg": _("Modern RPG")}
 
 TITLES = {

@@ -59,6 +59,10 @@ class ResolverForm(forms.Form):
 
     def _field(self, name: str, spec: dict):
         required = name in self.resolver.input_schema.get("required", [])
+        if required and "default" not in spec and "minimum" in spec:
+            # A required number the rules give no default: the form starts at its least
+            # valid value, so the page's first "Odds" answers instead of "required".
+            spec = {**spec, "default": spec["minimum"]}
         if name in self.resolver.dice_fields and spec.get("type") == "array":
             self.dice_names.append(name)
             return DiceField(required=False)

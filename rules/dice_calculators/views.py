@@ -6,13 +6,21 @@ both go through `rules.rolls.services`."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from characters.permissions import Refusal
-from rules.dice_calculators.cards import SYSTEM_NAMES, TITLES, facts, label, odds_tables
+from rules.dice_calculators.cards import (
+    SYSTEM_NAMES,
+    TITLES,
+    facts,
+    label,
+    odds_tables,
+    page_slug,
+    resolver_name,
+)
 from rules.dice_calculators.forms import ChaseRoundForm, ResolverForm, TurnFormSet
 from rules.dice_calculators.services import InForce, settings_in_force
 from rules.engine.registry import Resolver, resolver_get, resolvers_of
@@ -21,10 +29,11 @@ from rules.rolls.services import resolve, roll_on_server
 PAGES = "rules/dice_calculators"
 
 
-def _calculators(system: str) -> list[tuple[Resolver, str]]:
-    """The system's resolvers that have a calculator page (the turn schedule has its own)."""
+def _calculators(system: str) -> list[tuple[str, str]]:
+    """(page slug, title) of the system's resolvers that have a calculator page (the turn
+    schedule has its own)."""
     return [
-        (r, str(TITLES[(system, r.name)]))
+        (page_slug(r.name), str(TITLES[(system, r.name)]))
         for r in resolvers_of(system)
         if (system, r.name) in TITLES
     ]
@@ -37,7 +46,7 @@ def _resolver_or_404(system: str, name: str) -> Resolver:
     return resolver
 
 
-def _in_force(request: HttpRequest, system: str) -> tuple[InForce, dict]:
+def settings_shown(request: HttpRequest, system: str) -> tuple[InForce, dict]:
     """The settings in force (`?campaign=<id>`: that campaign's) and what a page shows of
     them. A malformed id or a campaign of another system is a 404 here, as a page address
     that leads nowhere."""
@@ -53,24 +62,6 @@ def _in_force(request: HttpRequest, system: str) -> tuple[InForce, dict]:
         "settings_lines": in_force.lines(system),
         "campaign_query": query,
     }
-
-
-@require_GET
-def system_calculators(request: HttpRequest, system: str) -> HttpResponse:
-    """The calculators of one system (`?campaign=<id>`: with that campaign's settings)."""
-    if system not in SYSTEM_NAMES:
-        raise Http404
-    _, shown = _in_force(request, system)
-    return render(
-        request,
-        f"{PAGES}/system.html",
-        {
-            "system": system,
-            "system_name": SYSTEM_NAMES[system],
-            "calculators": _calculators(system),
-            **shown,
-        },
-    )
 
 
 def verdict(name: str, result: dict) -> list[str]:
@@ -125,9 +116,18 @@ def _run(request: HttpRequest, form: ResolverForm, system: str, name: str, setti
 def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> HttpResponse:
     """GET: the odds of the form. POST: judge typed dice, or roll on the server. With
     `?campaign=<id>` (a campaign the user can see, of this system) the resolver takes that
-    campaign's stored rules settings, and the page says which are in force."""
+    campaign's stored rules settings, and the page says which are in force.
+
+    The address names the resolver in kebab-case (`covering-fire`); the older
+    `covering_fire` answers a permanent redirect there, its query kept, so bookmarks work."""
+    if "_" in resolver:
+        _resolver_or_404(system, resolver)
+        target = reverse("dice-calculator", args=[system, page_slug(resolver)])
+        query = request.META.get("QUERY_STRING")
+        return redirect(f"{target}?{query}" if query else target, permanent=True)
+    slug, resolver = resolver, resolver_name(resolver)
     found = _resolver_or_404(system, resolver)
-    in_force, shown = _in_force(request, system)
+    in_force, shown = settings_shown(request, system)
     if request.method == "POST":
         data = request.POST
     else:
@@ -137,11 +137,12 @@ def resolver_calculator(request: HttpRequest, system: str, resolver: str) -> Htt
     form = ResolverForm(found, data)
     context = {
         **shown,
-        "page_url": reverse("dice-calculator", args=[system, resolver]) + shown["campaign_query"],
+        "page_url": reverse("dice-calculator", args=[system, slug]) + shown["campaign_query"],
         "form": form,
         "system": system,
         "system_name": SYSTEM_NAMES[system],
         "resolver": resolver,
+        "slug": slug,
         "title": TITLES[(system, resolver)],
         "calculators": _calculators(system),
         "dice_fields": [form[name] for name in form.dice_names],
@@ -192,7 +193,7 @@ def modern_chase(request: HttpRequest) -> HttpResponse:
     objective is reached. The state travels in the form: nothing is stored but the rolls.
     `?campaign=<id>`: the campaign's rules settings (the 1D of the events)."""
     form = ChaseRoundForm(request.POST or None)
-    in_force, shown = _in_force(request, "modern-rpg")
+    in_force, shown = settings_shown(request, "modern-rpg")
     context: dict = {"form": form, **shown}
     if request.method == "POST" and form.is_valid():
         state = form.cleaned_data

@@ -46,6 +46,7 @@
         document.querySelectorAll("#action-form input[name=version]").forEach(function (input) {
           input.value = version;
         });
+        announce();
       }
     }).catch(function () { down(true); }).finally(function () {
       fetching = false;
@@ -97,8 +98,37 @@
     if (!socket || socket.readyState === WebSocket.CLOSED) { connect(); }
   });
 
-  // After this page's own write, htmx swapped a fresh state in: nothing to fetch.
-  document.body.addEventListener("htmx:afterSwap", function () { wanted = current(); });
+  // A screen reader hears the newest log line in the one polite region that is never
+  // swapped; the focus stays where the player is.
+  var announcer = document.getElementById("table-announce");
+  var announced = "";
+  function announce() {
+    var latest = document.querySelector("#table-log li");
+    var text = latest ? latest.textContent.replace(/\s+/g, " ").trim() : "";
+    if (announcer && text && text !== announced) {
+      announced = text;
+      announcer.textContent = text;
+    }
+  }
+  (function () {
+    var latest = document.querySelector("#table-log li");
+    announced = latest ? latest.textContent.replace(/\s+/g, " ").trim() : "";
+  })();
+
+  // After this page's own write, htmx swapped a fresh state in: nothing to fetch. The
+  // control that sent it was swapped too: the keyboard keeps its place on its successor.
+  var focusedId = null;
+  document.body.addEventListener("htmx:beforeSwap", function () {
+    focusedId = document.activeElement && document.activeElement.id;
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    wanted = current();
+    announce();
+    if (focusedId && (!document.activeElement || document.activeElement === document.body)) {
+      var again = document.getElementById(focusedId);
+      if (again) { again.focus(); }
+    }
+  });
 
   var lock = null;
   function keepAwake() {

@@ -365,3 +365,22 @@ def test_care_restores_hit_points_and_a_critical_failure_costs_one(organiser, mo
     assert entry.data["outcome"]["hp"] == 5 and fighters(modern)["Kader"].state["hp"] == 5
     entry = act(organiser, modern, **care, dice={"dice": [1]})
     assert entry.data["outcome"]["hp"] == 4
+
+
+def test_a_sheetless_shot_says_which_numbers_make_it_certain(client, organiser, corporates):
+    # A pick-up fighter shoots with 5 dice + 5 at short range (difficulty 5): every roll
+    # hits. The odds say so with the numbers, not a bare "hit 1/1".
+    by_name = fighters(corporates)
+    for _ in range(3):
+        advance(organiser, corporates)
+    client.force_login(organiser)
+    response = client.get(
+        reverse("table-odds", args=[corporates.pk]),
+        {"kind": "shot", "actor": by_name["Garde"].pk, "target": by_name["Vex"].pk,
+         "shot_range": "short"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert response.status_code == 200
+    shown = text(response)
+    assert "5 dés + 5 contre une difficulté de 5" in shown
+    assert "sans fiche" in shown

@@ -92,3 +92,29 @@ def test_a_player_rolls_on_the_server_and_the_roll_is_recorded(client, player):
     record = RollRecord.objects.get()
     assert record.system == "corporates"
     assert reverse("roll-detail", args=[record.pk]).encode() in response.content
+
+
+@pytest.mark.django_db
+def test_every_calculator_answers_its_starting_values_without_a_missing_field(client):
+    # "Odds" pressed on a page just opened sends the form's starting values: each must be
+    # valid (a required number the rules give no default starts at its least value).
+    from django import forms
+
+    from rules.dice_calculators.cards import TITLES, page_slug
+    from rules.dice_calculators.forms import ResolverForm
+    from rules.engine.registry import resolver_get
+
+    for system, name in TITLES:
+        form = ResolverForm(resolver_get(system, name))
+        data = {}
+        for field_name, field in form.fields.items():
+            value = form.get_initial_for_field(field, field_name)
+            if isinstance(field, forms.BooleanField):
+                if value:
+                    data[field_name] = "on"
+            elif value is not None:
+                data[field_name] = value
+        response = client.get(page(system, page_slug(name)), data)
+        assert response.status_code == 200
+        assert "obligatoire" not in response.content.decode(), (system, name)
+        assert b'class="odds"' in response.content or b'class="facts"' in response.content
