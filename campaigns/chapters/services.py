@@ -26,7 +26,6 @@ from campaigns.models import (
     ChapterOutcome,
     ChapterResult,
     ChapterStatus,
-    ChapterUnitResult,
     EncounterEvent,
     MembershipRole,
     VocationAssignment,
@@ -38,12 +37,15 @@ from campaigns.models import (
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role, members_of
 from campaigns.services import _record, require_manager
+from campaigns.systems import campaign_system
+from campaigns.systems.base import EntryResultInput
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
+from rules.engine.systems.seam import Per
 
-# KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
-UnitResultInput = kolaps_chapters.UnitResultInput
+# The rows of a close for the rosters entered (KOLAPS units, Rapid 40000 armies).
+UnitResultInput = EntryResultInput
 # What each system checks of the forces entered before a chapter starts.
 READY_CHECKS = {
     kolaps_chapters.KOLAPS: kolaps_chapters.require_units_ready,
@@ -51,6 +53,7 @@ READY_CHECKS = {
 }
 
 MAX_LIST = 30
+MAX_XP = 100
 MAX_NAME = 120
 PROFILE_SYSTEMS = ("of-the-dead",)
 
@@ -597,6 +600,7 @@ class OutcomeInput:
     side: str = ""
     kills: dict[str, int] = field(default_factory=dict)
     notes: str = ""
+    xp: int = 0  # the modern RPG's XP awarded (RULES-NOTES CL4)
 
 
 def _clean_kills(kills: dict) -> dict[str, int]:
@@ -617,18 +621,23 @@ def chapter_close(
     chapter: Chapter,
     epilogue: str,
     outcomes: Sequence[OutcomeInput] = (),
-    unit_results: Sequence[UnitResultInput] = (),
+    unit_results: Sequence[EntryResultInput] = (),
     notable_events: Iterable[str] | str = (),
+    army_results: Sequence[EntryResultInput] = (),
+    entry_results: Sequence[EntryResultInput] = (),
 ) -> Chapter:
     """Close a chapter: the one operation that stores its record and hands it over.
 
-    In one transaction: the epilogue, notable events, one `ChapterOutcome` per participant
-    (victory or defeat, death, kills by zombie type) and, for KOLAPS, one
-    `ChapterUnitResult` per entered unit that played (checked by
-    `kolaps_chapters.unit_result_rows`: entered units only, losses among their
-    characters); status closed, `closed_at` now; `settled_at` stays null.
+    What the record holds is the campaign's system's (`campaigns.systems`): a system whose
+    players bring themselves records one `ChapterOutcome` per participant (a result among
+    the system's, and what its close asks: death and kills by zombie type, XP...); a system
+    whose players enter rosters records them (`unit_results` for KOLAPS units,
+    `army_results` for Rapid 40000 armies, `entry_results` for either, checked by the
+    system's `entry_rows`), one
+    outcome per player whose roster played. In one transaction: the epilogue, notable
+    events, those rows; status closed, `closed_at` now; `settled_at` stays null.
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
-    settlement (traumas, survival points, statistics) defers its work to the commit.
+    settlement defers its work to the commit.
     The campaign's members are read once, under the chapter's lock: the actor's right to
     close it (checked first, as `require_manager` does) and the players it records; the
     row returned keeps them (`members_read`), so that its card (`chapter_card`, the close
@@ -645,6 +654,13 @@ def chapter_close(
             raise Refusal(_("Write the epilogue: how did the chapter end?"), field="epilogue")
         events = _names(notable_events, "notable_events")
         _require_open(locked, _("This chapter is already closed."))
+        system = campaign_system(locked.campaign.system)
+        close = system.game.close
+        entry_results = [*entry_results, *unit_results, *army_results]
+        if close.per is Per.PLAYER and entry_results:
+            raise Refusal(
+                _("This campaign's chapters record their players only."), field="outcomes"
+            )
         players = members.player_ids
         seen: set[int] = set()
         rows = []
@@ -655,8 +671,18 @@ def chapter_close(
                 )
             if outcome.player_id in seen:
                 raise Refusal(_("One outcome per player."), field="outcomes")
-            if outcome.result not in ChapterResult.values:
-                raise Refusal(_("Each player's result is a victory or a defeat."), field="outcomes")
+            if outcome.result not in close.results:
+                raise Refusal(
+                    _("Choose each player's result among the ones offered."), field="outcomes"
+                )
+            if (
+                not isinstance(outcome.xp, int)
+                or isinstance(outcome.xp, bool)
+                or not 0 <= outcome.xp <= MAX_XP
+            ):
+                raise Refusal(
+                    _("XP is a whole number from 0 to %(max)s.") % {"max": MAX_XP}, field="outcomes"
+                )
             seen.add(outcome.player_id)
             rows.append(
                 ChapterOutcome(
@@ -667,13 +693,18 @@ def chapter_close(
                     side=" ".join(outcome.side.split())[:80],
                     kills=_clean_kills(outcome.kills),
                     notes=outcome.notes.strip(),
+                    record={"xp": outcome.xp} if outcome.xp else {},
                 )
             )
-        unit_rows = kolaps_chapters.unit_result_rows(locked, unit_results)
-        if not rows and not unit_rows:
+        entry_outcomes, entry_records = system.entry_rows(locked, entry_results)
+        if seen & {row.player_id for row in entry_outcomes}:
+            raise Refusal(_("One outcome per player."), field="outcomes")
+        rows += entry_outcomes
+        if not rows:
             raise Refusal(_("Record the outcome of at least one participant."), field="outcomes")
         ChapterOutcome.objects.bulk_create(rows)
-        ChapterUnitResult.objects.bulk_create(unit_rows)
+        if entry_records:
+            type(entry_records[0]).objects.bulk_create(entry_records)
         locked.epilogue = epilogue
         locked.notable_events = events
         locked.status = ChapterStatus.CLOSED
@@ -690,8 +721,8 @@ def chapter_close(
             title=locked.title,
             victories=sum(1 for row in rows if row.result == ChapterResult.VICTORY),
             deaths=sum(1 for row in rows if row.died),
-            units=len(unit_rows),
-            characters_lost=sum(len(row.losses) for row in unit_rows),
+            units=len(entry_outcomes),
+            characters_lost=sum(len(getattr(row, "losses", ())) for row in entry_records),
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
     locked.members_read = members

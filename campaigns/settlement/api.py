@@ -15,9 +15,10 @@ from campaigns.settlement.cards import (
     overall_leaderboard_card,
     settlement_card,
 )
-from campaigns.settlement.plan import SettlementPlan, TraumaChange, UnitDeparture
+from campaigns.settlement.plan import SettlementPlan, TraumaChange
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.services import HistoryPoint, StandingRow
+from campaigns.systems.base import UnitDeparture
 from characters.profiles.selectors import statistics_player_get_for_user
 from characters.serializers import CardSerializer, card_serializer
 from rules.engine.systems.of_the_dead.effects import SheetNumbers

@@ -6,8 +6,8 @@ settling again gives the same result."""
 import pytest
 from django.utils import translation
 
-from campaigns.chapters.kolaps import UnitResultInput, chapter_unit_enter
-from campaigns.chapters.services import chapter_close
+from campaigns.chapters.kolaps import chapter_unit_enter
+from campaigns.chapters.services import UnitResultInput, chapter_close
 from campaigns.models import CampaignEvent
 from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.plan import settlement_plan
