@@ -236,7 +236,11 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
         for kind, count in (outcome.kills or {}).items():
             if kind in kills:
                 kills[kind] += int(count)
-        points = survival_points(result=outcome.result, died=outcome.died, rule=rule)
+        points = (
+            survival_points(result=outcome.result, died=outcome.died, rule=rule)
+            if with_profiles
+            else 0
+        )
         changes: tuple[TraumaChange, ...] = ()
         sheet_before = sheet_after = None
         status_before = status_after = None
