@@ -208,6 +208,12 @@ class OutcomeWriteSerializer(serializers.Serializer):
     xp = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=100, help_text="Modern RPG: XP awarded."
     )
+    answers = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The rest of what the campaign's system asks each player at the close, "
+        "by field name (the modern RPG's xp may be sent on its own).",
+    )
 
 
 class UnitWriteSerializer(serializers.Serializer):
@@ -298,7 +304,7 @@ class ChapterCloseAPI(APIView):
                     side=row["side"],
                     kills=row["kills"],
                     notes=row["notes"],
-                    xp=row["xp"],
+                    answers={**row["answers"], **({"xp": row["xp"]} if row["xp"] else {})},
                 )
                 for row in values["outcomes"]
             ],

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import rapid40k as rapid40k_chapters
 from campaigns.chapters import services as chapter_services
-from campaigns.chapters.services import MAX_XP
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterStatus, VoteKind
 from campaigns.permissions import Member
@@ -412,7 +411,7 @@ class CloseForm(ServiceForm):
                         else label,
                         required=False,
                         min_value=0,
-                        max_value=999 if value else MAX_XP,
+                        max_value=f.maximum,
                         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                     )
 
@@ -434,7 +433,12 @@ class CloseForm(ServiceForm):
                         value: data.get(f"{prefix}kills_{value}") or 0
                         for value, _label in (kills.split if kills else ())
                     },
-                    xp=data.get(prefix + "xp") or 0,
+                    answers={
+                        name: data.get(f"{prefix}{name}")
+                        for name in asked
+                        if name not in chapter_services.OUTCOME_COLUMNS
+                        and data.get(f"{prefix}{name}") is not None
+                    },
                 )
             )
         return rows

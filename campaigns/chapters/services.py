@@ -42,7 +42,7 @@ from campaigns.systems.base import EntryResultInput
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
-from rules.engine.systems.seam import Per
+from rules.engine.systems.seam import Close, Kind, Per
 
 # The rows of a close for the rosters entered (KOLAPS units, Rapid 40000 armies).
 UnitResultInput = EntryResultInput
@@ -53,7 +53,6 @@ READY_CHECKS = {
 }
 
 MAX_LIST = 30
-MAX_XP = 100
 MAX_NAME = 120
 PROFILE_SYSTEMS = ("of-the-dead",)
 
@@ -600,7 +599,9 @@ class OutcomeInput:
     side: str = ""
     kills: dict[str, int] = field(default_factory=dict)
     notes: str = ""
-    xp: int = 0  # the modern RPG's XP awarded (RULES-NOTES CL4)
+    # The player's answers to the rest of what the system's close asks (`Close.fields` per
+    # player but death, side and kills), by field name: the modern RPG's {"xp": 3}.
+    answers: Mapping[str, object] = field(default_factory=dict)
 
 
 def _clean_kills(kills: dict) -> dict[str, int]:
@@ -612,6 +613,38 @@ def _clean_kills(kills: dict) -> dict[str, int]:
             raise Refusal(_("Kills are whole numbers from 0 to 999."), field="outcomes")
         if number:
             cleaned[kind] = number
+    return cleaned
+
+
+# The player's fields of a close that have columns of their own on `ChapterOutcome`.
+OUTCOME_COLUMNS = ("died", "side", "kills")
+
+
+def _clean_answers(close: Close, answers: Mapping[str, object]) -> dict:
+    """The player's answers to the system's own close fields (`ChapterOutcome.record`):
+    only fields it asks, a COUNT a whole number within its maximum, a FLAG true or false,
+    a TEXT a short line. Zeros, falses and blanks are left out."""
+    asked = {f.name: f for f in close.asked(Per.PLAYER) if f.name not in OUTCOME_COLUMNS}
+    cleaned: dict = {}
+    for name, value in answers.items():
+        declared = asked.get(name)
+        if declared is None:
+            raise Refusal(_("This campaign's close does not ask that."), field="outcomes")
+        if declared.kind is Kind.COUNT:
+            if not isinstance(value, int) or isinstance(value, bool):
+                value = -1
+            if not 0 <= value <= declared.maximum:
+                raise Refusal(
+                    _("%(field)s: a whole number from 0 to %(max)s.")
+                    % {"field": _(declared.label), "max": declared.maximum},
+                    field="outcomes",
+                )
+        elif declared.kind is Kind.FLAG:
+            value = bool(value)
+        else:
+            value = " ".join(str(value or "").split())[:80]
+        if value:
+            cleaned[name] = value
     return cleaned
 
 
@@ -675,14 +708,6 @@ def chapter_close(
                 raise Refusal(
                     _("Choose each player's result among the ones offered."), field="outcomes"
                 )
-            if (
-                not isinstance(outcome.xp, int)
-                or isinstance(outcome.xp, bool)
-                or not 0 <= outcome.xp <= MAX_XP
-            ):
-                raise Refusal(
-                    _("XP is a whole number from 0 to %(max)s.") % {"max": MAX_XP}, field="outcomes"
-                )
             seen.add(outcome.player_id)
             rows.append(
                 ChapterOutcome(
@@ -693,7 +718,7 @@ def chapter_close(
                     side=" ".join(outcome.side.split())[:80],
                     kills=_clean_kills(outcome.kills),
                     notes=outcome.notes.strip(),
-                    record={"xp": outcome.xp} if outcome.xp else {},
+                    record=_clean_answers(close, outcome.answers),
                 )
             )
         entry_outcomes, entry_records = system.entry_rows(locked, entry_results)

@@ -106,6 +106,10 @@ class CampaignSystem:
         return self.game.slug
 
 
+# What `ChapterOutcome.record` holds of a roster entered; the rest are the player's answers.
+ENTRY_KEYS = ("entry", "value", "members")
+
+
 def record_of(outcome_player_id: int, result: str, side: str, record: dict) -> Record:
     """The engine's view of a participant's close (`ChapterOutcome.record`)."""
     return Record(
@@ -125,5 +129,9 @@ def record_of(outcome_player_id: int, result: str, side: str, record: dict) -> R
             )
             for m in record.get("members", [])
         ),
-        xp=int(record.get("xp") or 0),
+        counts={
+            name: int(value)
+            for name, value in record.items()
+            if name not in ENTRY_KEYS and isinstance(value, int | bool)
+        },
     )

@@ -144,8 +144,8 @@ def _modern(players) -> None:
             chapter=chapter,
             epilogue="L'informateur est retrouvé sur le Vieux-Port, vivant.",
             outcomes=[
-                OutcomeInput(alice.pk, "played", xp=3),
-                OutcomeInput(bruno.pk, "played", xp=2),
+                OutcomeInput(alice.pk, "played", answers={"xp": 3}),
+                OutcomeInput(bruno.pk, "played", answers={"xp": 2}),
             ],
         )
 

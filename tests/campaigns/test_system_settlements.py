@@ -275,9 +275,9 @@ def test_the_modern_close_awards_xp_and_the_campaign_shows_its_party(client):
          f"p{bruno.pk}_result": "played"},
     )  # fmt: skip
     assert response.status_code == 302, response.content.decode()
-    with pytest.raises(Refusal, match="XP is a whole number"):
+    with pytest.raises(Refusal, match="XP awarded: a whole number from 0 to 100"):
         other = chapter_plan(actor=organiser, campaign=campaign, title="2")
-        too_much = [OutcomeInput(alice.pk, "played", xp=500)]
+        too_much = [OutcomeInput(alice.pk, "played", answers={"xp": 500})]
         chapter_close(actor=organiser, chapter=other, epilogue="x", outcomes=too_much)
     settlement_apply(chapter_id=chapter.pk)
     html = client.get(reverse("campaign-leaderboard", args=[campaign.pk])).content.decode()

@@ -73,7 +73,9 @@ def test_rapid40k_counts_points_destroyed_and_lost_not_characters_cl2():
 
 
 def test_the_modern_rpg_keeps_the_xp_awarded_cl4():
-    settled = system_get("modern-rpg").settle([Record(1, "played", xp=3), Record(2, "played")])
+    settled = system_get("modern-rpg").settle(
+        [Record(1, "played", counts={"xp": 3}), Record(2, "played")]
+    )
     assert settled == {1: Figures(xp=3), 2: Figures()}
 
 

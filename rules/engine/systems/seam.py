@@ -18,7 +18,7 @@ where the texts are silent" (CL1 to CL4).
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -60,6 +60,7 @@ class CloseField:
     # A COUNT kept split: one number per (value, label), shown folded (kills by zombie type).
     split: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    maximum: int = 999  # a COUNT's largest value
 
 
 RESULT_LABELS: Mapping[str, str] = {
@@ -111,7 +112,8 @@ class Record:
     side: str = ""
     entry: str = ""  # the roster entered ("" for a player's own character)
     members: tuple[Member, ...] = ()
-    xp: int = 0
+    # The player's own answers the close recorded, by field name (a COUNT or a FLAG).
+    counts: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,9 @@ def settle_nothing(records: Sequence[Record]) -> dict[int, Figures]:
 
 def settle_xp(records: Sequence[Record]) -> dict[int, Figures]:
     """RULES-NOTES CL4: "the organiser awards XP at a chapter's close (0 by default)"."""
-    return {record.player_id: Figures(xp=max(0, record.xp)) for record in records}
+    return {
+        record.player_id: Figures(xp=max(0, int(record.counts.get("xp", 0)))) for record in records
+    }
 
 
 def side_of(record: Record) -> str:

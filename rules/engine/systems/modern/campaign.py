@@ -23,7 +23,7 @@ ROSTER = Roster.SHEET
 CLOSE = Close(
     per=Per.PLAYER,
     results=("played",),
-    fields=(CloseField("xp", gettext_noop("XP awarded"), Kind.COUNT, Per.PLAYER),),
+    fields=(CloseField("xp", gettext_noop("XP awarded"), Kind.COUNT, Per.PLAYER, maximum=100),),
     settles=gettext_noop(
         "Closing stores the record for good; the XP awarded is added to the party's page "
         "when the chapter is settled. Stress and wounds stay on the character sheets."
