@@ -492,7 +492,11 @@ class CloseForm(ServiceForm):
         count folded into `split`, the members' counts into `members`."""
         shown = []
         for f in asked:
-            row: dict = {"kind": str(f.kind), "label": self._labels[f.name], "help": f.help}
+            row: dict = {
+                "kind": str(f.kind),
+                "label": self._labels[f.name],
+                "help": gettext(f.help) if f.help else "",
+            }
             if f.kind is Kind.COUNT and f.split:
                 row["split"] = [self[f"{prefix}{f.name}_{value}"] for value, _kind in f.split]
             else:

@@ -25,6 +25,7 @@ from campaigns.statistics.services import (
     leaderboard,
 )
 from campaigns.systems import campaign_system
+from campaigns.systems.base import SheetLine
 from characters.models import Player, Profile, Trauma
 from rules.engine.systems import GameSystem, system_get
 
@@ -203,6 +204,8 @@ class LeaderboardCard:
     campaign: Campaign | None
     rows: list[StandingRow]
     system: GameSystem = OVERALL
+    # A party's characters by player (`CampaignSystem.party_sheets`).
+    sheets: dict[int, list[SheetLine]] = field(default_factory=dict)
 
     @property
     def ranked(self) -> bool:
@@ -211,6 +214,16 @@ class LeaderboardCard:
     @property
     def score_heading(self) -> str:
         return _(self.system.standings.score_heading)
+
+    @property
+    def score_formula(self) -> str:
+        """What the score sums, headed as the table heads its statistics."""
+        headings = {c.statistic: _(c.heading) for c in self.system.standings.columns}
+        terms = " + ".join(
+            f"{t.weight} × {headings.get(t.statistic, t.statistic)}"
+            for t in self.system.standings.score
+        )
+        return f"{self.score_heading} = {terms}"
 
     @property
     def explains_reputation(self) -> bool:
@@ -226,16 +239,21 @@ class LeaderboardCard:
         names = [c.statistic for c in self.system.standings.columns]
         return [(row, [getattr(row, name) for name in names]) for row in self.rows]
 
+    @property
+    def party(self) -> list[tuple[StandingRow, list[int], list[SheetLine]]]:
+        """A party's rows, each with its player's characters."""
+        return [(row, figures, self.sheets.get(row.player_id, [])) for row, figures in self.table]
+
 
 def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
     """For organisers and participants (`campaign_get_for_user`): one query, the rows
     ranked as the campaign's system says."""
-    system = campaign_system(campaign.system).game
-    return LeaderboardCard(
-        campaign=campaign,
-        rows=leaderboard(campaign_id=campaign.pk, standings=system.standings),
-        system=system,
+    system = campaign_system(campaign.system)
+    rows = leaderboard(campaign_id=campaign.pk, standings=system.game.standings)
+    sheets = (
+        {} if system.game.standings.ranked else system.party_sheets([r.player_id for r in rows])
     )
+    return LeaderboardCard(campaign=campaign, rows=rows, system=system.game, sheets=sheets)
 
 
 # Who the overall leaderboard ranks: the players whose profile shows its statistics publicly

@@ -18,6 +18,7 @@ from campaigns.settlement.apply import ApplyResult, settlement_apply
 from campaigns.settlement.services import settlement_reopen
 from campaigns.statistics.services import leaderboard
 from characters.kolaps.models import KolapsUnit
+from characters.modern.services import modern_character_create
 from characters.permissions import Refusal
 from rules.engine.systems import system_get
 from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
@@ -107,6 +108,7 @@ def test_the_kolaps_close_asks_each_characters_fate_and_the_settlement_counts_ev
     page = client.get(reverse("campaign-leaderboard", args=[kolaps["campaign"].pk]))
     html = page.content.decode()
     assert "Standing points" in html and "VU destroyed" in html and "Draws" in html
+    assert "Standing points = 3 × Victories + 1 × Draws" in html
     _no_of_the_dead(html)
     settled = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert "2 participants, 1 victory, 0 draws, 1 defeat" in settled
@@ -280,8 +282,14 @@ def test_the_modern_close_awards_xp_and_the_campaign_shows_its_party(client):
         too_much = [OutcomeInput(alice.pk, "played", answers={"xp": 500})]
         chapter_close(actor=organiser, chapter=other, epilogue="x", outcomes=too_much)
     settlement_apply(chapter_id=chapter.pk)
+    modern_character_create(
+        owner=alice,
+        name="Lina",
+        characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
+    )
     html = client.get(reverse("campaign-leaderboard", args=[campaign.pk])).content.decode()
     assert "The party: Marseille" in html and "XP earned" in html
+    assert "Lina: 0, 0" in html  # CL4: the party's stress and wounds, from the sheets
     assert "<th>#</th>" not in html  # a party, not a ranking
     _no_of_the_dead(html)
     assert (
