@@ -220,7 +220,7 @@ class LeaderboardCard:
         """What the score sums, headed as the table heads its statistics."""
         headings = {c.statistic: _(c.heading) for c in self.system.standings.columns}
         terms = " + ".join(
-            f"{t.weight} × {headings.get(t.statistic, t.statistic)}"
+            f"{t.weight} \N{MULTIPLICATION SIGN} {headings.get(t.statistic, t.statistic)}"
             for t in self.system.standings.score
         )
         return f"{self.score_heading} = {terms}"

@@ -108,7 +108,10 @@ def test_the_kolaps_close_asks_each_characters_fate_and_the_settlement_counts_ev
     page = client.get(reverse("campaign-leaderboard", args=[kolaps["campaign"].pk]))
     html = page.content.decode()
     assert "Standing points" in html and "VU destroyed" in html and "Draws" in html
-    assert "Standing points = 3 × Victories + 1 × Draws" in html
+    assert (
+        "Standing points = 3 \N{MULTIPLICATION SIGN} Victories + 1 \N{MULTIPLICATION SIGN} Draws"
+        in html
+    )
     _no_of_the_dead(html)
     settled = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert "2 participants, 1 victory, 0 draws, 1 defeat" in settled
