@@ -666,9 +666,9 @@ def chapter_close(
     the system's, and what its close asks: death and kills by zombie type, XP...); a system
     whose players enter rosters records them (`unit_results` for KOLAPS units,
     `army_results` for Rapid 40000 armies, `entry_results` for either, checked by the
-    system's `entry_rows`), one
-    outcome per player whose roster played. In one transaction: the epilogue, notable
-    events, those rows; status closed, `closed_at` now; `settled_at` stays null.
+    system's `entry_rows`), one outcome per player whose roster played. In one
+    transaction: the epilogue, notable events, those rows; status closed, `closed_at` now;
+    `settled_at` stays null.
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
     settlement defers its work to the commit.
     The campaign's members are read once, under the chapter's lock: the actor's right to
@@ -695,6 +695,7 @@ def chapter_close(
                 _("This campaign's chapters record their players only."), field="outcomes"
             )
         players = members.player_ids
+        asked = {f.name for f in close.asked(Per.PLAYER)}
         seen: set[int] = set()
         rows = []
         for outcome in outcomes:
@@ -708,6 +709,8 @@ def chapter_close(
                 raise Refusal(
                     _("Choose each player's result among the ones offered."), field="outcomes"
                 )
+            if (outcome.died and "died" not in asked) or (outcome.kills and "kills" not in asked):
+                raise Refusal(_("This campaign's close does not ask that."), field="outcomes")
             seen.add(outcome.player_id)
             rows.append(
                 ChapterOutcome(

@@ -284,6 +284,15 @@ def test_the_modern_close_awards_xp_and_the_campaign_shows_its_party(client):
         other = chapter_plan(actor=organiser, campaign=campaign, title="2")
         too_much = [OutcomeInput(alice.pk, "played", answers={"xp": 500})]
         chapter_close(actor=organiser, chapter=other, epilogue="x", outcomes=too_much)
+    # Nor does a modern RPG's close record Of the Dead's deaths and kills.
+    for foreign in ({"died": True}, {"kills": {"zonard": 1}}):
+        with pytest.raises(Refusal, match="does not ask that"):
+            chapter_close(
+                actor=organiser,
+                chapter=other,
+                epilogue="x",
+                outcomes=[OutcomeInput(alice.pk, "played", **foreign)],
+            )
     settlement_apply(chapter_id=chapter.pk)
     modern_character_create(
         owner=alice,
