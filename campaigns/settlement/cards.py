@@ -25,7 +25,6 @@ from campaigns.statistics.services import (
     leaderboard,
 )
 from campaigns.systems import campaign_system
-from campaigns.systems.base import SheetLine
 from characters.models import Player, Profile, Trauma
 from rules.engine.systems import GameSystem, system_get
 
@@ -204,8 +203,6 @@ class LeaderboardCard:
     campaign: Campaign | None
     rows: list[StandingRow]
     system: GameSystem = OVERALL
-    # A party's characters by player (`CampaignSystem.party_sheets`).
-    sheets: dict[int, list[SheetLine]] = field(default_factory=dict)
 
     @property
     def ranked(self) -> bool:
@@ -239,21 +236,13 @@ class LeaderboardCard:
         names = [c.statistic for c in self.system.standings.columns]
         return [(row, [getattr(row, name) for name in names]) for row in self.rows]
 
-    @property
-    def party(self) -> list[tuple[StandingRow, list[int], list[SheetLine]]]:
-        """A party's rows, each with its player's characters."""
-        return [(row, figures, self.sheets.get(row.player_id, [])) for row, figures in self.table]
-
 
 def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
     """For organisers and participants (`campaign_get_for_user`): one query, the rows
     ranked as the campaign's system says."""
-    system = campaign_system(campaign.system)
-    rows = leaderboard(campaign_id=campaign.pk, standings=system.game.standings)
-    sheets = (
-        {} if system.game.standings.ranked else system.party_sheets([r.player_id for r in rows])
-    )
-    return LeaderboardCard(campaign=campaign, rows=rows, system=system.game, sheets=sheets)
+    system = campaign_system(campaign.system).game
+    rows = leaderboard(campaign_id=campaign.pk, standings=system.standings)
+    return LeaderboardCard(campaign=campaign, rows=rows, system=system)
 
 
 # Who the overall leaderboard ranks: the players whose profile shows its statistics publicly

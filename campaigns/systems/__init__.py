@@ -13,12 +13,12 @@ A system whose players bring nothing but themselves (Of the Dead, the roleplayin
 needs no hook: the defaults are its behaviour.
 """
 
-from campaigns.systems import kolaps, modern, rapid40k
+from campaigns.systems import kolaps, rapid40k
 from campaigns.systems.base import CampaignSystem
 from rules.engine.systems import SYSTEMS, UnknownSystem
 
 # One line per system with hooks of its own; every other system takes the defaults.
-_HOOKED = {system.slug: system for system in (kolaps.SYSTEM, rapid40k.SYSTEM, modern.SYSTEM)}
+_HOOKED = {system.slug: system for system in (kolaps.SYSTEM, rapid40k.SYSTEM)}
 REGISTRY: dict[str, CampaignSystem] = {
     game.slug: _HOOKED.get(game.slug) or CampaignSystem(game=game) for game in SYSTEMS
 }

@@ -65,15 +65,6 @@ class UnitDeparture:
     character_id: int | None = None
 
 
-@dataclass(frozen=True)
-class SheetLine:
-    """A character a player brings to a party (a roleplaying game's sheet) as it is now."""
-
-    name: str
-    stress: int
-    wounds: int
-
-
 # The rows a close writes for the rosters entered: one outcome per player, and the system's
 # own record rows (KOLAPS unit results).
 EntryRows = tuple[list[ChapterOutcome], list[models.Model]]
@@ -99,10 +90,6 @@ def _no_restore(chapter: Chapter) -> int:
     return 0
 
 
-def _no_sheets(player_ids: list[int]) -> dict[int, list[SheetLine]]:
-    return {}
-
-
 @dataclass(frozen=True)
 class CampaignSystem:
     game: GameSystem
@@ -113,8 +100,6 @@ class CampaignSystem:
     departures: Callable[[Chapter], list[UnitDeparture]] = _no_departures
     depart: Callable[[Chapter, Sequence[UnitDeparture]], None] = _no_depart
     restore: Callable[[Chapter], int] = _no_restore
-    # A party page's characters of each player, by player id.
-    party_sheets: Callable[[list[int]], dict[int, list[SheetLine]]] = _no_sheets
 
     @property
     def slug(self) -> str:
