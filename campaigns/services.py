@@ -28,6 +28,8 @@ from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from characters.permissions import Forbidden, Refusal, require
 from rules.engine.systems import UnknownSystem, system_get
 
+# The systems the campaign forms offer, in their order: every registered system plays
+# campaigns (`rules.engine.systems.SYSTEMS`), Of the Dead first.
 CAMPAIGN_SYSTEMS = ("of-the-dead", "kolaps", "rapid40k", "corporates", "modern-rpg")
 MAX_CHAPTERS = 99
 OPEN_CHAPTER = (ChapterStatus.PLANNED, ChapterStatus.CURRENT)
@@ -75,11 +77,6 @@ def campaign_create(
         system_get(system)
     except UnknownSystem:
         raise Refusal(_("Chronique does not know this game system."), field="system") from None
-    if system not in CAMPAIGN_SYSTEMS:
-        raise Refusal(
-            _("Campaigns are for Of the Dead, KOLAPS, Rapid 40000, Corporates or the modern RPG."),
-            field="system",
-        )
     _check_settings(
         chapters_planned=chapters_planned,
         survival_points_survive=survival_points_survive,

@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 
 from campaigns import services
 from campaigns.chapters import entries
-from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.cards import (
     ChapterCard,
@@ -38,6 +37,7 @@ from campaigns.selectors import (
     player_get,
     vote_get_for_user,
 )
+from campaigns.systems.base import EntryResultInput
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
@@ -201,6 +201,15 @@ class OutcomeWriteSerializer(serializers.Serializer):
         help_text=f"By zombie type: {', '.join(ZombieType.values)}",
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+    xp = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=100, help_text="Modern RPG: XP awarded."
+    )
+    answers = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="The rest of what the campaign's system asks each player at the close, "
+        "by field name (the modern RPG's xp may be sent on its own).",
+    )
 
 
 class UnitWriteSerializer(serializers.Serializer):
@@ -211,7 +220,42 @@ class UnitWriteSerializer(serializers.Serializer):
         required=False,
         default=list,
         max_length=200,
-        help_text="Ids of the unit's characters lost in the chapter.",
+        help_text="Ids of the unit's characters dead in the chapter (they leave the unit).",
+    )
+    wounded = serializers.ListField(
+        child=id_field(),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="Ids of the unit's characters wounded.",
+    )
+    changed_side = serializers.ListField(
+        child=id_field(),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="Ids of the unit's characters who changed sides (K12).",
+    )
+    side = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=80,
+        help_text="Empty: the side it was entered on.",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SquadLossSerializer(serializers.Serializer):
+    squad = id_field(help_text="A squad of the army.")
+    lost = serializers.IntegerField(min_value=0, max_value=999)
+
+
+class ArmyWriteSerializer(serializers.Serializer):
+    army = id_field(help_text="An army list entered into this chapter.")
+    result = serializers.ChoiceField(choices=ChapterResult.choices)
+    squads = SquadLossSerializer(
+        many=True, required=False, default=list, help_text="The figures each squad lost."
     )
     side = serializers.CharField(
         required=False,
@@ -230,6 +274,7 @@ class CloseSerializer(serializers.Serializer):
     )
     outcomes = OutcomeWriteSerializer(many=True, required=False, default=list)
     unit_results = UnitWriteSerializer(many=True, required=False, default=list)
+    army_results = ArmyWriteSerializer(many=True, required=False, default=list)
 
 
 class ChapterCloseAPI(APIView):
@@ -255,18 +300,31 @@ class ChapterCloseAPI(APIView):
                     side=row["side"],
                     kills=row["kills"],
                     notes=row["notes"],
+                    answers={**row["answers"], **({"xp": row["xp"]} if row["xp"] else {})},
                 )
                 for row in values["outcomes"]
             ],
             unit_results=[
-                kolaps_chapters.UnitResultInput(
-                    unit_id=row["unit"],
+                EntryResultInput(
+                    entry_id=row["unit"],
                     result=row["result"],
                     lost_ids=row["lost"],
+                    wounded_ids=row["wounded"],
+                    changed_side_ids=row["changed_side"],
                     side=row["side"],
                     notes=row["notes"],
                 )
                 for row in values["unit_results"]
+            ],
+            army_results=[
+                EntryResultInput(
+                    entry_id=row["army"],
+                    result=row["result"],
+                    figures_lost={loss["squad"]: loss["lost"] for loss in row["squads"]},
+                    side=row["side"],
+                    notes=row["notes"],
+                )
+                for row in values["army_results"]
             ],
         )
         return _card(request, closed)

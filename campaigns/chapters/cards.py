@@ -29,6 +29,8 @@ from campaigns.models import (
     VoteStatus,
 )
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
+from campaigns.systems import campaign_system
+from campaigns.systems.base import CloseEntry
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
@@ -37,6 +39,7 @@ from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from characters.rapid40k.models import Rapid40kArmy
+from rules.engine.systems.seam import Close, Per, Words
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
 # import: tests/rules/table/test_table_systems.py keeps the two equal).
@@ -563,19 +566,24 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
 
 @dataclass(frozen=True)
 class CloseCard:
-    """What the organiser's close form shows of a chapter: the players whose outcome it
-    records (Of the Dead and the like) or the KOLAPS units entered, and what a live
-    encounter told the chapter (`table_close_initial`). Neither eligibility, vocations, votes
-    nor K12: the form shows none of them."""
+    """What the organiser's close form shows of a chapter: what its system's close asks
+    (`close`, `rules.engine.systems.seam.Close`), the players whose outcome it records
+    (a system whose players bring themselves) or the rosters entered (KOLAPS units, Rapid
+    40000 armies, `entries`), and what a live encounter told the chapter
+    (`table_close_initial`). Neither eligibility, vocations, votes nor K12: the form shows
+    none of them."""
 
     id: int
     number: int
     title: str
     status: str
     can_manage: bool
-    uses_units: bool
-    players: list[Member]  # empty for KOLAPS (units are recorded), or when not shown
-    units: list[EntryLine]
+    system: str
+    close: Close
+    words: Words
+    entry_prefix: str
+    players: list[Member]  # empty for a system of rosters, or when not shown
+    entries: list[CloseEntry]
     table_record: dict
 
     @property
@@ -585,17 +593,17 @@ class CloseCard:
 
 def close_card(user, chapter: Chapter) -> CloseCard:
     """For the close form of a chapter read by `chapter_get_for_user` (with the viewer's
-    membership): one query, the members (none for KOLAPS: two, the units entered and their
-    characters); none when the viewer may not close it or it is closed already (the page
-    refuses or sends them to the chapter)."""
+    membership): one query, the members (a system of rosters: two, the rosters entered and
+    their members); none when the viewer may not close it or it is closed already (the
+    page refuses or sends them to the chapter)."""
     campaign = chapter.campaign
     can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
-    uses_units = entry_kind_of(campaign.system) is UNIT
+    system = campaign_system(campaign.system)
     shown = can_manage and chapter.status != ChapterStatus.CLOSED
     players: list[Member] = []
-    units: list[EntryLine] = []
-    if shown and uses_units:
-        units = _entry_lines(chapter, getattr(user, "pk", None))[0]
+    entries: list[CloseEntry] = []
+    if shown and system.game.close.per is Per.ENTRY:
+        entries = system.close_entries(chapter)
     elif shown:
         players = members_of(campaign).players
     return CloseCard(
@@ -604,9 +612,12 @@ def close_card(user, chapter: Chapter) -> CloseCard:
         title=chapter.title,
         status=chapter.status,
         can_manage=can_manage,
-        uses_units=uses_units,
+        system=system.slug,
+        close=system.game.close,
+        words=system.game.words,
+        entry_prefix=system.entry_prefix,
         players=players,
-        units=units,
+        entries=entries,
         table_record=dict(chapter.table_record or {}),
     )
 

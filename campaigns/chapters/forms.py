@@ -8,24 +8,26 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters import entries
-from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
-from campaigns.models import ChapterResult, ChapterStatus, VoteKind, ZombieType
+from campaigns.models import ChapterStatus, VoteKind
 from campaigns.permissions import Member
+from campaigns.systems.base import EntryResultInput
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text, needs_isolation
 from characters.models import Player, Vocation
 from characters.widgets import PlainWidgets
 from rules.engine.systems import uses_profiles
+from rules.engine.systems.seam import RESULT_LABELS, Kind, Per
 
 ONE_PER_LINE = _("One per line.")
 # The close form's row stamp (`CloseForm._row_stamp`): a player's id and name in it.
 ROW_ID, ROW_NAME = "\ue001", "\ue002"
-_ROW_STAMPS: dict[tuple[type, str, type], str] = {}
+_ROW_STAMPS: dict[tuple[type, str, str, type], str] = {}
 
 
 def _lines(label, help_text=ONE_PER_LINE):
@@ -315,13 +317,16 @@ def table_close_initial(card) -> dict:
 
 
 class CloseForm(ServiceForm):
-    """The epilogue, then for each player of an Of the Dead campaign: result, death, side and
-    kills by zombie type; for KOLAPS (which speaks only of units), for each unit entered: its
-    result, its side and the characters lost (ticked among its members). What a live
-    encounter told the chapter fills the first answers (`table_close_initial`). `card` is
-    the chapter's `close_card` (any card with its players, units and table record will do).
-    Its hundred widgets are drawn in Python (`PlainWidgets`), the same HTML as Django's
-    templates."""
+    """The epilogue, then what the campaign's system asks at the close
+    (`rules.engine.systems.seam.Close`, read through the card): for each player (Of the
+    Dead, the roleplaying games) a result among the system's and the player's fields
+    (death, side and kills by zombie type; XP); for each roster entered (KOLAPS units,
+    Rapid 40000 armies) its result, side and its members' fates (characters dead, wounded,
+    who changed sides; figures each squad lost). Field names are the row's prefix (`p12_`
+    for a player, the system's `entry_prefix` and the roster's id for an entry) and the
+    declared field's name. What a live encounter told the chapter fills the first answers
+    (`table_close_initial`). `card` is the chapter's `close_card`. Its hundred widgets are
+    drawn in Python (`PlainWidgets`), the same HTML as Django's templates."""
 
     default_renderer = PlainWidgets()
 
@@ -332,90 +337,134 @@ class CloseForm(ServiceForm):
         kwargs.setdefault("initial", table_close_initial(card))
         super().__init__(*args, **kwargs)
         self.card = card
-        # KOLAPS chapters speak KOLAPS: units, no player outcomes or zombie kills.
-        self.player_ids = [] if card.uses_units else [p.id for p in card.players]
-        result_choices = [*ChapterResult.choices, (ABSENT, _("did not play"))]
-        # Each sentence translated once, not once per player.
-        result_label, died_label = str(_("%(name)s: result")), str(_("%(name)s died"))
-        side_label, killed_label = str(_("%(name)s: side")), str(_("%(name)s: %(zombie)s killed"))
-        zombies = [(value, str(label)) for value, label in ZombieType.choices]
-        for player in [] if card.uses_units else card.players:
-            prefix = f"p{player.id}_"
-            self.fields[prefix + "result"] = forms.ChoiceField(
-                label=result_label % {"name": isolate_text(player.name)},
-                choices=result_choices,
-                initial=ABSENT,
-                required=False,  # not sent: did not play
-            )
-            self.fields[prefix + "died"] = forms.BooleanField(
-                label=died_label % {"name": isolate_text(player.name)}, required=False
-            )
-            self.fields[prefix + "side"] = forms.CharField(
-                label=side_label % {"name": isolate_text(player.name)},
-                required=False,
-                max_length=80,
-            )
-            for value, label in zombies:
-                self.fields[f"{prefix}kills_{value}"] = forms.IntegerField(
-                    label=killed_label % {"name": isolate_text(player.name), "zombie": label},
-                    required=False,
-                    min_value=0,
-                    max_value=999,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        close = card.close
+        self.player_ids = [p.id for p in card.players]
+        # Each sentence translated once, not once per row.
+        self._results = [
+            *((value, gettext(RESULT_LABELS[value])) for value in close.results),
+            (ABSENT, gettext("did not play")),
+        ]
+        self._result_label = str(_("%(name)s: result"))
+        self._field_label = str(_("%(name)s: %(field)s"))
+        self._split_label = str(_("%(name)s: %(field)s, %(kind)s"))
+        self._labels = {f.name: gettext(f.label) for f in close.fields}
+        for player in card.players:
+            self._row_fields(f"p{player.id}_", player.name, close.asked(Per.PLAYER))
+        for entry in card.entries:
+            prefix = self._entry_prefix(entry)
+            asked = close.asked(Per.ENTRY)
+            own = [f for f in asked if f.kind is not Kind.MEMBERS]
+            self._row_fields(prefix, entry.name, own, side=entry.side)
+            for f in asked:
+                if f.kind is Kind.MEMBERS:
+                    self.fields[prefix + f.name] = forms.MultipleChoiceField(
+                        label=self._field_label
+                        % {"name": isolate_text(entry.name), "field": self._labels[f.name]},
+                        choices=[(str(m.id), isolate_text(m.name)) for m in entry.members],
+                        required=False,
+                        widget=forms.CheckboxSelectMultiple,
+                    )
+            for f in close.asked(Per.MEMBER):
+                for member in entry.members:
+                    self.fields[f"{prefix}{f.name}_{member.id}"] = forms.IntegerField(
+                        label=_("%(member)s: %(field)s (0 to %(most)s)")
+                        % {
+                            "member": isolate_text(member.name),
+                            "field": self._labels[f.name],
+                            "most": member.figures,
+                        },
+                        required=False,
+                        min_value=0,
+                        max_value=member.figures,
+                        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                    )
+
+    def _entry_prefix(self, entry) -> str:
+        return f"{self.card.entry_prefix}{entry.id}_"
+
+    def _row_fields(self, prefix: str, name: str, asked, side: str = "") -> None:
+        """A row's result, then its declared fields (a player's, or an entry's side)."""
+        named = isolate_text(name)
+        self.fields[prefix + "result"] = forms.ChoiceField(
+            label=self._result_label % {"name": named},
+            choices=self._results,
+            initial=ABSENT,
+            required=False,  # not sent: did not play
+        )
+        for f in asked:
+            label = self._field_label % {"name": named, "field": self._labels[f.name]}
+            if f.kind is Kind.FLAG:
+                self.fields[prefix + f.name] = forms.BooleanField(label=label, required=False)
+            elif f.kind is Kind.TEXT:
+                self.fields[prefix + f.name] = forms.CharField(
+                    label=label, required=False, max_length=80, initial=side
                 )
-        for unit in card.units:
-            prefix = f"u{unit.unit_id}_"
-            self.fields[prefix + "result"] = forms.ChoiceField(
-                label=_("%(name)s: result") % {"name": isolate_text(unit.unit_name)},
-                choices=[*ChapterResult.choices, (ABSENT, _("did not play"))],
-                initial=ABSENT,
-                required=False,  # not sent: did not play
-            )
-            self.fields[prefix + "side"] = forms.CharField(
-                label=_("%(name)s: side") % {"name": isolate_text(unit.unit_name)},
-                required=False,
-                max_length=80,
-                initial=unit.side,
-            )
-            self.fields[prefix + "lost"] = forms.MultipleChoiceField(
-                label=_("%(name)s: characters lost") % {"name": isolate_text(unit.unit_name)},
-                choices=[(str(m.id), isolate_text(m.name)) for m in unit.members],
-                required=False,
-                widget=forms.CheckboxSelectMultiple,
-            )
+            elif f.kind is Kind.COUNT:
+                parts = f.split or (("", ""),)
+                for value, kind in parts:
+                    self.fields[f"{prefix}{f.name}_{value}".rstrip("_")] = forms.IntegerField(
+                        label=self._split_label
+                        % {"name": named, "field": self._labels[f.name], "kind": kind}
+                        if value
+                        else label,
+                        required=False,
+                        min_value=0,
+                        max_value=f.maximum,
+                        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                    )
 
     def outcomes(self) -> list:
         data, rows = self.cleaned_data, []
+        asked = {f.name: f for f in self.card.close.asked(Per.PLAYER)}
         for player_id in self.player_ids:
             prefix = f"p{player_id}_"
             if data[prefix + "result"] in (ABSENT, ""):
                 continue
+            kills = asked.get("kills")
             rows.append(
                 chapter_services.OutcomeInput(
                     player_id=player_id,
                     result=data[prefix + "result"],
-                    died=data[prefix + "died"],
-                    side=data[prefix + "side"],
+                    died=bool(data.get(prefix + "died")),
+                    side=data.get(prefix + "side") or "",
                     kills={
                         value: data.get(f"{prefix}kills_{value}") or 0
-                        for value, _label in ZombieType.choices
+                        for value, _label in (kills.split if kills else ())
+                    },
+                    answers={
+                        name: data.get(f"{prefix}{name}")
+                        for name in asked
+                        if name not in chapter_services.OUTCOME_COLUMNS
+                        and data.get(f"{prefix}{name}") is not None
                     },
                 )
             )
         return rows
 
-    def units(self) -> list:
+    def entries(self) -> list:
         data, rows = self.cleaned_data, []
-        for unit in self.card.units:
-            prefix = f"u{unit.unit_id}_"
+        counted = self.card.close.asked(Per.MEMBER)
+        for entry in self.card.entries:
+            prefix = self._entry_prefix(entry)
             if data[prefix + "result"] in (ABSENT, ""):
                 continue
+
+            def ids(name: str, prefix: str = prefix) -> list[int]:
+                return [int(pk) for pk in data.get(prefix + name) or []]
+
             rows.append(
-                kolaps_chapters.UnitResultInput(
-                    unit_id=unit.unit_id,
+                EntryResultInput(
+                    entry_id=entry.id,
                     result=data[prefix + "result"],
-                    side=data[prefix + "side"],
-                    lost_ids=[int(pk) for pk in data[prefix + "lost"]],
+                    side=data.get(prefix + "side") or "",
+                    lost_ids=ids("lost"),
+                    wounded_ids=ids("wounded"),
+                    changed_side_ids=ids("changed_side"),
+                    figures_lost={
+                        member.id: data.get(f"{prefix}{f.name}_{member.id}") or 0
+                        for f in counted
+                        for member in entry.members
+                    },
                 )
             )
         return rows
@@ -427,7 +476,7 @@ class CloseForm(ServiceForm):
             chapter=chapter,
             epilogue=self.cleaned_data["epilogue"],
             outcomes=self.outcomes(),
-            unit_results=self.units(),
+            entry_results=self.entries(),
             notable_events=self.cleaned_data["notable_events"],
         )
 
@@ -436,25 +485,48 @@ class CloseForm(ServiceForm):
         hundred fields of the players' rows to find them)."""
         return [self["epilogue"], self["notable_events"]]
 
-    def unit_rows(self):
-        """Bound fields grouped by entered unit, for the template."""
-        for unit in self.card.units:
-            prefix = f"u{unit.unit_id}_"
+    def _declared(self, prefix: str, asked) -> list[dict]:
+        """A row's declared fields, bound, for the template: one entry per field, a split
+        count folded into `split`, the members' counts into `members`."""
+        shown = []
+        for f in asked:
+            row: dict = {
+                "kind": str(f.kind),
+                "label": self._labels[f.name],
+                "help": gettext(f.help) if f.help else "",
+            }
+            if f.kind is Kind.COUNT and f.split:
+                row["split"] = [self[f"{prefix}{f.name}_{value}"] for value, _kind in f.split]
+            else:
+                row["field"] = self[prefix + f.name]
+            shown.append(row)
+        return shown
+
+    def entry_rows(self):
+        """Bound fields grouped by roster entered, for the template."""
+        close = self.card.close
+        for entry in self.card.entries:
+            prefix = self._entry_prefix(entry)
             yield {
-                "name": unit.unit_name,
-                "player": unit.player,
-                "vu": unit.vu,
+                "name": entry.name,
+                "player": entry.player,
+                "value": entry.value,
                 "result": self[prefix + "result"],
-                "side": self[prefix + "side"],
-                "lost": self[prefix + "lost"],
+                "fields": self._declared(prefix, close.asked(Per.ENTRY)),
+                "members": [
+                    self[f"{prefix}{f.name}_{member.id}"]
+                    for f in close.asked(Per.MEMBER)
+                    for member in entry.members
+                ],
             }
 
     def player_rows(self):
         """Bound fields grouped by player, for the template; a fresh row (nothing sent,
         nothing filled in from the live encounter) comes `drawn` already: the page's row
         stamped with the player's id and name (`_row_stamp`)."""
-        players = [] if self.card.uses_units else self.card.players
+        players = self.card.players
         stamp = self._row_stamp() if players and self.stamp_rows and not self.is_bound else None
+        asked = self.card.close.asked(Per.PLAYER)
         for player in players:
             prefix = f"p{player.id}_"
             if (
@@ -471,24 +543,22 @@ class CloseForm(ServiceForm):
             yield {
                 "name": player.name,
                 "result": self[prefix + "result"],
-                "died": self[prefix + "died"],
-                "side": self[prefix + "side"],
-                "kills": [self[f"{prefix}kills_{value}"] for value, _label in ZombieType.choices],
+                "fields": self._declared(prefix, asked),
             }
 
     # A fresh player's row is the same HTML for every player but for their id and name: the
-    # close page's row (its `player-row` partial), drawn once per form, language and
+    # close page's row (its `player-row` partial), drawn once per form, system, language and
     # renderer for a player whose id and name are private-use characters, then stamped.
     # Drawing the row's ten widgets was most of the page. Kept for the life of the process
     # (a deploy restarts it); with DEBUG on, drawn on every request so edits show at once.
     stamp_rows = True
 
     def _row_stamp(self) -> str:
-        key = (type(self), translation.get_language(), type(self.renderer))
+        key = (type(self), self.card.system, translation.get_language(), type(self.renderer))
         stamp = _ROW_STAMPS.get(key)
         if stamp is None:
             placeholder = Member(id=ROW_ID, display_name=ROW_NAME, username=ROW_NAME, role="")
-            card = replace(self.card, players=[placeholder], units=[], table_record={})
+            card = replace(self.card, players=[placeholder], entries=[], table_record={})
             form = type(self)(card=card, renderer=self.renderer)
             form.stamp_rows = False
             stamp = render_to_string(

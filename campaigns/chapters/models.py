@@ -214,8 +214,12 @@ class ZombieType(models.TextChoices):
 
 
 class ChapterResult(models.TextChoices):
+    """Every result a system's close may record (`GameSystem.close.results` picks)."""
+
     VICTORY = "victory", _("victory")
+    DRAW = "draw", _("draw")
     DEFEAT = "defeat", _("defeat")
+    PLAYED = "played", _("took part")
 
 
 class ChapterOutcome(models.Model):
@@ -231,6 +235,10 @@ class ChapterOutcome(models.Model):
     died = models.BooleanField(_("died"), default=False)
     kills = models.JSONField(_("kills by zombie type"), default=dict, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    # The rest of what the system's close asks (`campaigns.systems`): the roster entered
+    # ("entry", "value"), its members as they ended ("members": [{"id", "name", "value",
+    # "figures", "lost", "wounded", "changed_side", "avatar"}]), the XP awarded ("xp").
+    record = models.JSONField(_("close record"), default=dict, blank=True)
 
     class Meta:
         ordering = ["chapter", "pk"]

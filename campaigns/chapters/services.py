@@ -15,7 +15,6 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.chapters import kolaps as kolaps_chapters
 from campaigns.chapters.eligibility import Eligibility, PlayerFacts, Requirement, eligibility
 from campaigns.chapters.entries import chapter_entries_freeze, require_entries_ready
 from campaigns.chapters.signals import chapter_closed
@@ -26,7 +25,6 @@ from campaigns.models import (
     ChapterOutcome,
     ChapterResult,
     ChapterStatus,
-    ChapterUnitResult,
     EncounterEvent,
     MembershipRole,
     VocationAssignment,
@@ -38,13 +36,16 @@ from campaigns.models import (
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, CAN_VOTE, campaign_role, members_of
 from campaigns.services import _record, require_manager
+from campaigns.systems import campaign_system
+from campaigns.systems.base import EntryResultInput
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
 from rules.engine.systems import profile_systems, uses_profiles
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
+from rules.engine.systems.seam import Close, Kind, Per
 
-# KOLAPS unit rows of a close (kept importable from here, where chapter_close lives).
-UnitResultInput = kolaps_chapters.UnitResultInput
+# The rows of a close for the rosters entered (KOLAPS units, Rapid 40000 armies).
+UnitResultInput = EntryResultInput
 
 MAX_LIST = 30
 MAX_NAME = 120
@@ -611,6 +612,9 @@ class OutcomeInput:
     side: str = ""
     kills: dict[str, int] = field(default_factory=dict)
     notes: str = ""
+    # The player's answers to the rest of what the system's close asks (`Close.fields` per
+    # player but death, side and kills), by field name: the modern RPG's {"xp": 3}.
+    answers: Mapping[str, object] = field(default_factory=dict)
 
 
 def _clean_kills(kills: dict) -> dict[str, int]:
@@ -625,24 +629,61 @@ def _clean_kills(kills: dict) -> dict[str, int]:
     return cleaned
 
 
+# The player's fields of a close that have columns of their own on `ChapterOutcome`.
+OUTCOME_COLUMNS = ("died", "side", "kills")
+
+
+def _clean_answers(close: Close, answers: Mapping[str, object]) -> dict:
+    """The player's answers to the system's own close fields (`ChapterOutcome.record`):
+    only fields it asks, a COUNT a whole number within its maximum, a FLAG true or false,
+    a TEXT a short line. Zeros, falses and blanks are left out."""
+    asked = {f.name: f for f in close.asked(Per.PLAYER) if f.name not in OUTCOME_COLUMNS}
+    cleaned: dict = {}
+    for name, value in answers.items():
+        declared = asked.get(name)
+        if declared is None:
+            raise Refusal(_("This campaign's close does not ask that."), field="outcomes")
+        if declared.kind is Kind.COUNT:
+            if not isinstance(value, int) or isinstance(value, bool):
+                value = -1
+            if not 0 <= value <= declared.maximum:
+                raise Refusal(
+                    _("%(field)s: a whole number from 0 to %(max)s.")
+                    % {"field": _(declared.label), "max": declared.maximum},
+                    field="outcomes",
+                )
+        elif declared.kind is Kind.FLAG:
+            value = bool(value)
+        else:
+            value = " ".join(str(value or "").split())[:80]
+        if value:
+            cleaned[name] = value
+    return cleaned
+
+
 def chapter_close(
     *,
     actor,
     chapter: Chapter,
     epilogue: str,
     outcomes: Sequence[OutcomeInput] = (),
-    unit_results: Sequence[UnitResultInput] = (),
+    unit_results: Sequence[EntryResultInput] = (),
     notable_events: Iterable[str] | str = (),
+    army_results: Sequence[EntryResultInput] = (),
+    entry_results: Sequence[EntryResultInput] = (),
 ) -> Chapter:
     """Close a chapter: the one operation that stores its record and hands it over.
 
-    In one transaction: the epilogue, notable events, one `ChapterOutcome` per participant
-    (victory or defeat, death, kills by zombie type) and, for KOLAPS, one
-    `ChapterUnitResult` per entered unit that played (checked by
-    `kolaps_chapters.unit_result_rows`: entered units only, losses among their
-    characters); status closed, `closed_at` now; `settled_at` stays null.
+    What the record holds is the campaign's system's (`campaigns.systems`): a system whose
+    players bring themselves records one `ChapterOutcome` per participant (a result among
+    the system's, and what its close asks: death and kills by zombie type, XP...); a system
+    whose players enter rosters records them (`unit_results` for KOLAPS units,
+    `army_results` for Rapid 40000 armies, `entry_results` for either, checked by the
+    system's `entry_rows`), one outcome per player whose roster played. In one
+    transaction: the epilogue, notable events, those rows; status closed, `closed_at` now;
+    `settled_at` stays null.
     The `chapter_closed` signal is sent inside the transaction: the post-chapter
-    settlement (traumas, survival points, statistics) defers its work to the commit.
+    settlement defers its work to the commit.
     The campaign's members are read once, under the chapter's lock: the actor's right to
     close it (checked first, as `require_manager` does) and the players it records; the
     row returned keeps them (`members_read`), so that its card (`chapter_card`, the close
@@ -659,7 +700,15 @@ def chapter_close(
             raise Refusal(_("Write the epilogue: how did the chapter end?"), field="epilogue")
         events = _names(notable_events, "notable_events")
         _require_open(locked, _("This chapter is already closed."))
+        system = campaign_system(locked.campaign.system)
+        close = system.game.close
+        entry_results = [*entry_results, *unit_results, *army_results]
+        if close.per is Per.PLAYER and entry_results:
+            raise Refusal(
+                _("This campaign's chapters record their players only."), field="outcomes"
+            )
         players = members.player_ids
+        asked = {f.name for f in close.asked(Per.PLAYER)}
         seen: set[int] = set()
         rows = []
         for outcome in outcomes:
@@ -669,8 +718,12 @@ def chapter_close(
                 )
             if outcome.player_id in seen:
                 raise Refusal(_("One outcome per player."), field="outcomes")
-            if outcome.result not in ChapterResult.values:
-                raise Refusal(_("Each player's result is a victory or a defeat."), field="outcomes")
+            if outcome.result not in close.results:
+                raise Refusal(
+                    _("Choose each player's result among the ones offered."), field="outcomes"
+                )
+            if (outcome.died and "died" not in asked) or (outcome.kills and "kills" not in asked):
+                raise Refusal(_("This campaign's close does not ask that."), field="outcomes")
             seen.add(outcome.player_id)
             rows.append(
                 ChapterOutcome(
@@ -681,13 +734,18 @@ def chapter_close(
                     side=" ".join(outcome.side.split())[:80],
                     kills=_clean_kills(outcome.kills),
                     notes=outcome.notes.strip(),
+                    record=_clean_answers(close, outcome.answers),
                 )
             )
-        unit_rows = kolaps_chapters.unit_result_rows(locked, unit_results)
-        if not rows and not unit_rows:
+        entry_outcomes, entry_records = system.entry_rows(locked, entry_results)
+        if seen & {row.player_id for row in entry_outcomes}:
+            raise Refusal(_("One outcome per player."), field="outcomes")
+        rows += entry_outcomes
+        if not rows:
             raise Refusal(_("Record the outcome of at least one participant."), field="outcomes")
         ChapterOutcome.objects.bulk_create(rows)
-        ChapterUnitResult.objects.bulk_create(unit_rows)
+        if entry_records:
+            type(entry_records[0]).objects.bulk_create(entry_records)
         locked.epilogue = epilogue
         locked.notable_events = events
         locked.status = ChapterStatus.CLOSED
@@ -704,8 +762,8 @@ def chapter_close(
             title=locked.title,
             victories=sum(1 for row in rows if row.result == ChapterResult.VICTORY),
             deaths=sum(1 for row in rows if row.died),
-            units=len(unit_rows),
-            characters_lost=sum(len(row.losses) for row in unit_rows),
+            units=len(entry_outcomes),
+            characters_lost=sum(len(getattr(row, "losses", ())) for row in entry_records),
         )
         chapter_closed.send(sender=Chapter, chapter=locked)
     locked.members_read = members

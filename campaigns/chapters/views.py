@@ -247,7 +247,16 @@ def chapter_close(request: HttpRequest, pk: int) -> HttpResponse:
             _("The chapter is closed. Here is every change its settlement makes: confirm it."),
         )
         return redirect("chapter-settlement", pk)
-    return render(request, "campaigns/chapters/chapter_close.html", {"chapter": card, "form": form})
+    return render(
+        request,
+        "campaigns/chapters/chapter_close.html",
+        {
+            "chapter": card,
+            "form": form,
+            "settles": _(card.close.settles),
+            "value_word": _(card.words.value) if card.words.value else "",
+        },
+    )
 
 
 # --- Votes --------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ from campaigns.settlement.cards import (
     overall_leaderboard_card,
     settlement_card,
 )
-from campaigns.settlement.plan import SettlementPlan, TraumaChange, UnitDeparture
+from campaigns.settlement.plan import SettlementPlan, TraumaChange
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.services import HistoryPoint, StandingRow
+from campaigns.systems.base import UnitDeparture
 from characters.profiles.selectors import statistics_player_get_for_user
 from characters.serializers import CardSerializer, card_serializer
 from rules.engine.systems.of_the_dead.effects import SheetNumbers
@@ -92,12 +93,18 @@ class StandingSerializer(CardSerializer):
 
 
 class CampaignLeaderboardAPI(APIView):
-    """A campaign's leaderboard (organisers and participants), ranked by reputation."""
+    """A campaign's standings (organisers and participants), ranked as its system says
+    (`score`: Of the Dead's reputation, KOLAPS and Rapid 40000's standing points; in the
+    order of `rank`); the reputation's breakdown only where players bring a profile."""
 
     @extend_schema(responses=StandingSerializer(many=True))
     def get(self, request, pk: int):
         card = campaign_leaderboard_card(campaign_get_for_user(request.user, pk))
-        return Response(StandingSerializer(card.rows, many=True).data)
+        rows = StandingSerializer(card.rows, many=True).data
+        if not card.explains_reputation:
+            for row in rows:
+                row["breakdown"] = []
+        return Response(rows)
 
 
 class LeaderboardAPI(APIView):

@@ -5,7 +5,6 @@ the whole design). `settlement_step_reached` is sent at each named step: a recei
 watch the settlement's progress (the worker tests pause and kill it there).
 """
 
-from collections import defaultdict
 from collections.abc import Iterable
 from enum import StrEnum
 
@@ -18,23 +17,14 @@ from campaigns.models import (
     Chapter,
     ChapterSettlement,
     ChapterStatus,
-    ChapterUnitResult,
     SettlementEntry,
     SettlementStatus,
 )
-from campaigns.settlement.plan import (
-    KOLAPS,
-    ParticipantPlan,
-    SettlementPlan,
-    UnitDeparture,
-    kolaps_unit_departures,
-    settlement_plan,
-)
+from campaigns.settlement.plan import ParticipantPlan, SettlementPlan, settlement_plan
 from campaigns.settlement.signals import settlement_step_reached
 from campaigns.statistics.columns import RECORDED, database_values
 from campaigns.statistics.services import statistics_recompute
-from characters.kolaps.models import KolapsUnit
-from characters.kolaps.services import unit_remove_lost, unit_restore_lost
+from campaigns.systems import campaign_system
 from characters.models import Profile, Trauma
 from characters.profiles.services import (
     profile_set_status,
@@ -136,7 +126,7 @@ def settlement_apply(*, chapter_id: int) -> ApplyResult:
             player_ids=[p.player_id for p in plan.participants], campaign_id=chapter.campaign_id
         )
         checkpoint("statistics")
-        _record_departures(chapter, plan.departures)
+        campaign_system(plan.system).depart(chapter, plan.departures)
         chapter.settled_at = now
         chapter.save(update_fields=["settled_at"])
         summary = _summary(plan)
@@ -180,6 +170,11 @@ def _summary(plan: SettlementPlan) -> dict:
         "traumas_permanent": sum(p.traumas_permanent for p in plan.participants),
         "survival_points": sum(p.survival_points for p in plan.participants),
         "departures": len(plan.departures),
+        "draws": sum(1 for p in plan.participants if p.result == "draw"),
+        "defeats": sum(1 for p in plan.participants if p.result == "defeat"),
+        "value_lost": sum(p.value_lost for p in plan.participants),
+        "characters_lost": sum(p.characters_lost for p in plan.participants),
+        "xp": sum(p.xp for p in plan.participants),
     }
 
 
@@ -199,49 +194,3 @@ def survival_points_recompute(chapter, profiles: Iterable[Profile]) -> None:
         profile_set_survival_points(
             actor=None, profile=profile, points=int(totals.get(profile.pk) or 0), chapter=chapter
         )
-
-
-def _lost_by_unit(departures: Iterable[UnitDeparture]) -> dict[int, list[int]]:
-    lost: dict[int, list[int]] = defaultdict(list)
-    for d in departures:
-        if d.unit_id is not None and d.character_id is not None:
-            lost[d.unit_id].append(d.character_id)
-    return dict(sorted(lost.items()))
-
-
-def _record_departures(chapter, departures: Iterable[UnitDeparture]) -> None:
-    """KOLAPS: the characters lost leave their unit through the units service (kept in the
-    unit's history, VU recomputed), in this same transaction; one campaign history line
-    per character. A unit deleted since the close has nobody left to take out."""
-
-    departures = list(departures)
-    lost = _lost_by_unit(departures)
-    for unit in KolapsUnit.objects.filter(pk__in=list(lost)).order_by("pk"):
-        unit_remove_lost(actor=None, unit=unit, character_ids=lost[unit.pk], chapter=chapter)
-    CampaignEvent.objects.bulk_create(
-        CampaignEvent(
-            campaign_id=chapter.campaign_id,
-            actor=None,
-            verb="unit_member_left",
-            data={
-                "chapter": chapter.pk,
-                "unit": d.unit_id,
-                "unit_name": d.unit_name,
-                "character": d.character,
-                "character_id": d.character_id,
-            },
-        )
-        for d in departures
-    )
-
-
-def restore_departures(chapter) -> int:
-    """Reopening: the characters this chapter's settlement took out of their units come
-    back (`unit_restore_lost` reads the units' history, so only those it removed)."""
-
-    if chapter.campaign.system != KOLAPS:
-        return 0
-    lost = _lost_by_unit(kolaps_unit_departures(ChapterUnitResult.objects.filter(chapter=chapter)))
-    for unit in KolapsUnit.objects.filter(pk__in=list(lost)).order_by("pk"):
-        unit_restore_lost(actor=None, unit=unit, character_ids=lost[unit.pk], chapter=chapter)
-    return sum(len(ids) for ids in lost.values())

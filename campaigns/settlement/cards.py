@@ -6,6 +6,7 @@ authorised."""
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from campaigns.models import (
     Campaign,
@@ -15,8 +16,7 @@ from campaigns.models import (
     SettlementEntry,
     SettlementStatus,
 )
-from campaigns.settlement.plan import SettlementPlan, settlement_plan
-from campaigns.statistics.columns import COLUMNS, Column
+from campaigns.settlement.plan import ParticipantPlan, SettlementPlan, settlement_plan
 from campaigns.statistics.services import (
     BreakdownLine,
     HistoryPoint,
@@ -24,11 +24,33 @@ from campaigns.statistics.services import (
     character_history,
     leaderboard,
 )
+from campaigns.systems import campaign_system
 from characters.models import Player, Profile, Trauma
+from rules.engine.systems import GameSystem, system_get
 
 RUNNING = (SettlementStatus.QUEUED, SettlementStatus.RUNNING)
-# The statistics a leaderboard's table shows, in their declared order.
-LEADERBOARD_COLUMNS = tuple(column for column in COLUMNS if column.heading)
+# The overall leaderboard ranks the players who bring their own character (Of the Dead).
+OVERALL = system_get("of-the-dead")
+
+
+@dataclass(frozen=True)
+class LeaderboardColumn:
+    name: str
+    heading: str
+
+
+# The ledger's figures a system's own settlement keeps (`rules.engine.systems.seam.Figures`),
+# shown on the settlement page under the headings its standings give them.
+KEPT = ("value_destroyed", "value_lost", "characters_lost", "xp")
+
+
+def _kept(system: GameSystem) -> list[LeaderboardColumn]:
+    """The figures the system's settlement keeps, headed as its standings head them."""
+    return [
+        LeaderboardColumn(c.statistic, _(c.heading))
+        for c in system.standings.columns
+        if c.statistic in KEPT
+    ]
 
 
 @dataclass(frozen=True)
@@ -42,6 +64,8 @@ class SettledLine:
     healed: list[str]
     made_permanent: list[str]
     status: str  # the status the settlement set ("" when none)
+    # KEPT's figures, headed as the campaign's standings head them.
+    figures: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,29 @@ class SettlementCard:
     plan: SettlementPlan | None
     # Once settled, each participant's outcome stays on the page (the ledger's rows).
     outcomes: list[SettledLine] = field(default_factory=list)
+
+    @property
+    def system(self) -> GameSystem:
+        return system_get(self.campaign.system)
+
+    @property
+    def uses_profiles(self) -> bool:
+        return self.system.uses_profiles
+
+    @property
+    def kept(self) -> list[LeaderboardColumn]:
+        return _kept(self.system)
+
+    @property
+    def settles(self) -> str:
+        return _(self.system.close.settles)
+
+    @property
+    def previews(self) -> list[tuple[ParticipantPlan, list[tuple[str, int]]]]:
+        """Each participant of the plan with KEPT's figures, headed."""
+        kept = self.kept
+        participants = self.plan.participants if self.plan else ()
+        return [(p, [(c.heading, getattr(p, c.name)) for c in kept]) for p in participants]
 
     @property
     def in_progress(self) -> bool:
@@ -87,7 +134,7 @@ class SettlementCard:
         )
 
 
-def _settled_lines(chapter: Chapter) -> list[SettledLine]:
+def _settled_lines(chapter: Chapter, kept: list[LeaderboardColumn]) -> list[SettledLine]:
     """Two queries: the ledger's rows of the chapter with their players, and the names of
     the traumas their effects touched."""
     entries = list(
@@ -112,6 +159,7 @@ def _settled_lines(chapter: Chapter) -> list[SettledLine]:
             status=next(
                 (str(e.get("after", "")) for e in entry.effects if e.get("op") == "status"), ""
             ),
+            figures=[(c.heading, getattr(entry, c.name)) for c in kept],
         )
         for entry in entries
     ]
@@ -133,8 +181,9 @@ def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCa
     plan = None
     if with_plan and chapter.status == ChapterStatus.CLOSED and chapter.settled_at is None:
         plan = settlement_plan(chapter)
+    kept = _kept(system_get(chapter.campaign.system))
     return SettlementCard(
-        outcomes=_settled_lines(chapter) if with_plan and chapter.settled_at else [],
+        outcomes=_settled_lines(chapter, kept) if with_plan and chapter.settled_at else [],
         chapter=chapter,
         campaign=chapter.campaign,
         status=(settlement.status if settlement else "awaiting")
@@ -147,23 +196,53 @@ def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCa
 
 @dataclass(frozen=True)
 class LeaderboardCard:
+    """A campaign's standings as its system declares them (`GameSystem.standings`: the
+    columns, the score that ranks and its heading), or the overall leaderboard (Of the
+    Dead's). A system that does not rank (`ranked` False) shows its party instead."""
+
     campaign: Campaign | None
     rows: list[StandingRow]
+    system: GameSystem = OVERALL
 
     @property
-    def columns(self) -> tuple[Column, ...]:
-        return LEADERBOARD_COLUMNS
+    def ranked(self) -> bool:
+        return self.system.standings.ranked
+
+    @property
+    def score_heading(self) -> str:
+        return _(self.system.standings.score_heading)
+
+    @property
+    def score_formula(self) -> str:
+        """What the score sums, headed as the table heads its statistics."""
+        headings = {c.statistic: _(c.heading) for c in self.system.standings.columns}
+        terms = " + ".join(
+            f"{t.weight} \N{MULTIPLICATION SIGN} {headings.get(t.statistic, t.statistic)}"
+            for t in self.system.standings.score
+        )
+        return f"{self.score_heading} = {terms}"
+
+    @property
+    def explains_reputation(self) -> bool:
+        return self.system.uses_profiles
+
+    @property
+    def columns(self) -> list[LeaderboardColumn]:
+        return [LeaderboardColumn(c.statistic, _(c.heading)) for c in self.system.standings.columns]
 
     @property
     def table(self) -> list[tuple[StandingRow, list[int]]]:
         """Each row with the figures of `columns`, in their order."""
-        return [(row, [getattr(row, c.name) for c in self.columns]) for row in self.rows]
+        names = [c.statistic for c in self.system.standings.columns]
+        return [(row, [getattr(row, name) for name in names]) for row in self.rows]
 
 
 def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
-    """For organisers and participants (`campaign_get_for_user`): one query, the ranked
-    rows."""
-    return LeaderboardCard(campaign=campaign, rows=leaderboard(campaign_id=campaign.pk))
+    """For organisers and participants (`campaign_get_for_user`): one query, the rows
+    ranked as the campaign's system says."""
+    system = campaign_system(campaign.system).game
+    rows = leaderboard(campaign_id=campaign.pk, standings=system.standings)
+    return LeaderboardCard(campaign=campaign, rows=rows, system=system)
 
 
 # Who the overall leaderboard ranks: the players whose profile shows its statistics publicly

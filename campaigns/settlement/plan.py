@@ -1,9 +1,10 @@
 """The settlement's plan: what the preview shows and what the task applies, computed from
-the chapter's close record and the profiles, with the Of the Dead rules of the engine.
-Reads only."""
+the chapter's close record, with the rules of the campaign's system: its pure settlement
+(`GameSystem.settle`: value destroyed and lost, characters lost, XP), and for a system whose
+players bring their own profile (Of the Dead) the profiles' traumas, sheets and survival
+points. Reads only."""
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -12,11 +13,12 @@ from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Sum, Va
 from campaigns.models import (
     Chapter,
     ChapterOutcome,
-    ChapterUnitResult,
     EncounterEvent,
     SettlementEntry,
     ZombieType,
 )
+from campaigns.systems import campaign_system
+from campaigns.systems.base import UnitDeparture, record_of
 from characters.models import ProfileStatus, Trauma, TraumaPermanence
 from rules.engine.systems.of_the_dead import effects
 from rules.engine.systems.of_the_dead.settlement import (
@@ -25,9 +27,7 @@ from rules.engine.systems.of_the_dead.settlement import (
     survival_points,
     trauma_fate,
 )
-
-PROFILE_SYSTEMS = ("of-the-dead",)
-KOLAPS = "kolaps"
+from rules.engine.systems.seam import Roster
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,18 @@ class ParticipantPlan:
     damage_dealt: int | None
     damage_taken: int | None
     rolls: int | None
+    # What the system's settlement keeps (`rules.engine.systems.seam.Figures`) and the
+    # roster's fates it read them from (KOLAPS units, Rapid 40000 armies).
+    value_destroyed: int = 0
+    value_lost: int = 0
+    characters_lost: int = 0
+    xp: int = 0
+    entry: str = ""
+    members_lost: tuple[str, ...] = ()
+    members_wounded: tuple[str, ...] = ()
+    members_changed_side: tuple[str, ...] = ()
+    avatar_lost: bool = False
+    squad_losses: tuple[tuple[str, int, int], ...] = ()  # (squad, figures lost, figures)
 
     @property
     def survived(self) -> bool:
@@ -84,17 +96,6 @@ class ParticipantPlan:
 
 
 @dataclass(frozen=True)
-class UnitDeparture:
-    """KOLAPS: a character lost in a chapter leaves its unit (kept in the unit's history)."""
-
-    unit_id: int | None
-    unit_name: str
-    player_id: int | None
-    character: str
-    character_id: int | None = None
-
-
-@dataclass(frozen=True)
 class SettlementPlan:
     chapter_id: int
     campaign_id: int
@@ -102,23 +103,6 @@ class SettlementPlan:
     played_in_chronique: bool
     participants: tuple[ParticipantPlan, ...]
     departures: tuple[UnitDeparture, ...] = field(default_factory=tuple)
-
-
-def kolaps_unit_departures(unit_results: Iterable[ChapterUnitResult]) -> list[UnitDeparture]:
-    """KOLAPS campaigns: every character a unit lost leaves it. Reads the close record
-    (`ChapterUnitResult.losses`, `[{"id", "name"}]`); `settlement_apply` hands the ids to
-    `characters.kolaps.services.unit_remove_lost`."""
-    return [
-        UnitDeparture(
-            unit_id=row.unit_id,
-            unit_name=row.unit_name,
-            player_id=row.player_id,
-            character=loss.get("name", ""),
-            character_id=loss.get("id"),
-        )
-        for row in sorted(unit_results, key=lambda r: (r.unit_id or 0, r.pk))
-        for loss in row.losses
-    ]
 
 
 class _Outcome(NamedTuple):
@@ -132,6 +116,7 @@ class _Outcome(NamedTuple):
     died: bool
     side: str
     kills: dict[str, int]
+    record: dict
     profile_id: int | None
     physique: int | None
     psychique: int | None
@@ -150,6 +135,7 @@ _OUTCOME_FIELDS = (  # in the order of `_Outcome`
     "died",
     "side",
     "kills",
+    "record",
     "player__otd_profile__id",
     "player__otd_profile__physique",
     "player__otd_profile__psychique",
@@ -180,11 +166,13 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
 
     Three queries whatever the number of participants: the outcomes with their players,
     profiles and each profile's survival points in the ledger; the traumas (active, or
-    noted in the chapter); the encounter log's damage and rolls. KOLAPS adds the unit
-    results.
+    noted in the chapter); the encounter log's damage and rolls. A system whose settlement
+    changes rosters (KOLAPS) adds what it reads for them (the unit results).
     """
     campaign = chapter.campaign
-    with_profiles = campaign.system in PROFILE_SYSTEMS
+    system = campaign_system(campaign.system)
+    game = system.game
+    with_profiles = game.uses_profiles
     ledger = (
         SettlementEntry.objects.filter(
             profile_id=OuterRef("player__otd_profile__id"), reverted_at__isnull=True
@@ -236,6 +224,10 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
             taken[target_id] = taken.get(target_id, 0) + damage
     played_in_chronique = bool(dealt)
     rule = _survival_rule(campaign)
+    records = {
+        o.player_id: record_of(o.player_id, o.result, o.side, o.record or {}) for o in outcomes
+    }
+    settled = game.settle(list(records.values()))
     participants = []
     zombie_types = ZombieType.values
     for outcome in outcomes:
@@ -244,7 +236,11 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
         for kind, count in (outcome.kills or {}).items():
             if kind in kills:
                 kills[kind] += int(count)
-        points = survival_points(result=outcome.result, died=outcome.died, rule=rule)
+        points = (
+            survival_points(result=outcome.result, died=outcome.died, rule=rule)
+            if with_profiles
+            else 0
+        )
         changes: tuple[TraumaChange, ...] = ()
         sheet_before = sheet_after = None
         status_before = status_after = None
@@ -273,6 +269,8 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
             survival_before = outcome.survival_points
             survival_after = (outcome.ledger or 0) + points
         damage, rolls = dealt.get(outcome.player_id, (0, 0))
+        record, figures = records[outcome.player_id], settled[outcome.player_id]
+        fates = record.members if game.roster is Roster.UNIT else ()
         participants.append(
             ParticipantPlan(
                 player_id=outcome.player_id,
@@ -295,13 +293,23 @@ def settlement_plan(chapter: Chapter) -> SettlementPlan:
                 damage_dealt=damage if played_in_chronique else None,
                 damage_taken=taken.get(outcome.player_id, 0) if played_in_chronique else None,
                 rolls=rolls if played_in_chronique else None,
+                value_destroyed=figures.value_destroyed,
+                value_lost=figures.value_lost,
+                characters_lost=figures.characters_lost,
+                xp=figures.xp,
+                entry=record.entry,
+                members_lost=tuple(m.name for m in fates if m.lost),
+                members_wounded=tuple(m.name for m in fates if m.wounded and not m.lost),
+                members_changed_side=tuple(m.name for m in fates if m.changed_side),
+                avatar_lost=any(m.avatar and m.lost for m in fates),
+                squad_losses=tuple(
+                    (m.name, m.lost, m.figures)
+                    for m in record.members
+                    if game.roster is Roster.ARMY and m.lost
+                ),
             )
         )
-    departures: tuple[UnitDeparture, ...] = ()
-    if campaign.system == KOLAPS:
-        departures = tuple(
-            kolaps_unit_departures(ChapterUnitResult.objects.filter(chapter=chapter))
-        )
+    departures = tuple(system.departures(chapter))
     return SettlementPlan(
         chapter_id=chapter.pk,
         campaign_id=campaign.pk,

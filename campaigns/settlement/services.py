@@ -35,9 +35,10 @@ from campaigns.models import (
     SettlementStatus,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from campaigns.settlement.apply import restore_departures, survival_points_recompute
+from campaigns.settlement.apply import survival_points_recompute
 from campaigns.settlement.tasks import chapter_settle
 from campaigns.statistics.services import statistics_recompute
+from campaigns.systems import campaign_system
 from characters.models import Profile, ProfileStatus, Trauma
 from characters.permissions import Refusal, require
 from characters.profiles.services import (
@@ -148,7 +149,7 @@ def settlement_reopen(*, actor, chapter: Chapter) -> Chapter:
         statistics_recompute(
             player_ids=[e.player_id for e in entries], campaign_id=locked.campaign_id
         )
-        restore_departures(locked)
+        campaign_system(locked.campaign.system).restore(locked)
         locked.settled_at = None
         locked.save(update_fields=["settled_at"])
         ChapterSettlement.objects.filter(chapter=locked).update(

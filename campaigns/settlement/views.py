@@ -62,7 +62,7 @@ def chapter_settlement_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _leaderboard_page(request: HttpRequest, card) -> HttpResponse:
     chart = charts.bar_chart(
-        title=_("Reputation"), rows=[(row.name, row.reputation) for row in card.rows[:15]]
+        title=card.score_heading, rows=[(row.name, row.score) for row in card.rows[:15]]
     )
     return render(request, "campaigns/settlement/leaderboard.html", {"card": card, "chart": chart})
 

@@ -67,6 +67,8 @@ COLUMNS: tuple[Column, ...] = (
         counts=Q(survived=True),
     ),
     Column("chapters_won", _("Victories"), heading=_("Won"), counts=Q(won=True)),
+    Column("chapters_drawn", _("Draws"), counts=Q(result="draw")),
+    Column("chapters_lost", _("Defeats"), counts=Q(result="defeat")),
     Column("deaths", _("Deaths"), heading=_("Deaths"), counts=Q(died=True)),
     Column(
         "kills_total",
@@ -81,6 +83,11 @@ COLUMNS: tuple[Column, ...] = (
     Column("damage_dealt", _("Damage dealt"), nullable=True),
     Column("damage_taken", _("Damage taken"), nullable=True),
     Column("rolls", _("Rolls"), nullable=True),
+    # What a system's settlement keeps beyond the result (`rules.engine.systems.seam.Figures`).
+    Column("value_destroyed", _("Value destroyed")),
+    Column("value_lost", _("Value lost")),
+    Column("characters_lost", _("Characters lost")),
+    Column("xp", _("Experience")),
     Column(
         "survival_points",
         _("Survival points"),

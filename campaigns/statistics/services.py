@@ -11,6 +11,7 @@ Readers (`leaderboard`, `character_history`) are single queries too; ranks come 
 window function at read time, so a settlement never rewrites anyone else's rank.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, make_dataclass
 from datetime import datetime
 
@@ -39,9 +40,15 @@ from campaigns.statistics.columns import (
     figure_fields,
     figures,
 )
+from rules.engine.systems import SYSTEMS
 from rules.engine.systems.of_the_dead.reputation import FLOOR, WEIGHTS, reputation
+from rules.engine.systems.seam import Standings, Term
 
 STATS_LOCK = 0x5E771E  # advisory lock: one statistics rebuild at a time (PostgreSQL)
+# The systems whose players bring their own character from campaign to campaign: the
+# overall leaderboard and a character's history sum their campaigns only (reputation is
+# their measure; a KOLAPS victory is not an Of the Dead survivor's).
+OVERALL_SYSTEMS = tuple(system.slug for system in SYSTEMS if system.uses_profiles)
 
 
 def _sum(name: str):
@@ -173,6 +180,8 @@ StandingRow = make_dataclass(
         ("username", str),
         *figure_fields(COLUMNS),
         ("reputation", int),
+        # What the campaign's system ranks by (`Standings.score`; overall: the reputation).
+        ("score", int, field(default=0)),
         # Whether others may open the player's history (a public profile showing its
         # statistics): a leaderboard links the name only then, never to a page that is 404.
         ("history_public", bool, field(default=True)),
@@ -189,33 +198,51 @@ StandingRow = make_dataclass(
 LEADERBOARD_SIZE = 100
 
 
+def _weighted(terms: Sequence[Term]):
+    total = Value(0)
+    for term in terms:
+        total = total + Value(term.weight) * F(term.statistic)
+    return ExpressionWrapper(total, output_field=IntegerField())
+
+
 def leaderboard(
     *,
     campaign_id: int | None = None,
+    standings: Standings | None = None,
     player_filter: Q | None = None,
     only_player_id: int | None = None,
 ):
     """One query: the rows of a campaign, or overall (each player's campaign rows summed,
-    reputation recomputed from the sums), ranked by reputation, ties sharing a rank (SQL
-    `RANK()`), at most LEADERBOARD_SIZE. `player_filter` chooses who is ranked;
-    `only_player_id` keeps one player's row, ranked among them all (overall only)."""
+    reputation recomputed from the sums), at most LEADERBOARD_SIZE, ties sharing a rank
+    (SQL `RANK()`). A campaign ranks as its system's `standings` say (a score, then its
+    tie breaks; by reputation when not given), overall by reputation over the campaigns
+    whose players bring their own profile (`OVERALL_SYSTEMS`). `player_filter` chooses who
+    is ranked; `only_player_id` keeps one player's row, ranked among them all (overall
+    only)."""
     rows = CharacterStatistics.objects.all()
     if campaign_id is not None:
         rows = rows.filter(campaign_id=campaign_id)
     if player_filter is not None:
         rows = rows.filter(player_filter)
     if campaign_id is None:
-        return _overall(rows, only_player_id)
+        return _overall(rows.filter(campaign__system__in=OVERALL_SYSTEMS), only_player_id)
+    score = (Term("reputation"),) if standings is None else standings.score
+    ranks = [_weighted(terms).desc() for terms in (score, *standings_ties(standings))]
     rows = rows.annotate(
-        rank=Window(Rank(), order_by=F("reputation").desc()),
+        score=_weighted(score),
+        rank=Window(Rank(), order_by=ranks),
         history_public=ExpressionWrapper(
             Q(player__otd_profile__is_public=True, player__otd_profile__show_statistics=True),
             output_field=BooleanField(),
         ),
         display=F("player__display_name"),
         username=F("player__username"),
-    ).order_by("-reputation", "-chapters_won", "username")[:LEADERBOARD_SIZE]
+    ).order_by(*ranks, "-chapters_won", "username")[:LEADERBOARD_SIZE]
     return [_standing(row) for row in rows.values()]
+
+
+def standings_ties(standings: Standings | None) -> tuple[tuple[Term, ...], ...]:
+    return () if standings is None else standings.tie_breaks
 
 
 def _overall(rows, only_player_id: int | None = None) -> list["StandingRow"]:
@@ -268,6 +295,7 @@ def _standing(row: dict) -> StandingRow:
         username=row["username"],
         **figures(row, COLUMNS),
         reputation=row["reputation"],
+        score=row.get("score", row["reputation"]),
         # The overall leaderboard lists only public histories (and the viewer's own).
         history_public=bool(row.get("history_public", True)),
     )
@@ -300,7 +328,9 @@ def character_history(*, player_id: int) -> list[HistoryPoint]:
     window functions (survival points and kills over chapters)."""
     order = [F("settled_at").asc(), F("pk").asc()]
     rows = (
-        SettlementEntry.objects.filter(player_id=player_id, reverted_at__isnull=True)
+        SettlementEntry.objects.filter(
+            player_id=player_id, reverted_at__isnull=True, campaign__system__in=OVERALL_SYSTEMS
+        )
         .annotate(
             **{
                 column.running: Window(Sum(column.name), order_by=order)

@@ -3,7 +3,8 @@
 chapters, alice's server rolls, the KOLAPS units, the settled chapter, the KOLAPS campaign
 and its chapter being played with an encounter log, an Of the Dead chapter being played
 with its live encounter, the Rapid 40000 armies and campaign, and
-the Corporates and modern RPG campaigns with their worked examples.
+the Corporates and modern RPG campaigns with their worked examples, and a settled chapter
+with its standings in the KOLAPS, Rapid 40000 and modern RPG campaigns.
 
 Idempotent: loading again changes nothing and keeps whatever the demo users did. The demo
 finds what it made by stable keys (`config.demo.keys`), never by names users can change.
@@ -28,6 +29,7 @@ from config.demo.player_view import load_player_view
 from config.demo.rapid40k import load_rapid40k_demo
 from config.demo.rolls import load_server_rolls
 from config.demo.settlement import load_settled_chapter
+from config.demo.system_settlements import load_system_settlements
 from config.demo.table_corporates_modern import load_table_corporates_modern
 from config.demo.table_of_the_dead import load_of_the_dead_table_demo
 from config.demo.table_rapid40k import load_table_rapid40k
@@ -82,3 +84,5 @@ def load_demo(out) -> None:
     _area(out, "Corporates and modern RPG tables", load_table_corporates_modern, players)
     # Rapid 40000 at the table: alice's Ultramarines against bruno's Waaagh, a few actions.
     _area(out, "Rapid 40000 table", load_table_rapid40k, players)
+    # A settled chapter and filled standings in the KOLAPS, Rapid 40000 and modern campaigns.
+    _area(out, "settled chapters of the other systems", load_system_settlements, players)

@@ -13,8 +13,7 @@ from campaigns.chapters.entries import (
     chapter_unit_enter,
     entry_kind_of,
 )
-from campaigns.chapters.kolaps import UnitResultInput
-from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
+from campaigns.chapters.services import UnitResultInput, chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterArmyEntry, ChapterUnitEntry
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.kolaps import services as kolaps

@@ -9,8 +9,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.chapters.entries import chapter_unit_enter, chapter_unit_withdraw
-from campaigns.chapters.kolaps import UnitResultInput
-from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
+from campaigns.chapters.services import (
+    OutcomeInput,
+    UnitResultInput,
+    chapter_close,
+    chapter_plan,
+    chapter_start,
+)
 from campaigns.models import CampaignEvent, ChapterStatus, ChapterUnitEntry, ChapterUnitResult
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.kolaps import services as kolaps
@@ -352,7 +357,7 @@ def test_the_api_refuses_malformed_rows_with_field_errors(played, client):
     client.force_login(played["organiser"])
     response = client.post(
         reverse("api-chapter-close", args=[played["chapter"].pk]),
-        {"epilogue": "Fin.", "unit_results": [{"unit": "Nord", "result": "draw", "lost": ["x"]}]},
+        {"epilogue": "Fin.", "unit_results": [{"unit": "Nord", "result": "tie", "lost": ["x"]}]},
         content_type="application/json",
     )
     assert response.status_code == 400

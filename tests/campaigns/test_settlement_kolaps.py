@@ -7,8 +7,7 @@ import pytest
 from django.utils import translation
 
 from campaigns.chapters.entries import chapter_unit_enter
-from campaigns.chapters.kolaps import UnitResultInput
-from campaigns.chapters.services import chapter_close
+from campaigns.chapters.services import UnitResultInput, chapter_close
 from campaigns.models import CampaignEvent
 from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.plan import settlement_plan

@@ -27,8 +27,9 @@ def test_it_shows_every_statistic_in_a_standing_and_the_recorded_ones_in_a_histo
     # history_public: whether the name links to the player's history (not a statistic).
     standing = [f.name for f in fields(StandingRow) if f.name != "history_public"]
     assert standing[:4] == ["rank", "player_id", "name", "username"]
-    assert standing[-1] == "reputation"
-    assert {column.name for column in COLUMNS} | {"kills"} == set(standing[4:-1])
+    # Then the reputation, and the score the campaign's system ranks by.
+    assert standing[-2:] == ["reputation", "score"]
+    assert {column.name for column in COLUMNS} | {"kills"} == set(standing[4:-2])
     history = {f.name for f in fields(HistoryPoint)}
     assert {column.name for column in RECORDED} | {
         "kills",

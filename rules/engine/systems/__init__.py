@@ -1,34 +1,52 @@
-"""The registry of game systems.
+"""The registry of game systems: one `GameSystem` per system, in one list (`SYSTEMS`).
 
 Each entry names a system, the rule document it comes from (see `shared/seeds/README.md`)
-and what Chronique tracks for it. The resolvers of each system are listed by
-`rules.engine.registry`; its catalogue lives in its own package (`rules.engine.systems.kolaps`).
+and what its campaigns ask of it (the seam, `rules.engine.systems.seam`): what a player
+brings, what the close of a chapter asks, what the settlement keeps and how the standings
+rank, declared in the system's own `campaign.py`. The resolvers of each system are listed
+by `rules.engine.registry`; its catalogue lives in its own package
+(`rules.engine.systems.kolaps`). The campaign app's half of the seam (forms, rows, the
+settlement's writes) reads these declarations in `campaigns.systems`.
 """
 
 from dataclasses import dataclass
 
+from rules.engine.systems.corporates import campaign as corporates
+from rules.engine.systems.kolaps import campaign as kolaps
+from rules.engine.systems.modern import campaign as modern
+from rules.engine.systems.of_the_dead import campaign as of_the_dead
+from rules.engine.systems.rapid40k import campaign as rapid40k
+from rules.engine.systems.seam import Close, Roster, Settle, Standings, Words, gettext_noop
 
-def gettext_noop(message: str) -> str:
-    """Mark a string for translation without importing Django (makemessages finds it)."""
-    return message
+__all__ = ["SYSTEMS", "GameSystem", "UnknownSystem", "gettext_noop", "system_get"]
 
 
 @dataclass(frozen=True)
 class GameSystem:
     """A game system and what the campaign pages ask of it.
 
-    `uses_profiles`: its players bring their own Of the Dead profile to every chapter, so
-    its campaigns and chapters speak of vocations, survival points, required cards and
-    items, and drops, and the player's profile lists its campaigns. `roster` names what a
-    player enters into a chapter instead ("unit", "army"; `campaigns.chapters.entries`
-    describes each), "" when nothing is entered."""
+    `roster`: what a player brings. `Roster.PROFILE` (`uses_profiles`): their own Of the
+    Dead profile, so its campaigns and chapters speak of vocations, survival points,
+    required cards and items, and drops, and the player's profile lists its campaigns; a
+    unit or an army is entered into each chapter (`campaigns.chapters.entries` describes
+    each); a sheet is the player's character. `close`, `settle`, `standings`, `words`: what
+    the close of a chapter asks, what the settlement keeps, how the standings rank, and the
+    words its pages use (`rules.engine.systems.seam`)."""
 
     slug: str
     name: str
     source: str
     summary: str
-    uses_profiles: bool = False
-    roster: str = ""
+    roster: Roster
+    close: Close
+    settle: Settle
+    standings: Standings
+    words: Words
+
+    @property
+    def uses_profiles(self) -> bool:
+        """Players bring their own Of the Dead character (traumas, survival points)."""
+        return self.roster is Roster.PROFILE
 
 
 SYSTEMS: tuple[GameSystem, ...] = (
@@ -36,40 +54,62 @@ SYSTEMS: tuple[GameSystem, ...] = (
         slug="kolaps",
         name="KOLAPS : GROUND ZERO",
         source="000_54d039a2b5ac2f23.txt",
-        roster="unit",
         summary=gettext_noop(
             "Tactical skirmish: units of characters costed in PU, the Avatar, talents, "
             "Santé, Souffle and Moral."
         ),
+        roster=kolaps.ROSTER,
+        close=kolaps.CLOSE,
+        settle=kolaps.SETTLE,
+        standings=kolaps.STANDINGS,
+        words=kolaps.WORDS,
     ),
     GameSystem(
         slug="of-the-dead",
         name="Of the Dead",
         source="004_94726b5a373069e1.txt",
-        uses_profiles=True,
         summary=gettext_noop(
             "Semi-cooperative zombie skirmish: each player plays an idealised self, "
             "kept from chapter to chapter."
         ),
+        roster=of_the_dead.ROSTER,
+        close=of_the_dead.CLOSE,
+        settle=of_the_dead.SETTLE,
+        standings=of_the_dead.STANDINGS,
+        words=of_the_dead.WORDS,
     ),
     GameSystem(
         slug="rapid40k",
         name="Rapid 40000",
         source="002_1a930dd7fe550b68.txt",
-        roster="army",
         summary=gettext_noop("Fast miniatures battles: profiles, a points formula and army lists."),
+        roster=rapid40k.ROSTER,
+        close=rapid40k.CLOSE,
+        settle=rapid40k.SETTLE,
+        standings=rapid40k.STANDINGS,
+        words=rapid40k.WORDS,
     ),
     GameSystem(
         slug="corporates",
         name="Corporates",
         source="003_fde41e4e6014fd0d.txt",
         summary=gettext_noop("Cyberpunk combat in five-segment turns with declared actions."),
+        roster=corporates.ROSTER,
+        close=corporates.CLOSE,
+        settle=corporates.SETTLE,
+        standings=corporates.STANDINGS,
+        words=corporates.WORDS,
     ),
     GameSystem(
         slug="modern-rpg",
         name="Modern RPG",
         source="001_0b8cdc51948c6499.txt",
         summary=gettext_noop("Modern-era roleplaying: attitudes, stress dice and chases."),
+        roster=modern.ROSTER,
+        close=modern.CLOSE,
+        settle=modern.SETTLE,
+        standings=modern.STANDINGS,
+        words=modern.WORDS,
     ),
 )
 

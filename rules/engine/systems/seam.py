@@ -1,0 +1,216 @@
+"""What a game system declares for the campaign that plays it: the seam's pure half.
+
+A system is one `rules.engine.systems.GameSystem`; its campaign part is the data below, so
+that the campaign, the close, the settlement and the standings ask the system instead of
+testing its name:
+
+- `Roster`: what a player brings to a chapter (an Of the Dead profile, a KOLAPS unit, a
+  Rapid 40000 army, a character sheet);
+- `Close`: what the close of a chapter asks, per player or per roster entered, and per
+  member of an entry (a KOLAPS character, a Rapid 40000 squad), as `CloseField` data the
+  campaign app turns into a form;
+- `settle`: a pure function from the close's records (`Record`) to each participant's
+  `Figures` (value destroyed and lost, characters lost, experience), which the ledger keeps;
+- `Standings`: the columns a campaign's table shows, and how it ranks (`Term` sums).
+
+Where a rule text has no campaign rules, the declarations follow RULES-NOTES' "Campaign life
+where the texts are silent" (CL1 to CL4).
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a string for translation without importing Django (makemessages finds it)."""
+    return message
+
+
+class Roster(StrEnum):
+    """What a player brings to a chapter."""
+
+    PROFILE = "profile"  # their own Of the Dead character, kept across campaigns
+    UNIT = "unit"  # a KOLAPS unit of characters
+    ARMY = "army"  # a Rapid 40000 army list of squads
+    SHEET = "sheet"  # a roleplaying character sheet
+
+
+class Per(StrEnum):
+    """Who a close field is asked of."""
+
+    PLAYER = "player"  # each player of the campaign
+    ENTRY = "entry"  # each roster entered into the chapter
+    MEMBER = "member"  # each member of an entry (a character, a squad)
+
+
+class Kind(StrEnum):
+    FLAG = "flag"  # ticked or not
+    TEXT = "text"  # a short line
+    COUNT = "count"  # a whole number from 0 (up to a member's figures for MEMBER)
+    MEMBERS = "members"  # some of an entry's members, ticked (asked once per entry)
+
+
+@dataclass(frozen=True)
+class CloseField:
+    name: str
+    label: str
+    kind: Kind
+    per: Per
+    # A COUNT kept split: one number per (value, label), shown folded (kills by zombie type).
+    split: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+    maximum: int = 999  # a COUNT's largest value
+
+
+RESULT_LABELS: Mapping[str, str] = {
+    "victory": gettext_noop("victory"),
+    "draw": gettext_noop("draw"),
+    "defeat": gettext_noop("defeat"),
+    "played": gettext_noop("took part"),
+}
+
+
+@dataclass(frozen=True)
+class Close:
+    """What the close of a chapter asks: a result among `results` for each player (`per`
+    PLAYER) or each roster entered (`per` ENTRY), then `fields`."""
+
+    per: Per
+    results: tuple[str, ...]
+    fields: tuple[CloseField, ...] = ()
+    # The words of the close's help line (what its settlement does afterwards).
+    settles: str = ""
+
+    def asked(self, per: Per) -> tuple[CloseField, ...]:
+        return tuple(f for f in self.fields if f.per is per)
+
+
+# --- The settlement's pure part ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of an entry as the close recorded it: a character (`figures` 1) or a
+    squad; `value` is what it cost (PU, points), `lost` the figures it lost."""
+
+    name: str
+    value: int = 0
+    figures: int = 1
+    lost: int = 0
+    wounded: bool = False
+    changed_side: bool = False
+    avatar: bool = False
+
+
+@dataclass(frozen=True)
+class Record:
+    """One participant's close, as the settlement reads it."""
+
+    player_id: int
+    result: str
+    side: str = ""
+    entry: str = ""  # the roster entered ("" for a player's own character)
+    members: tuple[Member, ...] = ()
+    # The player's own answers the close recorded, by field name (a COUNT or a FLAG).
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the ledger keeps of one participant's chapter, beyond its result."""
+
+    value_destroyed: int = 0
+    value_lost: int = 0
+    characters_lost: int = 0
+    xp: int = 0
+
+
+Settle = Callable[[Sequence[Record]], dict[int, Figures]]
+
+
+def settle_nothing(records: Sequence[Record]) -> dict[int, Figures]:
+    """A system whose settlement keeps no figure of its own."""
+    return {record.player_id: Figures() for record in records}
+
+
+def settle_xp(records: Sequence[Record]) -> dict[int, Figures]:
+    """RULES-NOTES CL4: "the organiser awards XP at a chapter's close (0 by default)"."""
+    return {
+        record.player_id: Figures(xp=max(0, int(record.counts.get("xp", 0)))) for record in records
+    }
+
+
+def side_of(record: Record) -> str:
+    """A participant without a side is a side of its own."""
+    return record.side or f"\x00{record.player_id}"
+
+
+def settle_losses(
+    records: Sequence[Record], lost_value: Callable[[Member], int]
+) -> dict[int, Figures]:
+    """Each participant's value lost (`lost_value` of each member) and the value the other
+    sides lost (destroyed): RULES-NOTES CL1 (VU destroyed and lost) and CL2 (points
+    destroyed). With more than two sides, every other side's losses count as destroyed."""
+    lost = {r.player_id: sum(lost_value(m) for m in r.members) for r in records}
+    by_side: dict[str, int] = {}
+    for record in records:
+        by_side[side_of(record)] = by_side.get(side_of(record), 0) + lost[record.player_id]
+    everything = sum(by_side.values())
+    return {
+        r.player_id: Figures(
+            value_lost=lost[r.player_id],
+            value_destroyed=everything - by_side[side_of(r)],
+            characters_lost=sum(1 for m in r.members if m.figures == 1 and m.lost),
+        )
+        for r in records
+    }
+
+
+# --- The standings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    statistic: str
+    weight: int = 1
+
+
+@dataclass(frozen=True)
+class Column:
+    statistic: str
+    heading: str
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A campaign's table: `score` (a sum of weighted statistics, shown as `score_heading`)
+    ranks, `tie_breaks` (each a sum, higher first) break its ties. `ranked` False: the
+    campaign shows its party, not a ranking (RULES-NOTES CL4)."""
+
+    columns: tuple[Column, ...]
+    score: tuple[Term, ...]
+    score_heading: str
+    tie_breaks: tuple[tuple[Term, ...], ...] = ()
+    ranked: bool = True
+
+    def statistics(self) -> tuple[str, ...]:
+        names = [c.statistic for c in self.columns]
+        names += [t.statistic for t in self.score]
+        names += [t.statistic for terms in self.tie_breaks for t in terms]
+        return tuple(dict.fromkeys(names))
+
+
+def score_of(terms: Sequence[Term], statistics: Mapping[str, int | None]) -> int:
+    return sum(t.weight * int(statistics.get(t.statistic) or 0) for t in terms)
+
+
+WIN_DRAW_LOSS = (Term("chapters_won", 3), Term("chapters_drawn", 1))
+
+
+@dataclass(frozen=True)
+class Words:
+    """The nouns a system's campaign pages use for what a player brings and its value."""
+
+    entry: str = ""  # "unit", "army"
+    value: str = ""  # "VU", "points"
