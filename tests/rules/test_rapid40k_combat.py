@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
 
 from rules.engine.dice import all_rolls
 from rules.engine.systems.rapid40k import resolvers as r
@@ -278,12 +279,11 @@ def test_armure_and_armure_legere_together_save_a_loss_by_one_point_only():
 @pytest.mark.parametrize("resolver", ["shooting", "overwatch"])
 def test_a_standard_weapon_without_shooters_fires_one(client, resolver):
     """The schema says `shooters` defaults to 1: leaving it out is one shooter, not a 400."""
-    from django.urls import reverse
-
-    url = reverse("api-resolve", kwargs={"system": "rapid40k", "resolver": resolver, "verb": "odds"})
+    url = reverse("api-resolve", args=["rapid40k", resolver, "odds"])
     body = {"weapon": "bolter", "combat": 3, "target": {"figures": 1, "combat": 3}}
     response = client.post(url, body, content_type="application/json")
     assert response.status_code == 200, response.content
-    assert response.json() == client.post(
-        url, {**body, "shooters": 1}, content_type="application/json"
-    ).json()
+    assert (
+        response.json()
+        == client.post(url, {**body, "shooters": 1}, content_type="application/json").json()
+    )
