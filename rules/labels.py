@@ -94,26 +94,110 @@ def modifier_label(source: str) -> str:
     return f"{label} {tail.replace('_', ' ')}".strip()
 
 
+# What each resolver of each system is called, here once: the calculators' headings, the
+# server rolls' list and page, the encounter log.
+RESOLVER_LABELS_BY_SYSTEM = {
+    "kolaps": {
+        "test": _("Talent test"),
+        "ranged": _("Ranged attack"),
+        "melee": _("Melee"),
+        "death": _("Death roll"),
+        "initial_morale": _("Initial morale"),
+        "end_phase": _("End phase"),
+        "next_attacker": _("Next attacker"),
+        "vigilance": _("Vigilance"),
+        "six_six_six": _("The 666"),
+        "shield": _("Shield roll"),
+        "sonar": _("Sonar roll"),
+        "terreur": _("Terror roll"),
+        "ralliement": _("Rally"),
+        "fall": _("Fall"),
+        "moral_effect": _("Moral effect"),
+        "stray_shot": _("Stray shot"),
+        "bookkeeping": _("Bookkeeping"),
+    },
+    "of-the-dead": {
+        "brawl": _("Brawl"),
+        "shot": _("Shot"),
+        "throw": _("Throw"),
+        "blast": _("Blast"),
+        "check": _("Check"),
+        "initiative": _("Initiative"),
+        "movement": _("Movement"),
+        "wrap_up": _("End of the turn"),
+    },
+    "rapid40k": {
+        "cost": _("Profile cost"),
+        "melee": _("Melee"),
+        "shooting": _("Shooting"),
+        "overwatch": _("Overwatch"),
+        "deviation": _("Missile deviation"),
+        "morale": _("Morale"),
+        "disengage": _("Disengagement"),
+        "vehicle": _("Vehicle attack"),
+    },
+    "corporates": {
+        "action": _("Action roll"),
+        "reaction": _("Reaction rolls: who has the initiative"),
+        "schedule": _("Turn schedule"),
+        "shot": _("Shot and burst"),
+        "damage": _("Damage against soak"),
+        "covering_fire": _("Covering fire"),
+        "melee": _("Melee blow"),
+        "critical": _("Critical wound"),
+        "cyber": _("Damage to cybernetics"),
+        "takedown": _("Trip, hold and throw"),
+        "ramming": _("Ramming charge"),
+    },
+    "modern-rpg": {
+        "test": _("Test"),
+        "cold_blood": _("Cold-blood test"),
+        "attitude": _("Attitudes"),
+        "combat": _("Attack and damage"),
+        "healing": _("Care"),
+        "chase": _("Chase round"),
+        "chase_test": _("Chase test: running or driving"),
+    },
+}
+# KOLAPS' and Of the Dead's, for callers that do not know the system (the encounter log).
 RESOLVER_LABELS = {
-    "test": _("Talent test"),
-    "ranged": _("Ranged attack"),
-    "melee": _("Melee"),
-    "death": _("Death roll"),
-    "initial_morale": _("Initial morale"),
-    "end_phase": _("End phase"),
-    "next_attacker": _("Next attacker"),
-    "vigilance": _("Vigilance"),
-    "six_six_six": _("The 666"),
-    "brawl": _("Brawl"),
-    "shot": _("Shot"),
-    "throw": _("Throw"),
-    "blast": _("Blast"),
+    **RESOLVER_LABELS_BY_SYSTEM["of-the-dead"],
+    **RESOLVER_LABELS_BY_SYSTEM["kolaps"],
 }
 
 
-def resolver_label(resolver: str) -> str:
+def resolver_label(resolver: str, system: str = "") -> str:
     """`ranged` -> "Ranged attack": what a roll was, in the calculators' words."""
-    return str(RESOLVER_LABELS.get(resolver, resolver.replace("_", " ")))
+    labels = RESOLVER_LABELS_BY_SYSTEM.get(system, RESOLVER_LABELS)
+    return str(labels.get(resolver, resolver.replace("_", " ")))
+
+
+RAPID40K_OUTCOME_LABELS = {
+    "a_wins": _("A wins: B removes a figure"),
+    "b_wins": _("B wins: A removes a figure"),
+    "tie": _("Tie: nobody removes a figure"),
+    "armour_saved": _("Lost by one point: the armour saves"),
+    "hit": _("Hit: the target removes a figure"),
+    "no_effect": _("No effect"),
+    "deviated": _("Deviated: the shot lands at 12 ps"),
+    "on_target": _("On target"),
+    "holds": _("The squad holds"),
+    "flees_one_move": _("Flees: one move to the table edge"),
+    "flees_two_moves": _("Flees: two moves to the table edge"),
+    "routs": _("Routs: the squad is removed"),
+    "disengages": _("Disengages and falls back 2 ps"),
+    "stays_engaged": _("Stays in the melee"),
+    "destroyed": _("Vehicle destroyed"),
+    "immobilised": _("Vehicle immobilised"),
+    "undamaged": _("Vehicle undamaged"),
+}
+OUTCOME_LABELS_BY_SYSTEM = {"kolaps": OUTCOME_LABELS, "rapid40k": RAPID40K_OUTCOME_LABELS}
+
+
+def outcome_label(outcome: str | None, system: str = "kolaps") -> str:
+    """A resolver's `outcome` code in words ("holds" -> "The squad holds")."""
+    labels = OUTCOME_LABELS_BY_SYSTEM.get(system, OUTCOME_LABELS)
+    return str(labels.get(outcome or "", (outcome or "").replace("_", " ")))
 
 
 # What an incident (K9) or a stray shot does, as the follow-up tables name it.

@@ -755,6 +755,10 @@ def encounter_event_record(
         raise Refusal(_("Damage goes to a target: choose whom the roll hit."), field="target")
     if roll is not None and roll.player_id != player.pk:
         raise Refusal(_("Choose one of the rolling player's own server rolls."), field="roll")
+    if roll is not None and roll.system != chapter.campaign.system:
+        raise Refusal(
+            _("This roll was made for another game system than this campaign's."), field="roll"
+        )
     with transaction.atomic():
         # Checked under the chapter's lock: a close committing meanwhile cannot miss it.
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)

@@ -15,40 +15,13 @@ from django.views.decorators.http import require_http_methods
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get, resolvers_of
 from rules.engine.systems.rapid40k.catalogue import load_catalogue
+from rules.labels import RAPID40K_OUTCOME_LABELS, RESOLVER_LABELS_BY_SYSTEM
 from rules.rolls.services import resolve, roll_on_server
 
 SYSTEM = "rapid40k"
 
-RESOLVER_LABELS = {
-    "cost": _("Profile cost"),
-    "melee": _("Melee"),
-    "shooting": _("Shooting"),
-    "overwatch": _("Overwatch"),
-    "deviation": _("Missile deviation"),
-    "morale": _("Morale"),
-    "disengage": _("Disengagement"),
-    "vehicle": _("Vehicle attack"),
-}
-
-OUTCOME_LABELS = {
-    "a_wins": _("A wins: B removes a figure"),
-    "b_wins": _("B wins: A removes a figure"),
-    "tie": _("Tie: nobody removes a figure"),
-    "armour_saved": _("Lost by one point: the armour saves"),
-    "hit": _("Hit: the target removes a figure"),
-    "no_effect": _("No effect"),
-    "deviated": _("Deviated: the shot lands at 12 ps"),
-    "on_target": _("On target"),
-    "holds": _("The squad holds"),
-    "flees_one_move": _("Flees: one move to the table edge"),
-    "flees_two_moves": _("Flees: two moves to the table edge"),
-    "routs": _("Routs: the squad is removed"),
-    "disengages": _("Disengages and falls back 2 ps"),
-    "stays_engaged": _("Stays in the melee"),
-    "destroyed": _("Vehicle destroyed"),
-    "immobilised": _("Vehicle immobilised"),
-    "undamaged": _("Vehicle undamaged"),
-}
+RESOLVER_LABELS = RESOLVER_LABELS_BY_SYSTEM[SYSTEM]
+OUTCOME_LABELS = RAPID40K_OUTCOME_LABELS
 
 DICE_LABELS = {
     "dice": _("Your 3 dice"),

@@ -8,6 +8,8 @@ become sentences. A slug without a label is not shown, so nothing untranslated r
 
 from django.utils.translation import gettext_lazy as _
 
+from rules.labels import RESOLVER_LABELS_BY_SYSTEM
+
 LABELS = {
     "pool": _("Dice (before malus)"),
     "bonus": _("Flat bonus"),
@@ -413,24 +415,28 @@ LABELS = {
 
 SYSTEM_NAMES = {"corporates": "Corporates", "modern-rpg": _("Modern RPG")}
 
+# The resolvers with a calculator page (the schedule has the turn page), in its order.
 TITLES = {
-    ("corporates", "action"): _("Action roll"),
-    ("corporates", "reaction"): _("Reaction rolls: who has the initiative"),
-    ("corporates", "shot"): _("Shot and burst"),
-    ("corporates", "damage"): _("Damage against soak"),
-    ("corporates", "covering_fire"): _("Covering fire"),
-    ("corporates", "melee"): _("Melee blow"),
-    ("corporates", "critical"): _("Critical wound"),
-    ("corporates", "cyber"): _("Damage to cybernetics"),
-    ("modern-rpg", "test"): _("Test"),
-    ("modern-rpg", "cold_blood"): _("Cold-blood test"),
-    ("modern-rpg", "attitude"): _("Attitudes"),
-    ("modern-rpg", "combat"): _("Attack and damage"),
-    ("modern-rpg", "healing"): _("Care"),
-    ("modern-rpg", "chase"): _("Chase round"),
-    ("modern-rpg", "chase_test"): _("Chase test: running or driving"),
-    ("corporates", "takedown"): _("Trip, hold and throw"),
-    ("corporates", "ramming"): _("Ramming charge"),
+    (system, name): RESOLVER_LABELS_BY_SYSTEM[system][name]
+    for system, name in (
+        ("corporates", "action"),
+        ("corporates", "reaction"),
+        ("corporates", "shot"),
+        ("corporates", "damage"),
+        ("corporates", "covering_fire"),
+        ("corporates", "melee"),
+        ("corporates", "critical"),
+        ("corporates", "cyber"),
+        ("modern-rpg", "test"),
+        ("modern-rpg", "cold_blood"),
+        ("modern-rpg", "attitude"),
+        ("modern-rpg", "combat"),
+        ("modern-rpg", "healing"),
+        ("modern-rpg", "chase"),
+        ("modern-rpg", "chase_test"),
+        ("corporates", "takedown"),
+        ("corporates", "ramming"),
+    )
 }
 
 # The facts of an answer a page shows, in reading order (`answer_<key>` labels).
