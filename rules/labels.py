@@ -3,12 +3,25 @@ returns (ranks, outcomes, damage rows, modifiers, follow-up rolls, orders, cover
 
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.systems.kolaps.catalogue import load_catalogue as load_kolaps
+
 RANK_LABELS = {
     "novice": _("Novice"),
     "aguerri": _("Aguerri"),
     "veteran": _("Vétéran"),
     "expert": _("Expert"),
 }
+
+
+def rank_label(rank: str) -> str:
+    """`veteran` -> "Vétéran"."""
+    return str(RANK_LABELS.get(rank, rank))
+
+
+def weapon_label(slug: str) -> str:
+    """A KOLAPS weapon by its catalogue name ("fa-f4" -> "FA F4"), as the builder shows it."""
+    weapon = load_kolaps().weapons.get(slug)
+    return weapon.label if weapon is not None else slug
 
 
 OUTCOME_LABELS = {

@@ -8,6 +8,7 @@ become sentences. A slug without a label is not shown, so nothing untranslated r
 
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.systems import system_get
 from rules.labels import RESOLVER_LABELS_BY_SYSTEM
 
 LABELS = {
@@ -413,7 +414,7 @@ LABELS = {
     "answer_acrobatics_failure_malus_dice": _("Malus dice until the end of the turn if it fails"),
 }
 
-SYSTEM_NAMES = {"corporates": "Corporates", "modern-rpg": _("Modern RPG")}
+SYSTEM_NAMES = {slug: _(system_get(slug).name) for slug in ("corporates", "modern-rpg")}
 
 # The resolvers with a calculator page (the schedule has the turn page), in its order.
 TITLES = {

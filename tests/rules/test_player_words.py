@@ -1,0 +1,51 @@
+"""What a player reads: catalogue names, not slugs; ranks with their accent; one name per
+game system, the same on every page."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from campaigns.services import campaign_create
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.table.models import Combatant
+from tests.factories import PlayerFactory
+from tests.table_fixtures import pick_up_encounter
+
+pytestmark = pytest.mark.django_db
+
+
+def _french(client, player):
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    return client
+
+
+def test_the_kolaps_table_names_weapons_as_the_catalogue_and_ranks_with_their_accent(client):
+    organiser = PlayerFactory()
+    encounter = pick_up_encounter(organiser)
+    Combatant.objects.filter(encounter=encounter).update(rank="veteran")
+    html = _french(client, organiser).get(reverse("table-encounter", args=[encounter.pk]))
+    html = html.content.decode()
+    select = re.search(r'<select name="weapon".*?</select>', html, re.S).group(0)
+    shown = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select))
+    weapons = load_catalogue().weapons
+    assert shown and set(shown) <= set(weapons)
+    assert shown == {slug: weapons[slug].label for slug in shown}
+    assert not any(slug in html.replace(f'value="{slug}"', "") for slug in shown if "-" in slug)
+    assert ">Vétéran<" in html and ">veteran<" not in html
+
+
+def test_the_campaign_list_calls_a_system_as_the_calculators_do(client):
+    organiser = PlayerFactory()
+    campaign_create(organiser=organiser, name="Banlieue", system="modern-rpg")
+    client = _french(client, organiser)
+    listing = client.get(reverse("campaign-list")).content.decode()
+    calculators = client.get(reverse("dice-calculators", args=["modern-rpg"])).content.decode()
+    with translation.override("fr"):
+        name = str(translation.gettext("Modern RPG"))
+    assert name == "JdR moderne"
+    assert name in listing and name in calculators
+    assert "Modern RPG" not in listing
