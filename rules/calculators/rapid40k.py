@@ -184,8 +184,9 @@ class Rapid40kForm(forms.Form):
         return candidate if candidate in self.fields else None
 
 
-def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
-    return [(k, str(OUTCOME_LABELS.get(k, k)), p, p * 100) for k, p in outcomes.items()]
+def _labelled(outcomes: dict[str, float], exact: dict[str, str]) -> list[tuple]:
+    """(key, label, probability, exact chance)."""
+    return [(k, str(OUTCOME_LABELS.get(k, k)), p, exact.get(k, p)) for k, p in outcomes.items()]
 
 
 def _calculate(request: HttpRequest, form: Rapid40kForm) -> dict:
@@ -200,7 +201,7 @@ def _calculate(request: HttpRequest, form: Rapid40kForm) -> dict:
             context["price"] = odds
         else:
             context["odds"] = odds
-            context["odds_rows"] = _labelled(odds["outcomes"])
+            context["odds_rows"] = _labelled(odds["outcomes"], odds.get("outcomes_exact", {}))
         if request.method == "POST" and name != "cost":
             if request.POST.get("action") == "roll":
                 record = roll_on_server(player=request.user, system=SYSTEM, name=name, data=inputs)

@@ -6,8 +6,10 @@ The engine speaks slugs (`wooden_wall`, `critical_failure`); this card is the on
 become sentences. A slug without a label is not shown, so nothing untranslated reaches a page.
 """
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from characters.chance import chance
 from rules.engine.systems import system_get
 from rules.labels import RESOLVER_LABELS_BY_SYSTEM
 
@@ -509,6 +511,10 @@ FACTS = (
     "truncated",
 )
 YES, NO = _("yes"), _("no")
+# Facts an odds answer gives as a probability (a judged roll gives them as yes or no).
+PROBABILITY_FACTS = frozenset(
+    {"frozen_with_fear", "truncated", "equipment_breaks", "reload", "caught", "winded"}
+)
 # Facts worth a line only when they happen.
 QUIET_WHEN_FALSE = frozenset(
     {"reaction_lost", "equipment_breaks", "reload", "frozen_with_fear", "caught", "forced_dodge"}
@@ -528,8 +534,10 @@ def _value(key: str, value):
         return " ".join(str(v) for v in value)
     if key in ("initiative", "strikes") and isinstance(value, str):
         return label(value)
+    if isinstance(value, float) and key in PROBABILITY_FACTS:
+        return chance(value)
     if isinstance(value, float):
-        return f"{value:.2e}" if value and value < 1e-3 else f"{value:.3f}"
+        return number_format(round(value, 2))
     return value
 
 
@@ -546,10 +554,11 @@ def facts(answer: dict) -> list[tuple[str, object]]:
     ]
 
 
-def outcome_rows(outcomes: dict, prefix: str = "") -> list[tuple[str, str, float, float]]:
-    """(key, label, probability, percent) for a table of odds."""
+def outcome_rows(outcomes: dict, prefix: str = "", exact: dict | None = None) -> list[tuple]:
+    """(key, label, probability, exact chance) for a table of odds."""
+    exact = exact or {}
     return [
-        (key, label(f"{prefix}{key}"), p, p * 100)
+        (key, label(f"{prefix}{key}"), p, exact.get(key, p))
         for key, p in outcomes.items()
         if f"{prefix}{key}" in LABELS or str(key).rstrip("+").lstrip("-").isdigit()
     ]
@@ -562,7 +571,7 @@ def odds_tables(system: str, name: str, odds: dict) -> list[tuple[str, list]]:
         tables.append((str(_("Location")), outcome_rows(odds.get("locations", {}), "location_")))
     main = odds.get("outcomes")
     if main:
-        tables.append((str(_("Odds")), outcome_rows(main)))
+        tables.append((str(_("Odds")), outcome_rows(main, exact=odds.get("outcomes_exact"))))
     for key, title in (
         ("levels", _("Damage levels")),
         ("levels_dealt", _("Damage levels dealt")),

@@ -49,3 +49,26 @@ def test_the_campaign_list_calls_a_system_as_the_calculators_do(client):
     assert name == "JdR moderne"
     assert name in listing and name in calculators
     assert "Modern RPG" not in listing
+
+
+@pytest.mark.parametrize(
+    ("resolver", "query", "said"),
+    [
+        ("morale", "quality=4", "Jet de Qualité : 3 dés, réussite sur 4+"),
+        ("deviation", "quality=3", "Jet de Qualité : 3 dés, réussite sur 3+"),
+        ("disengage", "quality=5", "Jet de Qualité : 3 dés, réussite sur 5+"),
+        (
+            "melee",
+            "a_figures=2&a_combat=3&b_figures=4&b_combat=2",
+            "A : 2 dés + 3 ; B : 4 dés + 2",
+        ),
+    ],
+)
+def test_rapid40k_odds_say_their_dice_with_the_numbers(client, resolver, query, said):
+    """Morale, deviation and disengagement read "A : dés + ; B : dés + ; jet de Qualité :
+    dés", the numbers missing: a Quality roll says its own dice and threshold."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    url = reverse("rapid40k-calculator", args=[resolver])
+    html = client.get(f"{url}?{query}").content.decode()
+    line = re.search(r'id="rapid40k-dice">(.*?)</p>', html, re.S).group(1)
+    assert re.sub(r"[\u00a0\u202f]", " ", line) == said
