@@ -24,7 +24,8 @@ What a system decides is its adapter's, a module registered here by its system s
   answers the log line's kind and data.
 - `summary(encounter, combatants)`: what happened, for the chapter's close.
 - `action_text(data, actor, target)`: an action's line in the log.
-- optional: `COMBATANT_TEMPLATE` (how the page draws a combatant; KOLAPS's by default),
+- optional: `FORM_INITIAL` (the action form's first values on this system's page),
+  `COMBATANT_TEMPLATE` (how the page draws a combatant; KOLAPS's by default),
   `side_label(side)` (a side's name as the page shows it), `order(combatants, phase, turn)`
   (who plays in the phase, in order: `[{"id", "name", "initiative", "tied"}]`, with
   `played` and `now` when the order is enforced), `check_turn(encounter, combatants,

@@ -194,6 +194,7 @@ def _table_context(
                 "move": "normal",
                 "range": "useful",
                 "otd_cover": "none",
+                **getattr(adapter_for(card.system), "FORM_INITIAL", {}),
             },
         )
     if form is not None:
