@@ -10,6 +10,7 @@ from django.utils import translation
 
 from campaigns.services import campaign_create
 from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.table.kolaps import action_text
 from rules.table.models import Combatant
 from tests.factories import PlayerFactory
 from tests.table_fixtures import pick_up_encounter
@@ -72,3 +73,25 @@ def test_rapid40k_odds_say_their_dice_with_the_numbers(client, resolver, query, 
     html = client.get(f"{url}?{query}").content.decode()
     line = re.search(r'id="rapid40k-dice">(.*?)</p>', html, re.S).group(1)
     assert re.sub(r"[\u00a0\u202f]", " ", line) == said
+
+
+@pytest.mark.parametrize(
+    ("attacker", "struck"),
+    [("b", "Sabre"), ("a", "Brigadier Dupont")],
+)
+def test_a_kolaps_melee_line_names_who_took_the_wound(attacker, struck):
+    """ "Sabre affronte Brigadier Dupont : Blessures graves (Santé 6 → 2) — tué" read as if
+    Dupont was hit when Dupont struck Sabre: the line names who took the wound."""
+    data = {
+        "kind": "melee",
+        "outcome": {
+            "attacker": attacker,
+            "row": "grave",
+            "target": {"sante_before": 6, "sante_after": 0, "killed": True},
+        },
+    }
+    with translation.override("fr"):
+        line = action_text(data, "Sabre", "Brigadier Dupont")
+    assert line == (
+        f"Sabre affronte Brigadier Dupont : Blessures graves pour {struck} (Santé 6 → 0) — tué"
+    )
