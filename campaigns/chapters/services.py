@@ -562,7 +562,7 @@ def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> Vocati
             actor=actor,
             verb="vocation_chosen",
             chapter=locked.pk,
-            player=player.username,
+            player=player.public_name,
             vocation=vocation,
         )
     return assignment
@@ -582,7 +582,7 @@ def vocation_release(*, actor, chapter: Chapter, player) -> None:
                 actor=actor,
                 verb="vocation_released",
                 chapter=locked.pk,
-                player=player.username,
+                player=player.public_name,
             )
 
 
@@ -773,8 +773,8 @@ def encounter_event_record(
             verb="encounter_roll",
             chapter=chapter.pk,
             title=chapter.title,
-            player=player.get_username(),
-            target=target.get_username() if target is not None else None,
+            player=player.public_name,
+            target=target.public_name if target is not None else None,
             damage=damage,
             roll=roll.pk if roll is not None else None,
         )

@@ -53,8 +53,9 @@ def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
     assert logged.data == {
         "chapter": chapter.pk,
         "title": "Arène",
-        "player": players[0].username,
-        "target": players[1].username,
+        # Display names, as every history line shows them ("un jet de alice" read a login).
+        "player": players[0].display_name,
+        "target": players[1].display_name,
         "damage": 3,
         "roll": roll.pk,
     }
