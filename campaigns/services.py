@@ -287,7 +287,9 @@ def co_organiser_remove(*, actor, campaign: Campaign, player) -> None:
         ).delete()
         if not deleted:
             raise Refusal(_("This player does not co-organise the campaign."), field="username")
-        _record(campaign=locked, actor=actor, verb="co_organiser_removed", player=player.public_name)
+        _record(
+            campaign=locked, actor=actor, verb="co_organiser_removed", player=player.public_name
+        )
 
 
 # --- The iCalendar feed -------------------------------------------------------------------------

@@ -204,21 +204,24 @@ class ChangeLine:
     actor: str
     verb: str
     undone: bool
+    # An undo's line says what it took back.
+    undoes_verb: str = ""
 
 
 def history_of(army: Rapid40kArmy) -> list[ChangeLine]:
     changes = (
         Rapid40kChange.objects.filter(army=army)
-        .select_related("actor", "undone_by")
+        .select_related("actor", "undone_by", "undoes")
         .order_by("-at", "-pk")
     )
     return [
         ChangeLine(
             id=c.pk,
             at=c.at,
-            actor=c.actor.username if c.actor else "",
+            actor=c.actor.public_name if c.actor else "",
             verb=c.verb,
             undone=hasattr(c, "undone_by"),
+            undoes_verb=c.undoes.verb if c.undoes is not None else "",
         )
         for c in changes
     ]

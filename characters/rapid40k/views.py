@@ -61,6 +61,14 @@ def _builder_context(card, typed=None) -> dict:
     }
 
 
+def _change_label(change) -> str:
+    label = str(VERB_LABELS.get(change.verb, change.verb))
+    if change.verb == "undo" and change.undoes_verb:
+        undone = VERB_LABELS.get(change.undoes_verb, change.undoes_verb)
+        return _("undone: %(change)s") % {"change": undone}
+    return label
+
+
 @login_required
 @require_GET
 def army_list(request: HttpRequest) -> HttpResponse:
@@ -162,7 +170,7 @@ def army_history(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect("rapid40k-army-history", pk=army.pk)
         army.refresh_from_db()
-    changes = [(c, VERB_LABELS.get(c.verb, c.verb)) for c in cards.history_of(army)]
+    changes = [(c, _change_label(c)) for c in cards.history_of(army)]
     return render(
         request,
         "characters/rapid40k/history.html",
