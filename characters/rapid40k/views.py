@@ -50,7 +50,7 @@ def _builder_context(card, typed=None) -> dict:
     return {
         "army": card,
         "typed": typed or {},
-        "profiles": profile_choices(),
+        "profiles": profile_choices(card.faction),
         "custom": CUSTOM,
         "factions": faction_choices(),
         "slots": [(s.slug, s.label) for s in cat.structure.slots.values()],
