@@ -43,6 +43,15 @@ BAND_LABELS = {
     "long": gettext_lazy("long"),
     "extreme": gettext_lazy("extreme"),
 }
+# The catalogue's specials are its own (French) words: each in the reader's language.
+SPECIAL_LABELS = {
+    "DB -1 au tir": gettext_lazy("DB -1 when shooting"),
+    "auto": gettext_lazy("automatic"),
+    "chevrotine": gettext_lazy("buckshot"),
+    "grenade": gettext_lazy("grenade"),
+    "onde": gettext_lazy("shock wave"),
+    "pistolet": gettext_lazy("pistol"),
+}
 DAMAGE_LABELS = {
     "piercing": gettext_lazy("piercing"),
     "slashing": gettext_lazy("slashing"),
@@ -450,7 +459,7 @@ def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
             bands=bands,
             power=item.power,
             protection=[],
-            specials=list(item.specials),
+            specials=[str(SPECIAL_LABELS.get(x, x)) for x in item.specials],
             choices=choices,
         )
     if isinstance(item, Armour):
@@ -466,7 +475,7 @@ def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
                 (str(DAMAGE_LABELS.get(kind, kind)), value)
                 for kind, value in item.protection.items()
             ],
-            specials=list(item.specials),
+            specials=[str(SPECIAL_LABELS.get(x, x)) for x in item.specials],
             choices=choices,
         )
     return ItemLine(group, slug, slug, "unknown", "", [], "", [], [], choices)
