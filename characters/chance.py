@@ -81,7 +81,7 @@ def _exact(p: Fraction | float) -> str:
         return ""  # the impossible and the certain have nothing more to say
     if p < 0.001:
         return gettext("about 1 in %(n)s") % {"n": number_format(round(1 / p), force_grouping=True)}
-    return _percent(number_format(Decimal(repr(p * 100)).quantize(Decimal("0.0001")), 4))
+    return _percent(number_format(Decimal(repr(p * 100)).quantize(Decimal("0.01")), 2))
 
 
 def chance(value) -> SafeString | str:
