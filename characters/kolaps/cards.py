@@ -20,6 +20,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, F, IntegerField, Value, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -407,6 +408,8 @@ def _numbers(cat: Catalogue, slug: str, level: int | None) -> list[tuple[str, st
             value = int(value)
         if name == "weapon":
             value = text.item_label(cat, value)
+        elif isinstance(value, float):
+            value = number_format(value)  # 12,5 in French
         numbers.append((str(label), str(value)))
     return numbers
 
