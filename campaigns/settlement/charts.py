@@ -104,8 +104,10 @@ def line_chart(
         )
     named = [_label(t) for t in (titles if len(titles) == len(labels) else labels)]
     description = "; ".join(
-        f"{_label(name)}: "
-        + ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False))
+        _pair(
+            _label(name),
+            ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False)),
+        )
         for name, values in series
     )
     return _frame(title, description, height, "".join(parts))
