@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
@@ -111,7 +112,7 @@ def _summary(campaign: Campaign, participants: int) -> CampaignSummary:
         id=campaign.pk,
         name=campaign.name,
         system=campaign.system,
-        system_name=system_get(campaign.system).name,
+        system_name=gettext(system_get(campaign.system).name),
         organiser=campaign.organiser.public_name,
         participants=participants,
         created_at=campaign.created_at,
@@ -150,7 +151,7 @@ def campaign_list_for(user) -> list[CampaignSummary]:
             id=pk,
             name=name,
             system=system,
-            system_name=system_get(system).name,
+            system_name=gettext(system_get(system).name),
             organiser=display or username,
             participants=participants,
             created_at=created_at,

@@ -10,7 +10,8 @@ from characters.models import Player
 from rules.engine.systems import system_get, uses_profiles
 
 # The systems whose campaigns are made of chapters, named as the systems' registry names them.
-SYSTEM_CHOICES = [(slug, system_get(slug).name) for slug in services.CAMPAIGN_SYSTEMS]
+# One name per system, translated where it has one ("Modern RPG": "JdR moderne").
+SYSTEM_CHOICES = [(slug, _(system_get(slug).name)) for slug in services.CAMPAIGN_SYSTEMS]
 
 
 def text_field(label, rows=3):

@@ -146,7 +146,7 @@ def campaign_add_participant(*, actor, campaign: Campaign, player) -> Membership
         if locked.memberships.filter(player=player).exists():
             raise Refusal(_("This player already takes part in the campaign."), field="player")
         membership = Membership.objects.create(campaign=locked, player=player)
-        _record(campaign=locked, actor=actor, verb="participant_added", player=player.username)
+        _record(campaign=locked, actor=actor, verb="participant_added", player=player.public_name)
     return membership
 
 
@@ -208,7 +208,7 @@ def campaign_join(*, player, token: str) -> Membership:
             campaign=locked,
             actor=player,
             verb="joined",
-            player=player.username,
+            player=player.public_name,
             invitation=invitation.pk,
         )
     return membership
@@ -241,7 +241,7 @@ def campaign_leave(*, player, campaign: Campaign) -> None:
             raise Refusal(_("You do not take part in this campaign."), status=404)
         _no_longer_a_player(locked, player)
         membership.delete()
-        _record(campaign=locked, actor=player, verb="left", player=player.username)
+        _record(campaign=locked, actor=player, verb="left", player=player.public_name)
 
 
 # --- Co-organisers -------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def co_organiser_add(*, actor, campaign: Campaign, player) -> Membership:
             _no_longer_a_player(locked, player)
             membership.role = MembershipRole.CO_ORGANISER
             membership.save(update_fields=["role"])
-        _record(campaign=locked, actor=actor, verb="co_organiser_added", player=player.username)
+        _record(campaign=locked, actor=actor, verb="co_organiser_added", player=player.public_name)
     return membership
 
 
@@ -284,7 +284,9 @@ def co_organiser_remove(*, actor, campaign: Campaign, player) -> None:
         ).delete()
         if not deleted:
             raise Refusal(_("This player does not co-organise the campaign."), field="username")
-        _record(campaign=locked, actor=actor, verb="co_organiser_removed", player=player.username)
+        _record(
+            campaign=locked, actor=actor, verb="co_organiser_removed", player=player.public_name
+        )
 
 
 # --- The iCalendar feed -------------------------------------------------------------------------

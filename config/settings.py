@@ -95,7 +95,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # `|bdi`: user text isolated among the page's words (characters/bidi.py).
-            "builtins": ["characters.templatetags.bidi"],
+            "builtins": ["characters.templatetags.bidi", "characters.templatetags.chance"],
         },
     },
 ]

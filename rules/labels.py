@@ -3,6 +3,8 @@ returns (ranks, outcomes, damage rows, modifiers, follow-up rolls, orders, cover
 
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.systems.kolaps.catalogue import load_catalogue as load_kolaps
+
 RANK_LABELS = {
     "novice": _("Novice"),
     "aguerri": _("Aguerri"),
@@ -31,6 +33,17 @@ RAPID40K_OUTCOME_LABELS = {
     "immobilised": _("Vehicle immobilised"),
     "undamaged": _("Vehicle undamaged"),
 }
+
+
+def rank_label(rank: str) -> str:
+    """`veteran` -> "Vétéran"."""
+    return str(RANK_LABELS.get(rank, rank))
+
+
+def weapon_label(slug: str) -> str:
+    """A KOLAPS weapon by its catalogue name ("fa-f4" -> "FA F4"), as the builder shows it."""
+    weapon = load_kolaps().weapons.get(slug)
+    return weapon.label if weapon is not None else slug
 
 
 OUTCOME_LABELS = {
@@ -117,26 +130,91 @@ def modifier_label(source: str) -> str:
     return f"{label} {tail.replace('_', ' ')}".strip()
 
 
+# What each resolver of each system is called, here once: the calculators' headings, the
+# server rolls' list and page, the encounter log.
+RESOLVER_LABELS_BY_SYSTEM = {
+    "kolaps": {
+        "test": _("Talent test"),
+        "ranged": _("Ranged attack"),
+        "melee": _("Melee"),
+        "death": _("Death roll"),
+        "initial_morale": _("Initial morale"),
+        "end_phase": _("End phase"),
+        "next_attacker": _("Next attacker"),
+        "vigilance": _("Vigilance"),
+        "six_six_six": _("The 666"),
+        "shield": _("Shield roll"),
+        "sonar": _("Sonar roll"),
+        "terreur": _("Terror roll"),
+        "ralliement": _("Rally"),
+        "fall": _("Fall"),
+        "moral_effect": _("Moral effect"),
+        "stray_shot": _("Stray shot"),
+        "bookkeeping": _("Bookkeeping"),
+    },
+    "of-the-dead": {
+        "brawl": _("Brawl"),
+        "shot": _("Shot"),
+        "throw": _("Throw"),
+        "blast": _("Blast"),
+        "check": _("Check"),
+        "initiative": _("Initiative"),
+        "movement": _("Movement"),
+        "wrap_up": _("End of the turn"),
+    },
+    "rapid40k": {
+        "cost": _("Profile cost"),
+        "melee": _("Melee"),
+        "shooting": _("Shooting"),
+        "overwatch": _("Overwatch"),
+        "deviation": _("Missile deviation"),
+        "morale": _("Morale"),
+        "disengage": _("Disengagement"),
+        "vehicle": _("Vehicle attack"),
+    },
+    "corporates": {
+        "action": _("Action roll"),
+        "reaction": _("Reaction rolls: who has the initiative"),
+        "schedule": _("Turn schedule"),
+        "shot": _("Shot and burst"),
+        "damage": _("Damage against soak"),
+        "covering_fire": _("Covering fire"),
+        "melee": _("Melee blow"),
+        "critical": _("Critical wound"),
+        "cyber": _("Damage to cybernetics"),
+        "takedown": _("Trip, hold and throw"),
+        "ramming": _("Ramming charge"),
+    },
+    "modern-rpg": {
+        "test": _("Test"),
+        "cold_blood": _("Cold-blood test"),
+        "attitude": _("Attitudes"),
+        "combat": _("Attack and damage"),
+        "healing": _("Care"),
+        "chase": _("Chase round"),
+        "chase_test": _("Chase test: running or driving"),
+    },
+}
+# KOLAPS' and Of the Dead's, for callers that do not know the system (the encounter log).
 RESOLVER_LABELS = {
-    "test": _("Talent test"),
-    "ranged": _("Ranged attack"),
-    "melee": _("Melee"),
-    "death": _("Death roll"),
-    "initial_morale": _("Initial morale"),
-    "end_phase": _("End phase"),
-    "next_attacker": _("Next attacker"),
-    "vigilance": _("Vigilance"),
-    "six_six_six": _("The 666"),
-    "brawl": _("Brawl"),
-    "shot": _("Shot"),
-    "throw": _("Throw"),
-    "blast": _("Blast"),
+    **RESOLVER_LABELS_BY_SYSTEM["of-the-dead"],
+    **RESOLVER_LABELS_BY_SYSTEM["kolaps"],
 }
 
 
-def resolver_label(resolver: str) -> str:
+def resolver_label(resolver: str, system: str = "") -> str:
     """`ranged` -> "Ranged attack": what a roll was, in the calculators' words."""
-    return str(RESOLVER_LABELS.get(resolver, resolver.replace("_", " ")))
+    labels = RESOLVER_LABELS_BY_SYSTEM.get(system, RESOLVER_LABELS)
+    return str(labels.get(resolver, resolver.replace("_", " ")))
+
+
+OUTCOME_LABELS_BY_SYSTEM = {"kolaps": OUTCOME_LABELS, "rapid40k": RAPID40K_OUTCOME_LABELS}
+
+
+def outcome_label(outcome: str | None, system: str = "kolaps") -> str:
+    """A resolver's `outcome` code in words ("holds" -> "The squad holds")."""
+    labels = OUTCOME_LABELS_BY_SYSTEM.get(system, OUTCOME_LABELS)
+    return str(labels.get(outcome or "", (outcome or "").replace("_", " ")))
 
 
 # What an incident (K9) or a stray shot does, as the follow-up tables name it.

@@ -10,7 +10,12 @@ fails when its visible text (and its labels: title, aria-label, placeholder, alt
   ("kolaps/ranged") or a Python dict;
 - a sentence of the other language: in French, a sentence of the English catalogue
   (an msgid whose translation differs) or English words ("the", "with", "your"...); in
-  English, a sentence of the French catalogue.
+  English, a sentence of the French catalogue;
+- a number as a program prints it: scientific notation ("2.30e-10"), a raw float
+  ("0.000", "0.8035"), a decimal point on a French page ("80.4"), where a reader expects
+  a chance ("80,4 %") or a localized number;
+- an id or slug shown as text: a catalogue slug with a number ("pa-police-50", "fa-f4");
+- on a French page, a colon without the space French sets before it ("Équipement:").
 
 The routes come from the URL list, so a page added later joins the test; the last test
 fails when a page route was never reached, unless it is listed in NOT_CRAWLED with why.
@@ -108,6 +113,13 @@ SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 UNITS = {"km/h", "m/s"}  # units of measure, not slugs
 SLUG_PATH = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*/[a-z][a-z0-9_]*(?:-[a-z0-9]+)*\b")
 PY_DICT = re.compile(r"\{'[^']*':")
+SCIENTIFIC = re.compile(r"\b\d+(?:[.,]\d+)?e[-+]\d+\b", re.IGNORECASE)
+RAW_FLOAT = re.compile(r"(?<![\d.,])\d+\.\d{3,}(?![\d.])")
+# A decimal point in French (a catalogue version "2026.11.1" has two; a time "09:32" none).
+FRENCH_POINT = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+DIGIT_SLUG = re.compile(r"\b[a-z]+(?:-[a-z0-9]+)*-[a-z]*\d[a-z0-9]*\b")
+# A word then a colon without a space: "Équipement:" (not an address, a time or a ratio).
+TIGHT_COLON = re.compile(r"[A-Za-zÀ-ÿ)]:(?=\s)")
 
 
 class _Text(HTMLParser):
@@ -196,6 +208,15 @@ def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
     found += [f"slug {m}" for m in sorted(set(SLUG_PATH.findall(flat)) - UNITS)]
     if PY_DICT.search(flat):
         found.append("a Python dict")
+    found += [f"scientific notation {m}" for m in sorted(set(SCIENTIFIC.findall(flat)))]
+    found += [f"raw float {m}" for m in sorted(set(RAW_FLOAT.findall(flat)))]
+    found += [f"slug {m}" for m in sorted(set(DIGIT_SLUG.findall(flat)))]
+    if language == "fr":
+        found += [f"decimal point {m}" for m in sorted(set(FRENCH_POINT.findall(flat)))]
+        found += [
+            f"colon without its space: {flat[max(0, m.start() - 20) : m.end()]!r}"
+            for m in TIGHT_COLON.finditer(flat)
+        ]
     found += [f"{(language == 'fr' and 'English') or 'French'}: {s!r}" for s in sentences
               if s in flat]  # fmt: skip
     if language == "fr":
@@ -295,6 +316,12 @@ def _crawl(client, language, account, starts, sentences, reached):
         ("fr", "Entrées : {'db': 3, 'rank': 'veteran'}", "a Python dict"),
         ("fr", "Choose a chapter of this campaign.", "English: "),
         ("en", "Choisissez un chapitre de cette campagne.", "French: "),
+        ("fr", "Gelé de peur 2.30e-10", "scientific notation"),
+        ("en", "Frozen with fear 0.000", "raw float"),
+        ("fr", "Moral 80.4", "decimal point"),
+        ("fr", "Arme : pa-police-50", "slug pa-police-50"),
+        ("en", "Weapon fa-f4", "slug fa-f4"),
+        ("fr", "Équipement: lampe", "colon without its space"),
     ],
 )
 def test_it_sees_each_kind_of_problem(language, text, problem):

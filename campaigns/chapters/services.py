@@ -577,7 +577,7 @@ def vocation_choose(*, actor, chapter: Chapter, player, vocation: str) -> Vocati
             actor=actor,
             verb="vocation_chosen",
             chapter=locked.pk,
-            player=player.username,
+            player=player.public_name,
             vocation=vocation,
         )
     return assignment
@@ -597,7 +597,7 @@ def vocation_release(*, actor, chapter: Chapter, player) -> None:
                 actor=actor,
                 verb="vocation_released",
                 chapter=locked.pk,
-                player=player.username,
+                player=player.public_name,
             )
 
 
@@ -827,6 +827,10 @@ def encounter_event_record(
         raise Refusal(_("Damage goes to a target: choose whom the roll hit."), field="target")
     if roll is not None and roll.player_id != player.pk:
         raise Refusal(_("Choose one of the rolling player's own server rolls."), field="roll")
+    if roll is not None and roll.system != chapter.campaign.system:
+        raise Refusal(
+            _("This roll was made for another game system than this campaign's."), field="roll"
+        )
     with transaction.atomic():
         # Checked under the chapter's lock: a close committing meanwhile cannot miss it.
         locked = Chapter.objects.select_for_update().get(pk=chapter.pk)
@@ -841,8 +845,8 @@ def encounter_event_record(
             verb="encounter_roll",
             chapter=chapter.pk,
             title=chapter.title,
-            player=player.get_username(),
-            target=target.get_username() if target is not None else None,
+            player=player.public_name,
+            target=target.public_name if target is not None else None,
             damage=damage,
             roll=roll.pk if roll is not None else None,
         )

@@ -14,8 +14,15 @@ from collections.abc import Sequence
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
 from characters.bidi import isolate_text
+
+
+def _pair(label: str, value) -> str:
+    """ "Alice : 11" in French (its no-break space), "Alice: 11" in English."""
+    return pgettext("label and value", "%(label)s: %(value)s") % {"label": label, "value": value}
+
 
 INK = "#1d1d1b"
 MUTED = "#6b6b66"
@@ -76,7 +83,7 @@ def line_chart(
             f"{dashes[n % len(dashes)]}/>"
         )
         for i, v in enumerate(values):
-            tip = f"<title>{escape(_label(titles[i]))}: {v}</title>" if i < len(titles) else ""
+            tip = f"<title>{escape(_pair(_label(titles[i]), v))}</title>" if i < len(titles) else ""
             parts.append(
                 f'<g><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>{tip}</g>'
                 f'<text x="{x(i):.1f}" y="{y(v) - 6:.1f}" text-anchor="middle" font-size="10" '
@@ -97,8 +104,10 @@ def line_chart(
         )
     named = [_label(t) for t in (titles if len(titles) == len(labels) else labels)]
     description = "; ".join(
-        f"{_label(name)}: "
-        + ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False))
+        _pair(
+            _label(name),
+            ", ".join(f"{label} {v}" for label, v in zip(named, values, strict=False)),
+        )
         for name, values in series
     )
     return _frame(title, description, height, "".join(parts))
@@ -122,5 +131,5 @@ def bar_chart(*, title: str, rows: Sequence[tuple[str, int]], unit: str = "") ->
             f'<text x="{left + length + 4:.1f}" y="{top + bar - 5}" font-size="11" {FONT} '
             f'fill="{INK}">{value}{escape(unit)}</text>'
         )
-    description = ", ".join(f"{_label(label)}: {value}" for label, value in rows)
+    description = ", ".join(_pair(_label(label), value) for label, value in rows)
     return _frame(title, description, height, "".join(parts))

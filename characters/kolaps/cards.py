@@ -18,6 +18,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, F, IntegerField, Value, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
+from django.utils.formats import number_format
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -40,6 +41,15 @@ BAND_LABELS = {
     "effective": gettext_lazy("effective"),
     "long": gettext_lazy("long"),
     "extreme": gettext_lazy("extreme"),
+}
+# The catalogue's specials are its own (French) words: each in the reader's language.
+SPECIAL_LABELS = {
+    "DB -1 au tir": gettext_lazy("DB -1 when shooting"),
+    "auto": gettext_lazy("automatic"),
+    "chevrotine": gettext_lazy("buckshot"),
+    "grenade": gettext_lazy("grenade"),
+    "onde": gettext_lazy("shock wave"),
+    "pistolet": gettext_lazy("pistol"),
 }
 DAMAGE_LABELS = {
     "piercing": gettext_lazy("piercing"),
@@ -396,6 +406,8 @@ def _numbers(cat: Catalogue, slug: str, level: int | None) -> list[tuple[str, st
             value = int(value)
         if name == "weapon":
             value = text.item_label(cat, value)
+        elif isinstance(value, float):
+            value = number_format(value)  # 12,5 in French
         numbers.append((str(label), str(value)))
     return numbers
 
@@ -448,7 +460,7 @@ def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
             bands=bands,
             power=item.power,
             protection=[],
-            specials=list(item.specials),
+            specials=[str(SPECIAL_LABELS.get(x, x)) for x in item.specials],
             choices=choices,
         )
     if isinstance(item, Armour):
@@ -464,7 +476,7 @@ def _item_line(cat: Catalogue, group: int, slug: str, alternatives) -> ItemLine:
                 (str(DAMAGE_LABELS.get(kind, kind)), value)
                 for kind, value in item.protection.items()
             ],
-            specials=list(item.specials),
+            specials=[str(SPECIAL_LABELS.get(x, x)) for x in item.specials],
             choices=choices,
         )
     return ItemLine(group, slug, slug, "unknown", "", [], "", [], [], choices)

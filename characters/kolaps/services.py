@@ -754,6 +754,19 @@ def _last_undoable(changes) -> KolapsChange | None:
     )
 
 
+def _undo_candidates(obj: KolapsCharacter | KolapsUnit):
+    if isinstance(obj, KolapsUnit):
+        return KolapsChange.objects.filter(unit=obj)
+    return KolapsChange.objects.filter(character=obj, target=KolapsChange.Target.CHARACTER)
+
+
+def can_undo(obj: KolapsCharacter | KolapsUnit) -> bool:
+    """Whether an undo would take something back: the history page shows its button only
+    then (a creation, or a loss in a chapter, is never undone). One query."""
+    change = _last_undoable(_undo_candidates(obj))
+    return change is not None and change.verb not in CREATION_VERBS | FINAL_VERBS
+
+
 def unit_undo(*, actor, unit: KolapsUnit, version: int | None) -> KolapsChange:
     """Undo the unit's last change (its own, or one of its characters' while in it)."""
     return _undo_last(actor, unit, version)
@@ -767,18 +780,17 @@ def character_undo(*, actor, character: KolapsCharacter, version: int | None) ->
 def _undo_last(actor, obj: KolapsCharacter | KolapsUnit, version: int | None) -> KolapsChange:
     with transaction.atomic():
         locked = _lock(actor, obj, version)
-        if isinstance(locked, KolapsUnit):
-            changes, unit = KolapsChange.objects.filter(unit=locked), locked
-        else:
-            target = KolapsChange.Target.CHARACTER
-            changes = KolapsChange.objects.filter(character=locked, target=target)
-            unit = _lock_unit_of(locked)
-        return _undo(actor, _last_undoable(changes), unit)
+        unit = locked if isinstance(locked, KolapsUnit) else _lock_unit_of(locked)
+        return _undo(actor, _last_undoable(_undo_candidates(locked)), unit)
 
 
 def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> KolapsChange:
-    if change is None or change.verb in CREATION_VERBS:
+    if change is None:
         raise Refusal(_("There is nothing left to undo."))
+    if change.verb in CREATION_VERBS:
+        raise Refusal(
+            _("There is nothing left to undo: a creation is not undone (delete it instead).")
+        )
     if change.verb in FINAL_VERBS:
         raise Refusal(_("Characters lost in a chapter do not come back by an undo."))
     changed_since = Refusal(

@@ -68,8 +68,13 @@ class ImportError_(Refusal):
     """A file refused: `line` and `field` say where, the message says what."""
 
     def __init__(self, *, line: int | None, field: str, problem: str):
-        if line is None:
+        if line is None and field == "file":
+            # The whole file: no field of it to name ("champ file" read as a field called file).
+            message = _("The file: %(problem)s") % {"problem": problem}
+        elif line is None:
             message = _("Field %(field)s: %(problem)s") % {"field": field, "problem": problem}
+        elif field == "file":
+            message = _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}
         else:
             message = _("Line %(line)s, field %(field)s: %(problem)s") % {
                 "line": line,

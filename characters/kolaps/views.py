@@ -229,6 +229,7 @@ def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
             "back": reverse(f"kolaps-{kind}", args=[obj.pk]),
             "undo_url": reverse(f"kolaps-{kind}-history", args=[obj.pk]),
             "changes": cards.history_for(**{kind: obj}),
+            "can_undo": services.can_undo(obj),
             "message": message,
         },
     )

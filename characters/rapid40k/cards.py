@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from characters.rapid40k import services
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kChange
@@ -101,8 +102,25 @@ def _figure(index: int, entry: dict, cat: Catalogue, count: int = 1) -> FigureLi
     )
 
 
+# Problems whose sentence agrees with a count ("compte 1 combattant", "0 combattant").
+PLURAL_PROBLEMS = {
+    "fighters": (
+        "Squad %(squad)s has %(count)s fighter besides its leader: a squad has %(min)s to %(max)s.",
+        "Squad %(squad)s has %(count)s fighters besides its leader: a squad has %(min)s to "
+        "%(max)s.",
+    ),
+}
+
+
 def problem_sentences(result: costing.ListPrice) -> list[str]:
-    return [_(p.message) % p.params for p in result.problems]
+    sentences = []
+    for p in result.problems:
+        plural = PLURAL_PROBLEMS.get(p.code)
+        if plural is not None and isinstance(p.params.get("count"), int):
+            sentences.append(ngettext(*plural, p.params["count"]) % p.params)
+        else:
+            sentences.append(_(p.message) % p.params)
+    return sentences
 
 
 def army_card(army: Rapid40kArmy, squads=None) -> ArmyCard:
@@ -204,21 +222,24 @@ class ChangeLine:
     actor: str
     verb: str
     undone: bool
+    # An undo's line says what it took back.
+    undoes_verb: str = ""
 
 
 def history_of(army: Rapid40kArmy) -> list[ChangeLine]:
     changes = (
         Rapid40kChange.objects.filter(army=army)
-        .select_related("actor", "undone_by")
+        .select_related("actor", "undone_by", "undoes")
         .order_by("-at", "-pk")
     )
     return [
         ChangeLine(
             id=c.pk,
             at=c.at,
-            actor=c.actor.username if c.actor else "",
+            actor=c.actor.public_name if c.actor else "",
             verb=c.verb,
             undone=hasattr(c, "undone_by"),
+            undoes_verb=c.undoes.verb if c.undoes is not None else "",
         )
         for c in changes
     ]

@@ -19,12 +19,14 @@ def faction_choices() -> list[tuple[str, str]]:
     return [("", _("None")), *((s, a.label) for s, a in load_catalogue().armies.items())]
 
 
-def profile_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The annex rows grouped by army (`army:row`), then a custom profile."""
+def profile_choices(faction: str = "") -> list[tuple[str, list[tuple[str, str]]]]:
+    """The annex rows grouped by army (`army:row`), only the army's own when it has a
+    faction, then a custom profile."""
     cat = load_catalogue()
     groups = [
         (army.label, [(f"{army.slug}:{row.slug}", row.label) for row in army.profiles.values()])
         for army in cat.armies.values()
+        if not faction or army.slug == faction
     ]
     return [*groups, (_("Your own"), [(CUSTOM, _("Custom profile (below)"))])]
 

@@ -136,8 +136,9 @@ def _rule_sentence(error: RuleInputError) -> str:
     return _("This profile cannot be priced: check its weapon and special rules.")
 
 
-def clean_profile(value: Any, cat: Catalogue, field: str = "profile") -> dict:
-    """A profile as stored: an annex row (`"orks:nob"`) or Quality, Combat, weapon, rules."""
+def clean_profile(value: Any, cat: Catalogue, field: str = "profile", faction: str = "") -> dict:
+    """A profile as stored: an annex row (`"orks:nob"`) or Quality, Combat, weapon, rules.
+    An army of a faction takes its own annex rows (and profiles of its own making)."""
     if isinstance(value, str):
         army, _sep, row = value.partition(":")
         entry = cat.armies.get(army)
@@ -146,6 +147,16 @@ def clean_profile(value: Any, cat: Catalogue, field: str = "profile") -> dict:
             raise Refusal(
                 _("“%(slug)s” is not a name the catalogue knows (%(field)s).")
                 % {"slug": value, "field": field},
+                field=field,
+            )
+        if faction and army != faction and entry is not None:
+            raise Refusal(
+                _("%(profile)s is a %(other)s profile: a %(army)s army takes its own.")
+                % {
+                    "profile": printed.label,
+                    "other": entry.label,
+                    "army": cat.armies[faction].label if faction in cat.armies else faction,
+                },
                 field=field,
             )
         profile = printed.profile
@@ -237,7 +248,7 @@ def _edit_squad_add(state: dict, data: dict, cat: Catalogue) -> None:
     vehicle = _clean_vehicle(data.get("vehicle"), cat)
     leader = None
     if vehicle is None and data.get("leader") not in (None, ""):
-        leader = clean_profile(data["leader"], cat, "leader")
+        leader = clean_profile(data["leader"], cat, "leader", state.get("faction", ""))
     state["squads"].append(
         {
             "name": _clean_name(data.get("name"), "squad_name"),
@@ -256,7 +267,7 @@ def _edit_squad_edit(state: dict, data: dict, cat: Catalogue) -> None:
     if "slot" in data:
         squad["slot"] = _clean_slot(data["slot"], cat)
     if data.get("leader") not in (None, "") and not squad.get("vehicle"):
-        squad["leader"] = clean_profile(data["leader"], cat, "leader")
+        squad["leader"] = clean_profile(data["leader"], cat, "leader", state.get("faction", ""))
 
 
 def _edit_squad_remove(state: dict, data: dict, cat: Catalogue) -> None:
@@ -267,7 +278,7 @@ def _edit_fighter_add(state: dict, data: dict, cat: Catalogue) -> None:
     squad = state["squads"][_index(data.get("squad"), state["squads"], "squad")]
     if squad.get("vehicle"):
         raise Refusal(_("A vehicle is a squad of its own: it takes no fighters."), field="squad")
-    profile = clean_profile(data.get("profile"), cat)
+    profile = clean_profile(data.get("profile"), cat, faction=state.get("faction", ""))
     count = _clean_count(data.get("count", 1))
     for group in squad["fighters"]:
         if {k: v for k, v in group.items() if k != "count"} == profile:

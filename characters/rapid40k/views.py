@@ -51,7 +51,7 @@ def _builder_context(card, typed=None) -> dict:
     return {
         "army": card,
         "typed": typed or {},
-        "profiles": profile_choices(),
+        "profiles": profile_choices(card.faction),
         "custom": CUSTOM,
         "factions": faction_choices(),
         "slots": [(s.slug, s.label) for s in cat.structure.slots.values()],
@@ -60,6 +60,14 @@ def _builder_context(card, typed=None) -> dict:
         "rules": [(s, r.label) for s, r in cat.special_rules.items()],
         "quality_range": range(cat.quality_range[0], cat.quality_range[1] + 1),
     }
+
+
+def _change_label(change) -> str:
+    label = str(VERB_LABELS.get(change.verb, change.verb))
+    if change.verb == "undo" and change.undoes_verb:
+        undone = VERB_LABELS.get(change.undoes_verb, change.undoes_verb)
+        return _("undone: %(change)s") % {"change": undone}
+    return label
 
 
 @login_required
@@ -163,7 +171,7 @@ def army_history(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect("rapid40k-army-history", pk=army.pk)
         army.refresh_from_db()
-    changes = [(c, VERB_LABELS.get(c.verb, c.verb)) for c in cards.history_of(army)]
+    changes = [(c, _change_label(c)) for c in cards.history_of(army)]
     return render(
         request,
         "characters/rapid40k/history.html",

@@ -11,12 +11,25 @@ from campaigns.services import campaign_add_participant, campaign_create
 from characters.rapid40k import services as rapid40k
 from characters.rapid40k.models import Rapid40kArmy
 from config.demo.keys import once
+from rules.rolls.models import RollRecord
+from rules.rolls.services import roll_on_server
 
 DEMO_MARINES = "Ultramarines, 4e escouade"
 DEMO_ORKS = "Waaagh Gorkamorka"
 DEMO_RAPID40K_CAMPAIGN = "Armageddon : la ruche Hadès"
 DEMO_RAPID40K_CHAPTER = "Les docks de la ruche"
 POINTS_LIMIT = 1300
+# alice's server rolls: the Tactical squad's morale with its sergeant, a melee against Boyz.
+ROLLS = [
+    ("morale", {"quality": 3, "special_rules": ["chef"]}),
+    (
+        "melee",
+        {
+            "a": {"figures": 5, "combat": 4, "special_rules": ["armure"]},
+            "b": {"figures": 5, "combat": 3, "special_rules": ["charge_feroce"], "charged": True},
+        },
+    ),
+]
 
 # (squad, role, leader, [(fighter profile, count)]) as the builder adds them.
 MARINES = [
@@ -106,3 +119,6 @@ def load_rapid40k_demo(players) -> None:
         make_chapter,
         adopt={"campaign": campaign},  # a demo loaded before the keys: its first chapter
     )
+    for name, data in ROLLS:
+        if not RollRecord.objects.filter(player=alice, system="rapid40k", resolver=name).exists():
+            roll_on_server(player=alice, system="rapid40k", name=name, data=data)

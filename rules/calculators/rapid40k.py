@@ -15,23 +15,12 @@ from django.views.decorators.http import require_http_methods
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get, resolvers_of
 from rules.engine.systems.rapid40k.catalogue import load_catalogue
-from rules.labels import RAPID40K_OUTCOME_LABELS
+from rules.labels import RAPID40K_OUTCOME_LABELS, RESOLVER_LABELS_BY_SYSTEM
 from rules.rolls.services import resolve, roll_on_server
 
 SYSTEM = "rapid40k"
 
-RESOLVER_LABELS = {
-    "cost": _("Profile cost"),
-    "melee": _("Melee"),
-    "shooting": _("Shooting"),
-    "overwatch": _("Overwatch"),
-    "deviation": _("Missile deviation"),
-    "morale": _("Morale"),
-    "disengage": _("Disengagement"),
-    "vehicle": _("Vehicle attack"),
-}
-
-# The outcomes in words live with the other rolls' (`rules.labels`), which the roll pages read.
+RESOLVER_LABELS = RESOLVER_LABELS_BY_SYSTEM[SYSTEM]
 OUTCOME_LABELS = RAPID40K_OUTCOME_LABELS
 
 DICE_LABELS = {
@@ -215,8 +204,9 @@ class Rapid40kForm(forms.Form):
         return candidate if candidate in self.fields else None
 
 
-def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
-    return [(k, str(OUTCOME_LABELS.get(k, k)), p, p * 100) for k, p in outcomes.items()]
+def _labelled(outcomes: dict[str, float], exact: dict[str, str]) -> list[tuple]:
+    """(key, label, probability, exact chance)."""
+    return [(k, str(OUTCOME_LABELS.get(k, k)), p, exact.get(k, p)) for k, p in outcomes.items()]
 
 
 def _calculate(request: HttpRequest, form: Rapid40kForm) -> dict:
@@ -231,7 +221,7 @@ def _calculate(request: HttpRequest, form: Rapid40kForm) -> dict:
             context["price"] = odds
         else:
             context["odds"] = odds
-            context["odds_rows"] = _labelled(odds["outcomes"])
+            context["odds_rows"] = _labelled(odds["outcomes"], odds.get("outcomes_exact", {}))
         if request.method == "POST" and name != "cost":
             if request.POST.get("action") == "roll":
                 record = roll_on_server(player=request.user, system=SYSTEM, name=name, data=inputs)

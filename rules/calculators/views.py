@@ -47,17 +47,19 @@ def _initial_data(form_class: type[CalculatorForm]) -> dict:
     return data
 
 
-def _labelled(outcomes: dict[str, float]) -> list[tuple[str, str, float, float]]:
-    """(key, label, probability, percent) in the order of the outcome table."""
+def _labelled(outcomes: dict[str, float], exact: dict[str, str] | None = None) -> list[tuple]:
+    """(key, label, probability, exact chance) in the order of the outcome table."""
     order = list(OUTCOME_LABELS)
+    exact = exact or {}
     return [
-        (key, str(OUTCOME_LABELS[key]), outcomes[key], outcomes[key] * 100)
+        (key, str(OUTCOME_LABELS[key]), outcomes[key], exact.get(key, outcomes[key]))
         for key in sorted(outcomes, key=order.index)
     ]
 
 
-def _odds_rows(rows: dict[str, float]) -> list[tuple[str, str, float, float]]:
-    return [(key, str(ROW_LABELS[key]), p, p * 100) for key, p in rows.items()]
+def _odds_rows(rows: dict[str, float], exact: dict[str, str] | None = None) -> list[tuple]:
+    exact = exact or {}
+    return [(key, str(ROW_LABELS[key]), p, exact.get(key, p)) for key, p in rows.items()]
 
 
 def _calculate(request: HttpRequest, form: CalculatorForm, resolver: str) -> dict:
@@ -170,7 +172,7 @@ def _combat_partials(resolver: str) -> dict[str, str]:
 
 
 def _test_odds_context(odds: dict) -> dict:
-    return {"odds_rows": _labelled(odds["outcomes"]), "six_percent": odds["six_six_six"] * 100}
+    return {"odds_rows": _labelled(odds["outcomes"], odds.get("outcomes_exact"))}
 
 
 kolaps_test = _calculator(
@@ -186,9 +188,8 @@ kolaps_test = _calculator(
 
 def _ranged_odds_context(odds: dict) -> dict:
     return {
-        "odds_rows": _odds_rows(odds.get("rows", {})),
+        "odds_rows": _odds_rows(odds.get("rows", {}), odds.get("rows_exact")),
         "modifier_rows": [(modifier_label(m["source"]), m["db"]) for m in odds["modifiers"]],
-        "death_percent": odds.get("target_dies", 0) * 100,
     }
 
 
@@ -208,13 +209,15 @@ def _melee_odds_context(odds: dict) -> dict:
         "sides": [
             {
                 "name": side,
-                "strikes": odds["attacker"][side] * 100,
+                "strikes_exact": odds.get("attacker_exact", odds["attacker"])[side],
+                "dies_exact": odds.get("dies_exact", odds["dies"])[side],
                 "dies": odds["dies"][side] * 100,
-                "rows": _odds_rows(odds["rows"][side]),
+                "rows": _odds_rows(odds["rows"][side], odds.get("rows_exact", {}).get(side)),
             }
             for side in MeleeForm.SIDES
         ],
         "exchange_percent": odds["exchange"] * 100,
+        "exchange": odds.get("exchange_exact", odds["exchange"]),
     }
 
 
@@ -254,7 +257,7 @@ def _damage_rows(damage: dict[str, float]) -> list[tuple[str, str, float, float]
     rows = []
     for key, p in damage.items():
         label = _("No damage") if key == "0" else _("Damage: %(n)s") % {"n": key}
-        rows.append((key, str(label), p, p * 100))
+        rows.append((key, str(label), p, p))
     return rows
 
 

@@ -68,7 +68,7 @@ def catalogue_card(system: str, query: str = "") -> CatalogueCard:
     ]
     return CatalogueCard(
         system=system,
-        system_name=system_get(system).name,
+        system_name=_(system_get(system).name),
         version=version,
         query=query,
         sections=[section for section in kept if section.entries],

@@ -6,7 +6,12 @@ The engine speaks slugs (`wooden_wall`, `critical_failure`); this card is the on
 become sentences. A slug without a label is not shown, so nothing untranslated reaches a page.
 """
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+
+from characters.chance import chance
+from rules.engine.systems import system_get
+from rules.labels import RESOLVER_LABELS_BY_SYSTEM
 
 LABELS = {
     "pool": _("Dice (before malus)"),
@@ -423,26 +428,30 @@ def resolver_name(slug: str) -> str:
     return slug.replace("-", "_")
 
 
-SYSTEM_NAMES = {"corporates": "Corporates", "modern-rpg": _("Modern RPG")}
+SYSTEM_NAMES = {slug: _(system_get(slug).name) for slug in ("corporates", "modern-rpg")}
 
+# The resolvers with a calculator page (the schedule has the turn page), in its order.
 TITLES = {
-    ("corporates", "action"): _("Action roll"),
-    ("corporates", "reaction"): _("Reaction rolls: who has the initiative"),
-    ("corporates", "shot"): _("Shot and burst"),
-    ("corporates", "damage"): _("Damage against soak"),
-    ("corporates", "covering_fire"): _("Covering fire"),
-    ("corporates", "melee"): _("Melee blow"),
-    ("corporates", "critical"): _("Critical wound"),
-    ("corporates", "cyber"): _("Damage to cybernetics"),
-    ("modern-rpg", "test"): _("Test"),
-    ("modern-rpg", "cold_blood"): _("Cold-blood test"),
-    ("modern-rpg", "attitude"): _("Attitudes"),
-    ("modern-rpg", "combat"): _("Attack and damage"),
-    ("modern-rpg", "healing"): _("Care"),
-    ("modern-rpg", "chase"): _("Chase round"),
-    ("modern-rpg", "chase_test"): _("Chase test: running or driving"),
-    ("corporates", "takedown"): _("Trip, hold and throw"),
-    ("corporates", "ramming"): _("Ramming charge"),
+    (system, name): RESOLVER_LABELS_BY_SYSTEM[system][name]
+    for system, name in (
+        ("corporates", "action"),
+        ("corporates", "reaction"),
+        ("corporates", "shot"),
+        ("corporates", "damage"),
+        ("corporates", "covering_fire"),
+        ("corporates", "melee"),
+        ("corporates", "critical"),
+        ("corporates", "cyber"),
+        ("modern-rpg", "test"),
+        ("modern-rpg", "cold_blood"),
+        ("modern-rpg", "attitude"),
+        ("modern-rpg", "combat"),
+        ("modern-rpg", "healing"),
+        ("modern-rpg", "chase"),
+        ("modern-rpg", "chase_test"),
+        ("corporates", "takedown"),
+        ("corporates", "ramming"),
+    )
 }
 
 # The facts of an answer a page shows, in reading order (`answer_<key>` labels).
@@ -514,6 +523,10 @@ FACTS = (
     "truncated",
 )
 YES, NO = _("yes"), _("no")
+# Facts an odds answer gives as a probability (a judged roll gives them as yes or no).
+PROBABILITY_FACTS = frozenset(
+    {"frozen_with_fear", "truncated", "equipment_breaks", "reload", "caught", "winded"}
+)
 # Facts worth a line only when they happen.
 QUIET_WHEN_FALSE = frozenset(
     {"reaction_lost", "equipment_breaks", "reload", "frozen_with_fear", "caught", "forced_dodge"}
@@ -533,8 +546,10 @@ def _value(key: str, value):
         return " ".join(str(v) for v in value)
     if key in ("initiative", "strikes") and isinstance(value, str):
         return label(value)
+    if isinstance(value, float) and key in PROBABILITY_FACTS:
+        return chance(value)
     if isinstance(value, float):
-        return f"{value:.2e}" if value and value < 1e-3 else f"{value:.3f}"
+        return number_format(round(value, 2))
     return value
 
 
@@ -551,10 +566,11 @@ def facts(answer: dict) -> list[tuple[str, object]]:
     ]
 
 
-def outcome_rows(outcomes: dict, prefix: str = "") -> list[tuple[str, str, float, float]]:
-    """(key, label, probability, percent) for a table of odds."""
+def outcome_rows(outcomes: dict, prefix: str = "", exact: dict | None = None) -> list[tuple]:
+    """(key, label, probability, exact chance) for a table of odds."""
+    exact = exact or {}
     return [
-        (key, label(f"{prefix}{key}"), p, p * 100)
+        (key, label(f"{prefix}{key}"), p, exact.get(key, p))
         for key, p in outcomes.items()
         if f"{prefix}{key}" in LABELS or str(key).rstrip("+").lstrip("-").isdigit()
     ]
@@ -567,7 +583,7 @@ def odds_tables(system: str, name: str, odds: dict) -> list[tuple[str, list]]:
         tables.append((str(_("Location")), outcome_rows(odds.get("locations", {}), "location_")))
     main = odds.get("outcomes")
     if main:
-        tables.append((str(_("Odds")), outcome_rows(main)))
+        tables.append((str(_("Odds")), outcome_rows(main, exact=odds.get("outcomes_exact"))))
     for key, title in (
         ("levels", _("Damage levels")),
         ("levels_dealt", _("Damage levels dealt")),

@@ -39,6 +39,8 @@ class RollDetailAPI(APIView):
                 **RollRecordSerializer(record).data,
                 "replay": roll_replay(record=record),
                 # Where it can be recorded: POST {"roll": id} to each chapter's encounter log.
-                "record_in": [asdict(c) for c in chapters_being_played(request.user)],
+                "record_in": [
+                    asdict(c) for c in chapters_being_played(request.user, system=record.system)
+                ],
             }
         )

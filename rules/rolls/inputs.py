@@ -6,11 +6,14 @@ ranks, orders, cover, weapons, armours, affiliations and talents named as the ca
 name them.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.engine.systems.kolaps.catalogue import CatalogueError, load_catalogue
-from rules.engine.systems.rapid40k.catalogue import load_catalogue as rapid40k_catalogue
+from rules.engine.systems.rapid40k.catalogue import load_catalogue as load_rapid40k
 from rules.labels import COVER_LABELS, FOLLOW_UP_LABELS, ORDER_LABELS, RANK_LABELS
 
 INPUT_LABELS = {
@@ -50,6 +53,42 @@ INPUT_LABELS = {
 }
 
 
+# Rapid 40000's inputs, in its calculators' words.
+RAPID40K_LABELS = {
+    "a": gettext_lazy("Squad A"),
+    "b": gettext_lazy("Squad B"),
+    "target": gettext_lazy("Target"),
+    "quality": gettext_lazy("Leader's Quality"),
+    "combat": gettext_lazy("Leader's Combat"),
+    "special_rules": gettext_lazy("Leader's special rules"),
+    "chef_nearby": gettext_lazy("A Chef within command distance"),
+    "figures": gettext_lazy("Figures engaged"),
+    "shooters": gettext_lazy("Shooters with this weapon"),
+    "aimed": gettext_lazy("Aimed shot (two actions)"),
+    "charged": gettext_lazy("Charged"),
+    "power_attack": gettext_lazy("Power attack (two actions)"),
+    "weapon": gettext_lazy("Weapon"),
+    "vehicle": gettext_lazy("Vehicle"),
+    "attack": gettext_lazy("Attack"),
+    "bonus": gettext_lazy("Other bonus"),
+    "missile": gettext_lazy("Missile"),
+    "explosive_charge": gettext_lazy("Explosive charge"),
+}
+
+
+def _rapid40k_value(key: str, value) -> str:
+    catalogue = load_rapid40k()
+    if key == "special_rules" and isinstance(value, list):
+        rules = catalogue.special_rules
+        return ", ".join(rules[s].label if s in rules else s for s in value) or "—"
+    for section in (catalogue.weapons, catalogue.vehicles):
+        if key in ("weapon", "vehicle") and value in section:
+            return section[value].label
+    if isinstance(value, str) and value in RAPID40K_LABELS:
+        return str(RAPID40K_LABELS[value])
+    return _value(key, value)
+
+
 CATALOGUE_SECTIONS = {"weapon": "weapons", "armour": "armours", "affiliation": "affiliations"}
 
 
@@ -80,9 +119,6 @@ def _value(key: str, value) -> str:
             )
             or "—"
         )
-    if key == "special_rules" and isinstance(value, list | tuple):
-        rules = rapid40k_catalogue().special_rules
-        return ", ".join(str(rules[s].label if s in rules else s) for s in value) or "—"
     if isinstance(value, list | tuple):
         return " ".join(str(item) for item in value) or "—"
     if isinstance(value, str) and "_" in value:
@@ -90,19 +126,27 @@ def _value(key: str, value) -> str:
     return str(value)
 
 
-def _label(key: str) -> str:
-    label = INPUT_LABELS.get(key) or FOLLOW_UP_LABELS.get(key)
+def _label(key: str, words: Mapping[str, Any]) -> str:
+    label = words.get(key) or INPUT_LABELS.get(key) or FOLLOW_UP_LABELS.get(key)
     return str(label) if label else key.replace("_", " ").capitalize()
 
 
-def input_rows(inputs: dict, prefix: str = "") -> list[tuple[str, str]]:
+def input_rows(
+    inputs: dict, prefix: str = "", system: str = "kolaps", words: Mapping[str, Any] | None = None
+) -> list[tuple[str, str]]:
     """(label, value) for each input; a nested object's rows are prefixed with its label
-    ("Target · Order")."""
+    ("Target · Order"). `words` names a system's fields and choices (the Corporates and
+    modern RPG calculators' labels); Rapid 40000 brings its own, KOLAPS' are the ground."""
+    words = RAPID40K_LABELS if system == "rapid40k" else (words or {})
     rows = []
     for key, value in (inputs or {}).items():
-        label = f"{prefix} · {_label(key)}" if prefix else _label(key)
+        label = f"{prefix} · {_label(key, words)}" if prefix else _label(key, words)
         if isinstance(value, dict) and key != "talents":
-            rows.extend(input_rows(value, label))
+            rows.extend(input_rows(value, label, system, words))
+        elif system == "rapid40k":
+            rows.append((label, _rapid40k_value(key, value)))
+        elif isinstance(value, str) and value in words:
+            rows.append((label, str(words[value])))
         else:
             rows.append((label, _value(key, value)))
     return rows

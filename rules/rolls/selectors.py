@@ -23,18 +23,20 @@ class PlayingChapter:
     campaign: str
 
 
-def chapters_being_played(user) -> list[PlayingChapter]:
+def chapters_being_played(user, system: str | None = None) -> list[PlayingChapter]:
     """The chapters being played in the campaigns where `user` is a player: where a server
-    roll of theirs can be recorded. One query."""
+    roll of theirs can be recorded; with `system`, only that system's campaigns (a Rapid
+    40000 roll has nothing to do in a KOLAPS encounter). One query."""
     if not user.is_authenticated:
         return []
-    rows = (
-        Chapter.objects.filter(
-            status=ChapterStatus.CURRENT,
-            campaign__memberships__player=user,
-            campaign__memberships__role=MembershipRole.PLAYER,
-        )
-        .order_by("campaign__name", "number")
-        .values_list("pk", "title", "campaign__name")
+    chapters = Chapter.objects.filter(
+        status=ChapterStatus.CURRENT,
+        campaign__memberships__player=user,
+        campaign__memberships__role=MembershipRole.PLAYER,
+    )
+    if system is not None:
+        chapters = chapters.filter(campaign__system=system)
+    rows = chapters.order_by("campaign__name", "number").values_list(
+        "pk", "title", "campaign__name"
     )
     return [PlayingChapter(pk, title, campaign) for pk, title, campaign in rows]

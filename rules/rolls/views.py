@@ -27,6 +27,6 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "record": record,
             "replay": roll_replay(record=record),
-            "playing": chapters_being_played(request.user),
+            "playing": chapters_being_played(request.user, system=record.system),
         },
     )

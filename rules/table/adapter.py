@@ -65,6 +65,9 @@ class TableAdapter(ABC):
     KEEPS_TURN: ClassVar[bool] = False
     # The kind of the action a stray shot's choice makes (KOLAPS), "" where there is none.
     STRAY_CHOICE: ClassVar[str] = ""
+    # The action form's first values on this system's page (Of the Dead: no distance, the
+    # declared move whole).
+    FORM_INITIAL: ClassVar[Mapping[str, Any]] = {}
     # Fighters drawn from the system's character sheets (`sheet_state`): Corporates.
     DRAWS_FROM_SHEETS: ClassVar[bool] = False
 

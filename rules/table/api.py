@@ -165,7 +165,14 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
     actor = id_field(required=False, allow_null=True)
     target = id_field()
     weapon = serializers.CharField(required=False, allow_blank=True, default="")
-    distance_cm = serializers.FloatField(min_value=0, max_value=1000, default=20)
+    distance_cm = serializers.FloatField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="KOLAPS shot: 20 if absent; Of the Dead move: the declared move's allowance.",
+    )
     cover = serializers.IntegerField(min_value=0, max_value=4, default=0)
     wound = serializers.CharField(required=False, allow_blank=True, default="")
     dice = serializers.DictField(

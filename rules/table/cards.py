@@ -91,15 +91,15 @@ def _name(display: str, username: str) -> str:
     return display or username
 
 
-def _roll_label(pk: int, resolver: str, outcome: dict) -> str:
+def _roll_label(pk: int, resolver: str, outcome: dict, system: str = "") -> str:
     """`#12 ranged — Serious wound`: the result in the words the calculators use."""
     if outcome.get("row"):
         result = row_label(outcome["row"])
     elif outcome.get("outcome"):
-        result = outcome_label(outcome["outcome"])
+        result = outcome_label(outcome["outcome"], system or "kolaps")
     else:
         result = ""
-    return f"#{pk} {resolver_label(resolver)}" + (f" — {result}" if result else "")
+    return f"#{pk} {resolver_label(resolver, system)}" + (f" — {result}" if result else "")
 
 
 def encounter_card(user, chapter: Chapter) -> EncounterCard:
@@ -124,7 +124,12 @@ def encounter_card(user, chapter: Chapter) -> EncounterCard:
             damage=row["damage"],
             roll_id=row["roll_id"],
             roll=(
-                _roll_label(row["roll_id"], row["roll__resolver"], row["roll__outcome"] or {})
+                _roll_label(
+                    row["roll_id"],
+                    row["roll__resolver"],
+                    row["roll__outcome"] or {},
+                    row["roll__system"],
+                )
                 if row["roll_id"] is not None
                 else None
             ),
@@ -142,6 +147,7 @@ def encounter_card(user, chapter: Chapter) -> EncounterCard:
             "target__username",
             "damage",
             "roll_id",
+            "roll__system",
             "roll__resolver",
             "roll__outcome",
         )
@@ -152,9 +158,12 @@ def encounter_card(user, chapter: Chapter) -> EncounterCard:
         record_for = [(pk, name) for pk, name in players if can_manage or pk == user.pk]
     my_rolls = []
     if record_for:
+        # Only this system's rolls: a Rapid 40000 roll has no place in a KOLAPS encounter.
+        system = chapter.campaign.system
         my_rolls = [
-            (pk, _roll_label(pk, resolver, outcome or {}))
+            (pk, _roll_label(pk, resolver, outcome or {}, system))
             for pk, resolver, outcome in RollRecord.objects.for_user(user)
+            .filter(system=system)
             .order_by("-at", "-pk")
             .values_list("pk", "resolver", "outcome")[:RECENT_ROLLS]
         ]

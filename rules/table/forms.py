@@ -315,7 +315,7 @@ class TableActionForm(ServiceForm):
             actor=data.get("actor") or None,
             target=data.get("target"),
             weapon=data.get("weapon") or "",
-            distance_cm=data.get("distance_cm") if data.get("distance_cm") is not None else 20,
+            distance_cm=data.get("distance_cm"),
             cover=data.get("cover") or 0,
             wound=data.get("wound") or "",
             dice=dice,

@@ -590,10 +590,18 @@ def check_action(encounter, actor, target, action) -> None:
         raise Refusal(_("Ralliement rallies an ally."), field="target")
     if target.dead:
         raise Refusal(_("This combatant is dead."), field="target")
-    if not 0 <= action.distance_cm <= 1000:
+    if not 0 <= _distance(action) <= 1000:
         raise Refusal(_("A distance from 0 to 1000 cm."), field="distance_cm")
     if not 0 <= action.cover <= 4:
         raise Refusal(_("Cover from 0 to 4."), field="cover")
+
+
+# A shot whose distance is not given: the page's default too.
+DEFAULT_DISTANCE_CM = 20
+
+
+def _distance(action) -> float:
+    return DEFAULT_DISTANCE_CM if action.distance_cm is None else action.distance_cm
 
 
 def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
@@ -629,7 +637,7 @@ def resolver_input(encounter, actor, target, action) -> tuple[str, dict]:
             actor,
             target,
             weapon=weapon,
-            distance_cm=action.distance_cm,
+            distance_cm=_distance(action),
             cover=action.cover,
             catalogue=catalogue,
         )
@@ -1046,10 +1054,20 @@ def action_text(data: dict, actor: str, target: str) -> str:
         }
     else:
         verb = _("shoots") if data.get("kind") == "ranged" else _("fights")
-        text = _("%(actor)s %(verb)s %(target)s: %(row)s") % {
+        # In a melee either may strike: the struck is named, or the line reads as if the
+        # one attacked always took the wound.
+        struck = actor if outcome.get("attacker") == "b" else target
+        hit = outcome.get("target") or {}
+        wounded = hit.get("sante_after") is not None or hit.get("killed")
+        text = (
+            _("%(actor)s %(verb)s %(target)s: %(row)s for %(struck)s")
+            if data.get("kind") == "melee" and wounded
+            else _("%(actor)s %(verb)s %(target)s: %(row)s")
+        ) % {
             "actor": actor,
             "verb": verb,
             "target": target,
+            "struck": struck,
             "row": row_label(outcome.get("row")),
         }
     hit = outcome.get("target") if data.get("kind") != "wound" else outcome

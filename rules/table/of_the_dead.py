@@ -22,6 +22,7 @@ does, under its lock.
 
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -32,7 +33,13 @@ from characters.profiles.models import ProfileStatus
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.of_the_dead import states
 from rules.engine.systems.of_the_dead import turn as turn_module
-from rules.engine.systems.of_the_dead.catalogue import COVERS, MOVES, RANGES, SIZES
+from rules.engine.systems.of_the_dead.catalogue import (
+    COVERS,
+    MOVES,
+    RANGES,
+    SIZES,
+    load_catalogue,
+)
 from rules.engine.systems.of_the_dead.explosives import ITEMS
 from rules.labels import (
     OTD_COVER_LABELS,
@@ -99,6 +106,9 @@ FORM_FIELDS = (
     "roll",
     "out_of_turn",
 )
+# The action form's first values on this system's page: a move's distance is left empty,
+# which moves the declared move's whole allowance (a default of 20 cm made every run a sprint).
+FORM_INITIAL = {"distance_cm": None}
 OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by", "out_of_turn")
 HAND_DICE = (
     "attacker_dice",
@@ -353,7 +363,13 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
     kind = action.kind
     if kind == "move":
         declared = _option(action, "move", MOVES, "normal")
-        if not 0 <= action.distance_cm <= 200:
+        # "il n'est pas obligé d'aller jusqu'au bout du mouvement ... Cependant si il dépasse
+        # alors ... une marche normale devient une course": a move without a distance is
+        # the declared one, all of it, never the next one.
+        distance = action.distance_cm
+        if distance is None:
+            distance = load_catalogue(encounter.catalogue_version or None).moves[declared].cm
+        if not 0 <= distance <= 200:
             raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
         # The resolver reads at most 40 of a marker or of Moral (more changes no move).
         combatant = {
@@ -363,7 +379,7 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
         return "movement", {
             "combatant": combatant,
             "move": declared,
-            "distance_cm": action.distance_cm,
+            "distance_cm": distance,
         }
     if kind == "brawl":
         defender = _fighter(target, "combat")
@@ -382,6 +398,10 @@ def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
         }
     if kind == "throw":
         s = actor.state or {}
+        if action.distance_cm is None:
+            raise Refusal(
+                _("How far is the throw? A distance from 0 to 300 cm."), field="distance_cm"
+            )
         if not 0 <= action.distance_cm <= 300:
             raise Refusal(_("A distance from 0 to 300 cm."), field="distance_cm")
         item = _option(action, "item", ITEMS, "explosive")
@@ -649,6 +669,10 @@ def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
     }
 
 
+def _cm(distance: float) -> str:
+    return number_format(distance, 0 if float(distance).is_integer() else 1)
+
+
 def _effects_text(data: dict) -> str:
     outcome = data.get("outcome") or {}
     parts = []
@@ -660,6 +684,16 @@ def _effects_text(data: dict) -> str:
         parts.append(_("on target") if outcome.get("on_target") else _("missed, it scatters"))
         if outcome.get("item") == "explosive":
             parts.append(_("it goes off at the next action phase"))
+    if data.get("kind") == "move" and outcome.get("move"):
+        move = str(OTD_MOVE_LABELS.get(outcome["move"], outcome["move"]))
+        declared = outcome.get("declared")
+        if declared and declared != outcome["move"]:
+            # Further than declared: "une marche normale devient une course".
+            move = _("%(move)s instead of %(declared)s") % {
+                "move": move,
+                "declared": str(OTD_MOVE_LABELS.get(declared, declared)).lower(),
+            }
+        parts.append(_("%(move)s, %(cm)s cm") % {"move": move, "cm": _cm(outcome["distance_cm"])})
     if data.get("kind") == "flee":
         parts.append(_("escapes") if outcome.get("escapes") else _("held back"))
     if data.get("kind") in ("brawl", "shot") and not outcome.get("damage"):
@@ -697,6 +731,7 @@ def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
 
 class OfTheDeadTable(TableAdapter):
     SYSTEM = SYSTEM
+    FORM_INITIAL = FORM_INITIAL
     KINDS = KINDS
     KIND_LABELS = KIND_LABELS
     MANAGER_KINDS = MANAGER_KINDS

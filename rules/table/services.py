@@ -739,7 +739,9 @@ class ActionInput:
     actor: int | None = None
     target: int | None = None
     weapon: str = ""
-    distance_cm: float = 0
+    # None: not given, each system reads its own default (an Of the Dead move: the declared
+    # move's whole allowance).
+    distance_cm: float | None = None
     cover: int = 0
     wound: str = ""
     # None: the server rolls; otherwise the dice typed in by hand, by the resolver's fields.

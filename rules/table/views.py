@@ -36,6 +36,7 @@ from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems.kolaps.consequences import WOUNDS
+from rules.labels import weapon_label
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
@@ -110,7 +111,7 @@ def _wounds() -> list[tuple[str, str]]:
 
 def _weapons(card) -> list[tuple[str, str]]:
     slugs = dict.fromkeys(w for c in card.mine for w in c.weapons)
-    return [(slug, slug) for slug in slugs]
+    return [(slug, weapon_label(slug)) for slug in slugs]
 
 
 # The page's log: its last lines, the older ones behind the "full log" link (`?log=all`). A
@@ -205,6 +206,7 @@ def _table_context(
                 "move": "normal",
                 "range": "useful",
                 "otd_cover": "none",
+                **adapter_for(card.system).FORM_INITIAL,
             },
         )
     if form is not None:

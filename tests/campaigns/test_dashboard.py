@@ -97,7 +97,8 @@ def test_it_shows_a_history_line_with_its_actor_and_never_a_raw_key(client):
     _campaign(organiser, [alice], name="Quais")
     client.force_login(alice)
     html = client.get(reverse("dashboard")).content.decode()
-    assert "Orga a ajouté alice" in html
+    # The display name, as the actor's, never the login.
+    assert "Orga a ajouté Alice" in html
     assert "participant_added" not in html
 
 

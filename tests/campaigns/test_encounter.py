@@ -15,6 +15,8 @@ from rules.rolls.services import roll_on_server
 from tests.factories import PlayerFactory
 from tests.settlement_fixtures import of_the_dead_table
 
+BRAWL = {"attacker": {"combat": 3}, "defender": {"combat": 1, "life": 2}}
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
@@ -36,9 +38,7 @@ def _client(user) -> Client:
 
 def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
     _organiser, campaign, players, chapter = playing
-    roll = roll_on_server(
-        player=players[0], system="kolaps", name="test", data={"db": 3, "rank": "veteran"}
-    )
+    roll = roll_on_server(player=players[0], system="of-the-dead", name="brawl", data=BRAWL)
     event = encounter_event_record(
         actor=players[0], chapter=chapter, player=players[0], target=players[1], damage=3, roll=roll
     )
@@ -53,8 +53,9 @@ def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
     assert logged.data == {
         "chapter": chapter.pk,
         "title": "Arène",
-        "player": players[0].username,
-        "target": players[1].username,
+        # Display names, as every history line shows them ("un jet de alice" read a login).
+        "player": players[0].display_name,
+        "target": players[1].display_name,
         "damage": 3,
         "roll": roll.pk,
     }
@@ -63,8 +64,9 @@ def test_a_player_records_their_own_roll_and_the_history_says_so(playing):
 def test_it_refuses_what_the_table_could_not_have_played(playing):
     organiser, campaign, players, chapter = playing
     stranger = PlayerFactory()
-    their_roll = roll_on_server(
-        player=players[1], system="kolaps", name="test", data={"db": 1, "rank": "novice"}
+    their_roll = roll_on_server(player=players[1], system="of-the-dead", name="brawl", data=BRAWL)
+    other_system = roll_on_server(
+        player=players[0], system="kolaps", name="test", data={"db": 1, "rank": "novice"}
     )
     cases = [
         ({"actor": players[1], "player": players[0]}, None),  # for someone else: 403
@@ -75,6 +77,7 @@ def test_it_refuses_what_the_table_could_not_have_played(playing):
         ({"actor": organiser, "player": players[0], "damage": -1}, "damage"),
         ({"actor": organiser, "player": players[0], "damage": 2}, "target"),
         ({"actor": organiser, "player": players[0], "roll": their_roll}, "roll"),
+        ({"actor": organiser, "player": players[0], "roll": other_system}, "roll"),
     ]
     for kwargs, field in cases:
         with pytest.raises(Refusal) as refused:
@@ -244,19 +247,23 @@ def test_the_demo_shows_a_chapter_being_played_with_its_log_idempotently():
 
 def test_a_server_roll_leads_to_the_log_of_the_chapter_being_played(playing):
     """From the calculator's "Server roll no. N, recorded" to the roll's page, then to the
-    encounter log with that roll chosen already; the API twin lists the same chapters."""
+    encounter log with that roll chosen already; the API twin lists the same chapters. A roll
+    of another system is offered no encounter of this campaign."""
     _organiser, _campaign, players, chapter = playing
-    roll = roll_on_server(
-        player=players[0], system="kolaps", name="test", data={"db": 3, "rank": "veteran"}
-    )
+    roll = roll_on_server(player=players[0], system="of-the-dead", name="brawl", data=BRAWL)
     client = _client(players[0])
     detail = client.get(reverse("roll-detail", args=[roll.pk])).content.decode()
     link = f"{reverse('chapter-encounter', args=[chapter.pk])}?roll={roll.pk}"
     assert f'href="{link}"' in detail and "Arène" in detail
     page = client.get(link).content.decode()
-    assert f'<option value="{roll.pk}" selected>#{roll.pk} Talent test' in page
+    assert f'<option value="{roll.pk}" selected>#{roll.pk} Brawl' in page
     api = client.get(reverse("api-roll-detail", args=[roll.pk])).json()
     assert api["record_in"] == [{"id": chapter.pk, "title": "Arène", "campaign": "Lyon"}]
+    rapid = roll_on_server(player=players[0], system="rapid40k", name="morale", data={"quality": 3})
+    other = client.get(reverse("roll-detail", args=[rapid.pk])).content.decode()
+    assert 'id="roll-record-in"' not in other
+    assert client.get(reverse("api-roll-detail", args=[rapid.pk])).json()["record_in"] == []
+    assert f'value="{rapid.pk}"' not in client.get(link).content.decode()
     # Someone playing in no campaign gets no such link.
     loner = PlayerFactory()
     theirs = roll_on_server(

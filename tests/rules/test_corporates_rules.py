@@ -210,13 +210,17 @@ def test_the_texts_crowd_example_adds_thirteen():
     assert answer["difficulty"] - base == 13
 
 
-def test_point_blank_aimed_and_snap_modifiers():
-    # "à une distante de moins de 3m ... bonus de +5"
-    assert shot.odds({"pool": 3, "range": "short", "distance_m": 2})["difficulty"] == 0
-    # "+1 s'il est debout, +2 s'il est en appui ou +3 s'il est couché" capped by the weapon
+def test_point_blank_and_aiming_add_to_the_roll():
+    # "à une distante de moins de 3m ... le tireur dispose d'un bonus de +5": the roll gets it
+    point_blank = shot.evaluate({"pool": 3, "range": "short", "distance_m": 2, "dice": [1, 1, 1]})
+    assert (point_blank["difficulty"], point_blank["result"]) == (5, 3 + 5)
+    assert point_blank["roll_bonuses"] == [{"name": "point_blank", "value": 5}]
+    # "un jet de tir standard auquel il ajoute les bonus lié à l'acquisition": "+1 s'il est
+    # debout, +2 s'il est en appui ou +3 s'il est couché", capped by the weapon
     aimed = {"pool": 3, "range": "long", "shot_type": "aimed", "stance": "prone", "aim_actions": 3}
-    assert shot.odds(aimed)["difficulty"] == 20 - 9
-    assert shot.odds({**aimed, "aim_cap": 4})["difficulty"] == 20 - 4
+    answer = shot.evaluate({**aimed, "dice": [2, 2, 2]})
+    assert (answer["difficulty"], answer["result"]) == (20, 6 + 9)
+    assert shot.evaluate({**aimed, "aim_cap": 4, "dice": [2, 2, 2]})["result"] == 6 + 4
     # "la difficulté pour toucher est augmentée du malus de 'tir au jugé' de son arme" and
     # "en cas d'échec la marge d'échec est ajoutée à la difficulté du tir"
     snap = {"pool": 3, "range": "medium", "shot_type": "snap", "snap_malus": 4}
@@ -249,6 +253,45 @@ def test_the_texts_burst_example():
     answer = shot.evaluate({**body, "dice": [5, 5, 5]})
     assert answer["difficulty"] == 12
     assert answer["bullet_margins"] == [15, 3]
+
+
+def test_a_point_blank_burst_adds_its_bonus_to_the_result_divided_by_the_difficulty():
+    # "il diminue la difficulté pour toucher du bonus de rafale" (15 - 3 = 12), "le tireur
+    # dispose d'un bonus de +5" on the roll, "Résultat du tir / Difficulté": 22 + 5 = 27
+    # against 12 is the text's example, two bullets with margins 15 and 3.
+    body = {"pool": 3, "bonus": 7, "range": "medium", "distance_m": 2, "burst": "three_round"}
+    answer = shot.evaluate({**body, "burst_bonus": 3, "dice": [5, 5, 5]})
+    assert (answer["difficulty"], answer["result"]) == (12, 27)
+    assert answer["bullet_margins"] == [15, 3]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"distance_m": 2},
+        {"shot_type": "aimed", "stance": "braced", "aim_actions": 2},
+        {"distance_m": 1, "shot_type": "aimed", "stance": "prone", "aim_actions": 1},
+    ],
+)
+def test_burst_hits_with_roll_bonuses_equal_brute_force(extra):
+    # Each ordered roll of the three dice, judged from the text alone: result = dice + bonus
+    # + the shot's roll bonuses; difficulty = medium 15 - burst bonus 5 = 10 (floor 5);
+    # hits = result // difficulty, at most the burst's 5 bullets.
+    body = {"pool": 3, "bonus": 2, "range": "medium", "burst": "free", "burst_bonus": 5, **extra}
+    roll_bonus = (5 if extra.get("distance_m", 10) < 3 else 0) + {
+        "braced": 2 * 2,
+        "prone": 3 * 1,
+    }.get(extra.get("stance"), 0)
+    hits = {}
+    for dice in brute(3):
+        result = sum(dice) + 2 + roll_bonus
+        if result >= 10:
+            n = str(min(5, result // 10))
+            hits[n] = hits.get(n, 0) + 1
+    odds = shot.odds(body)
+    assert odds["difficulty"] == 10
+    assert frac(odds["outcomes_exact"]["hit"]) == Fraction(sum(hits.values()), 216)
+    assert odds["burst_hits"] == {k: pytest.approx(v / 216) for k, v in sorted(hits.items())}
 
 
 def test_a_burst_difficulty_never_falls_below_five():

@@ -292,6 +292,21 @@ def test_a_failed_cold_blood_test_costs_stress_and_sends_to_cover():
     assert steady["steady_for_the_encounter"] is True
 
 
+def test_the_cold_blood_odds_count_the_failure_s_point_of_stress():
+    # "un échec vous donne 1 stress": the odds' stress gained agree with evaluate, each roll
+    # of the one Sang-froid die (d8, no stress dice) judged and counted.
+    body = {"characteristic": 8, "empathie": 6, "sang_froid": 8}
+    odds = cold_blood.odds(body)
+    counted = {}
+    for face in range(1, 9):
+        gained = cold_blood.evaluate({**body, "dice": [face]})["stress_gained"]
+        counted[str(gained)] = counted.get(str(gained), 0) + 1
+    assert counted == {"0": 3, "1": 5}  # C1: "a die scoring 6 or more is a success"
+    assert odds["stress_gained"] == {k: pytest.approx(v / 8) for k, v in counted.items()}
+    failed = odds["outcomes"]["failure"] + odds["outcomes"]["critical_failure"]
+    assert odds["stress_gained"]["1"] == pytest.approx(failed)
+
+
 def test_care_restores_and_a_critical_failure_costs_a_hit_point():
     # "Si le test est un échec critique, il fait perdre 1 PV. Si un test de soin génère 3
     #  succès, un autre test peut etre effectué."

@@ -9,6 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
 
 from rules.engine.dice import all_rolls
 from rules.engine.systems.rapid40k import resolvers as r
@@ -244,3 +245,45 @@ def test_a_missile_immobilises_by_one_point_and_destroys_by_more(a_die, b_die, o
 def test_the_same_seed_rolls_the_same_dice():
     body = {"a": {"figures": 3, "combat": 3}, "b": {"figures": 4, "combat": 2}}
     assert r.melee[2](body, random.Random(7)) == r.melee[2](body, random.Random(7))
+
+
+def test_a_rule_named_twice_counts_once():
+    """FORT: "Il reçoit un bonus de +1 au combat au corps à corps contre un ennemi qui n'est
+    pas fort lui-même": a figure is strong or it is not, so naming Fort twice still gives +1;
+    ARMURE "ne subit pas d'effet si il perd, le combat, de 1 point": twice, a loss by 2
+    still removes a figure."""
+    b = {"figures": 1, "combat": 3, "special_rules": ["armure", "armure"]}
+    once = {"a": {"figures": 1, "combat": 3, "special_rules": ["fort"]}, "b": b}
+    twice = {"a": {"figures": 1, "combat": 3, "special_rules": ["fort", "fort"]}, "b": b}
+    assert r.melee_setup(twice).a_modifier == r.melee_setup(once).a_modifier == 3 + 1
+    out = r.melee[1]({**twice, "a_dice": [4], "b_dice": [4]})  # 8 against 7: b loses by 1
+    assert (out["margin"], out["outcome"]) == (1, "armour_saved")
+    out = r.melee[1]({**twice, "a_dice": [5], "b_dice": [4]})  # 9 against 7: b loses by 2
+    assert (out["margin"], out["outcome"]) == (2, "a_wins")
+
+
+def test_armure_and_armure_legere_together_save_a_loss_by_one_point_only():
+    """ARMURE: "ne subit pas d'effet si il perd, le combat, de 1 point"; ARMURE LEGERE: "est
+    protégé si le combat est perdu d'un point". Both save the same loss: together they still
+    save a loss by one point, not by two (docs/rules.md, Rapid 40000)."""
+    body = {
+        "weapon": "pistolet",
+        "combat": 3,
+        "target": {"figures": 1, "combat": 3, "special_rules": ["armure", "armure_legere"]},
+    }
+    assert r.shooting[1]({**body, "a_dice": [4], "b_dice": [3]})["outcome"] == "armour_saved"
+    assert r.shooting[1]({**body, "a_dice": [5], "b_dice": [3]})["outcome"] == "hit"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("resolver", ["shooting", "overwatch"])
+def test_a_standard_weapon_without_shooters_fires_one(client, resolver):
+    """The schema says `shooters` defaults to 1: leaving it out is one shooter, not a 400."""
+    url = reverse("api-resolve", args=["rapid40k", resolver, "odds"])
+    body = {"weapon": "bolter", "combat": 3, "target": {"figures": 1, "combat": 3}}
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert (
+        response.json()
+        == client.post(url, {**body, "shooters": 1}, content_type="application/json").json()
+    )

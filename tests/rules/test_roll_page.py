@@ -1,10 +1,16 @@
 """A server roll's page shows the whole result: the Santé lost, the death roll that killed
 the target and its die, never only "a wound" followed by a dead target."""
 
+import re
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from rules.labels import outcome_label, resolver_label
 from rules.rolls.models import RollRecord
+from rules.rolls.services import roll_on_server
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +50,69 @@ def test_a_killing_shot_shows_the_death_roll_that_killed(client):
     assert "Santé de la cible 3 → 0" in html
     assert "Jet de mort de la cible" in html and ": 2" in html.replace("\u00a0", " ")
     assert "La cible est morte." in html
+
+
+def _plain(text: str) -> str:
+    return re.sub("\u00a0|\u202f|&nbsp;", " ", text)
+
+
+def _french(client, player):
+    client.force_login(player)
+    client.cookies["django_language"] = "fr"
+    return client
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "data"),
+    [
+        ("rapid40k", "morale", {"quality": 3, "special_rules": ["chef"], "chef_nearby": True}),
+        (
+            "rapid40k",
+            "melee",
+            {"a": {"figures": 2, "combat": 3}, "b": {"figures": 2, "combat": 3}},
+        ),
+        ("rapid40k", "disengage", {"quality": 4}),
+        ("modern-rpg", "cold_blood", {"characteristic": 8, "empathie": 6, "sang_froid": 8}),
+        ("corporates", "damage", {"damage_dice": 2, "soak_dice": 1}),
+    ],
+)
+def test_rolls_read_in_the_calculators_words_not_in_codes(client, system, name, data):
+    """The list and the page of a roll name its resolver, its outcome and its inputs as the
+    calculators do: no "morale — 3 4 6 — holds", no "Résultat holds", no "Chef nearby"."""
+    player = PlayerFactory()
+    record = roll_on_server(player=player, system=system, name=name, data=data)
+    client = _french(client, player)
+    listing = _plain(client.get(reverse("roll-list")).content.decode())
+    page = _plain(client.get(reverse("roll-detail", args=[record.pk])).content.decode())
+    with translation.override("fr"):
+        title = resolver_label(name, system)
+        outcome = record.outcome.get("outcome")
+        said = _plain(outcome_label(outcome, system)) if outcome else None
+    assert title in listing and title in page
+    raw = {name, name.replace("_", " ")} - {title}
+    for text in (listing, page):
+        assert not raw & set(re.findall(r">\s*([a-z_ ]+?)\s*[<—]", text)), raw
+        if said:
+            assert said in text and f"— {outcome}" not in text and f"> {outcome}<" not in text
+    for english in ("Quality", "Special rules", "Chef nearby", "Combat</th>"):
+        assert english not in page
+
+
+def test_rapid40k_roll_inputs_are_labelled_in_french(client):
+    player = PlayerFactory()
+    record = roll_on_server(
+        player=player,
+        system="rapid40k",
+        name="morale",
+        data={"quality": 3, "special_rules": ["chef"], "chef_nearby": True},
+    )
+    page = _french(client, player).get(reverse("roll-detail", args=[record.pk]))
+    rows = re.findall(r'<th scope="row">(.*?)</th><td>(.*?)</td>', page.content.decode())
+    with translation.override("fr"):
+        assert sorted(rows) == sorted(
+            [
+                (str(_("Leader's Quality")), "3"),
+                (str(_("Leader's special rules")), "Chef"),
+                (str(_("A Chef within command distance")).replace("'", "&#x27;"), "oui"),
+            ]
+        )

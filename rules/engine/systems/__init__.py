@@ -102,7 +102,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
     ),
     GameSystem(
         slug="modern-rpg",
-        name="Modern RPG",
+        name=gettext_noop("Modern RPG"),  # the only name with a translation: "JdR moderne"
         source="001_0b8cdc51948c6499.txt",
         summary=gettext_noop("Modern-era roleplaying: attitudes, stress dice and chases."),
         roster=modern.ROSTER,

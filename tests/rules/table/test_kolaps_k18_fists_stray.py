@@ -235,7 +235,8 @@ def test_the_odds_page_shows_the_chance_the_stray_ally_dies_and_refuses_a_wrong_
     html = client.get(url, query, headers={"HX-Request": "true"}).content.decode()
     odds = encounter_odds(encounter=encounter, action=_shot(c, stray_ally=c["Roux"].pk))
     assert "L\u2019allié du tireur touché par une balle perdue meurt" in html
-    assert f'id="odds-stray-ally-dies">{odds["stray_ally_dies_exact"]}<' in html
+    exact = odds["stray_ally_dies_exact"]
+    assert f'id="odds-stray-ally-dies"><abbr class="chance" title="{exact}"' in html
     wrong = client.get(url, {**query, "stray_ally": c["Croc"].pk}, headers={"HX-Request": "true"})
     text = wrong.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
     assert "Une balle perdue dans le camp du tireur touche l\u2019un de ses alliés vivants" in text

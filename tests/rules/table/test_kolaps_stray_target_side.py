@@ -153,7 +153,7 @@ def test_the_target_players_page_shows_the_choice_and_the_shooters_does_not(clie
     for name in ("Griffe", "Dent"):
         assert f'value="{c[name].pk}"' in html
     assert f'name="ally" value="{c["Croc"].pk}"' not in html
-    assert "Santé 6, dies: 1/3" in html
+    assert "Santé 6, dies: 33.3%" in html
     assert 'value="none"' not in html  # 2-3: one of the target's allies is always hit
     client.force_login(table["alice"])
     html = client.get(url).content.decode()
@@ -430,7 +430,8 @@ def test_the_odds_page_shows_it_and_a_target_alone_has_none(client, table):
     url = reverse("table-odds", args=[encounter.pk])
     html = client.get(url, query, headers={"HX-Request": "true"}).content.decode()
     odds = encounter_odds(encounter=encounter, action=_shot(c))
-    assert f'id="odds-stray-target-side">{odds["stray_target_side_exact"]}<' in html
+    exact = odds["stray_target_side_exact"]
+    assert f'id="odds-stray-target-side"><abbr class="chance" title="{exact}"' in html
     Combatant.objects.filter(encounter=encounter, name__in=["Griffe", "Dent"]).update(dead=True)
     assert "stray_target_side_exact" not in encounter_odds(encounter=encounter, action=_shot(c))
 

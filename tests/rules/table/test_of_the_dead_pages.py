@@ -102,7 +102,9 @@ def test_the_odds_show_before_the_dice(client, table):
     )
     html = _text(response)
     # Combat 2 against 2 (O3): no damage 11/16; both dice through, the zonard dies: 1/16.
-    assert "11/16" in html and "The target dies" in html and 'id="odds-dies">1/16<' in html
+    # One way of showing a chance: the percentage, the exact fraction in its title.
+    assert 'title="11/16" tabindex="0">68.8%<' in html and "The target dies" in html
+    assert 'id="odds-dies"><abbr class="chance" title="1/16" tabindex="0">6.3%</abbr>' in html
 
 
 def test_the_organiser_adds_zombies_on_the_page_and_through_the_api(client, table):

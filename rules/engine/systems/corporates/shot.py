@@ -3,15 +3,21 @@ damage dice its margin adds, a burst's hits, and where a miss goes.
 
 The difficulty, in the text's order: base by range band ("courte 5, moyenne 15, longue 20,
 extrême 25"); a snap shot adds the weapon's "malus de tir au jugé" and the failure margin of
-a reflex roll; an aimed shot subtracts its acquisition bonus ("+1 s'il est debout, +2 s'il
-est en appui ou +3 s'il est couché" per successful aiming action, capped by the weapon score
-or the sight's aiming bonus); point blank ("moins de 3m ... bonus de +5"); target size by
+a reflex roll; target size by
 visible surface ("Modificateurs de taille", cover included: "évaluer la surface visible");
 movement ("Modificateurs de mouvement", "dans l'axe du tir ... d'1") and combat movement
 ("augmenter de son niveau en feinte de corps"); a falling target ("Vitesse de chute");
 "Cible engagée ... 3 x nombre de participants"; crowd ("5 à 10 selon la densité");
 "Arme non épaulée": ranges at most 5/10/20/30 m and a snap shot; reduced visibility
 ("3 + Distance / (k x Pe)"); a burst lowers it by the weapon's burst bonus, never below 5.
+
+Two bonuses go to the roll, not to the difficulty, as the text says: point blank ("à une
+distante de moins de 3m ... le tireur dispose d'un bonus de +5") and an aimed shot's
+acquisition ("un jet de tir standard auquel il ajoute les bonus lié à l'acquisition": "+1
+s'il est debout, +2 s'il est en appui ou +3 s'il est couché" per aiming action, capped by
+the weapon score or the sight's aiming bonus). A single shot hits the same either way; a
+burst does not: its hits are "Résultat du tir / Difficulté" with the difficulty's floor of 5,
+so a bonus on the result counts for every bullet.
 
 Input (all optional but `pool` and `range`): see the registry's schema. Evaluate takes
 `"dice"`, the pool after its malus dice.
@@ -45,6 +51,7 @@ class Shot:
     pool: Pool
     difficulty: int
     modifiers: tuple[tuple[str, int], ...]
+    roll_bonuses: tuple[tuple[str, int], ...]
     burst: str
     bullets: int
     reflex_roll_difficulty: int | None
@@ -60,10 +67,27 @@ def _band_for_distance(distance: float, ranges: list[int]) -> str:
     raise RuleInputError("distance_m", "beyond the weapon's range", kind="range")
 
 
+def roll_bonuses(data: Mapping[str, Any], catalogue: Catalogue) -> list[tuple[str, int]]:
+    """What the shooter adds to the roll (Le tir visé, Le tir à bout portant)."""
+    shot = catalogue.shot
+    bonuses: list[tuple[str, int]] = []
+    snap = inputs.flag(data, "unshouldered") or data.get("draw", "none") != "none"
+    kind = "snap" if snap else inputs.choice(data, "shot_type", SHOT_TYPES, default="standard")
+    if kind == "aimed":
+        stance = inputs.choice(data, "stance", STANCES, default="standing")
+        aims = inputs.integer(data, "aim_actions", 0, 10, default=0)
+        cap = inputs.integer(data, "aim_cap", 0, 30, default=30)
+        bonuses.append(("aim_acquisition", min(cap, aims * shot["aim_bonus_per_action"][stance])))
+    if inputs.number(data, "distance_m", 0, 5000, default=10) < shot["point_blank_metres"]:
+        bonuses.append(("point_blank", shot["point_blank_bonus"]))
+    return bonuses
+
+
 def difficulty_modifiers(
     data: Mapping[str, Any], catalogue: Catalogue, settings: Mapping[str, Any]
 ) -> list[tuple[str, int]]:
-    """Each modifier of the difficulty by name, in the text's order."""
+    """Each modifier of the difficulty by name, in the text's order (the bonuses to the roll
+    are `roll_bonuses`)."""
     shot = catalogue.shot
     distance = inputs.number(data, "distance_m", 0, 5000, default=10)
     unshouldered = inputs.flag(data, "unshouldered")
@@ -88,13 +112,6 @@ def difficulty_modifiers(
             mods.append(
                 ("reflex_failure", inputs.integer(data, "reflex_failure_margin", 0, 60, default=0))
             )
-    if kind == "aimed":
-        stance = inputs.choice(data, "stance", STANCES, default="standing")
-        aims = inputs.integer(data, "aim_actions", 0, 10, default=0)
-        cap = inputs.integer(data, "aim_cap", 0, 30, default=30)
-        mods.append(("aim_acquisition", -min(cap, aims * shot["aim_bonus_per_action"][stance])))
-    if distance < shot["point_blank_metres"]:
-        mods.append(("point_blank", -shot["point_blank_bonus"]))
     size = inputs.choice(data, "size", tuple(shot["size"]), default="standing")
     mods.append((f"size_{size}", shot["size"][size]))
     movement = inputs.choice(data, "movement", tuple(shot["movement"]), default="still")
@@ -169,6 +186,7 @@ def setup(data: Mapping[str, Any], catalogue: Catalogue) -> Shot:
         pool=action_pool(data, catalogue, extra_malus=extra),
         difficulty=max(0, difficulty),
         modifiers=tuple(mods),
+        roll_bonuses=tuple(roll_bonuses(data, catalogue)),
         burst=burst,
         bullets=catalogue.burst["bullets"].get(burst, 1),
         reflex_roll_difficulty=reflex_difficulty(data, catalogue),
@@ -189,7 +207,9 @@ def burst_hits(result: int, shot: Shot) -> list[int]:
     return [result - k * shot.difficulty for k in range(1, hits + 1)]
 
 
-def outcome(result: int, shot: Shot, catalogue: Catalogue) -> dict[str, Any]:
+def outcome(roll: int, shot: Shot, catalogue: Catalogue) -> dict[str, Any]:
+    """`roll` is the dice and the pool's bonus; the shot's own bonuses join it here."""
+    result = roll + sum(v for _, v in shot.roll_bonuses)
     answer = judge(result, shot.difficulty, shot.settings["tie_succeeds"], catalogue)
     hit = answer["success"]
     answer["bullet_margins"] = burst_hits(result, shot) if hit else []
@@ -211,6 +231,7 @@ def _header(shot: Shot) -> dict[str, Any]:
     return {
         "difficulty": shot.difficulty,
         "modifiers": [{"name": k, "value": v} for k, v in shot.modifiers],
+        "roll_bonuses": [{"name": k, "value": v} for k, v in shot.roll_bonuses],
         "dice_count": shot.pool.dice,
         "malus_dice": shot.pool.malus,
         "bonus": shot.pool.bonus,

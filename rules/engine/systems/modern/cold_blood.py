@@ -56,12 +56,16 @@ def odds(data: Mapping[str, Any], catalogue: Catalogue | None = None) -> dict[st
     test = _setup(data, catalogue)
     answer = skill_test.odds_of(test, catalogue)
     frozen = Fraction(0)
+    # "un échec vous donne 1 stress": on top of the stress dice's own, as evaluate counts it.
+    stress: dict[int, Fraction] = {}
     for (total, _, gained, _, _), p in skill_test.distribution(test, catalogue).items():
-        extra = 1 if total < test.needed else 0
-        if test.stress + gained + extra >= (test.stress_threshold or 0):
+        gained += 1 if total < test.needed else 0
+        stress[gained] = stress.get(gained, Fraction(0)) + p
+        if test.stress + gained >= (test.stress_threshold or 0):
             frozen += p
     return {
         **answer,
+        "stress_gained": {str(k): float(stress[k]) for k in sorted(stress)},
         "stress_threshold": test.stress_threshold,
         "frozen_with_fear": float(frozen),
         "frozen_with_fear_exact": exact(frozen),

@@ -62,11 +62,21 @@ def _rules(data: Mapping[str, Any], catalogue: Catalogue, path: str) -> tuple[st
     for slug in value:
         if slug not in catalogue.special_rules:
             raise RuleInputError(field, f"unknown rule {slug!r}", kind="unknown", slug=slug)
-    return tuple(value)
+    # A figure has a rule or has it not: naming it twice gives it once (FORT "reçoit un
+    # bonus de +1", not +1 per mention).
+    return tuple(dict.fromkeys(value))
 
 
 def _effect(rules: tuple[str, ...], name: str, catalogue: Catalogue) -> int:
     return sum(catalogue.special_rules[s].effect(name) for s in rules)
+
+
+def _protection(rules: tuple[str, ...], catalogue: Catalogue) -> int:
+    """The loss a squad's armour makes harmless. ARMURE "ne subit pas d'effet si il perd le
+    combat de 1 point", ARMURE LEGERE "protégé si le combat est perdu d'un point": each
+    saves a loss by one point, so wearing both still saves a loss by one (the best one
+    counts, they do not add up)."""
+    return max((catalogue.special_rules[s].effect("ignores_loss_by") for s in rules), default=0)
 
 
 def _typed(data: Mapping[str, Any], key: str, count: int) -> tuple[int, ...]:
@@ -354,8 +364,8 @@ def _melee_setup(data: Mapping[str, Any], catalogue: Catalogue) -> Contest:
         a_modifier=modifiers["a"],
         b_dice=_figures(sides["b"][0], "b."),
         b_modifier=modifiers["b"],
-        a_ignores=_effect(sides["a"][1], "ignores_loss_by", catalogue),
-        b_ignores=_effect(sides["b"][1], "ignores_loss_by", catalogue),
+        a_ignores=_protection(sides["a"][1], catalogue),
+        b_ignores=_protection(sides["b"][1], catalogue),
     )
 
 
@@ -369,7 +379,7 @@ def _shot_setup(data: Mapping[str, Any], catalogue: Catalogue, overwatch: bool) 
     rules = _rules(data, catalogue, "")
     numbers = catalogue.combat
     template = weapon.kind != "standard"
-    shooters = 1 if template else inputs.integer(data, "shooters", 1, MAX_FIGURES)
+    shooters = 1 if template else inputs.integer(data, "shooters", 1, MAX_FIGURES, default=1)
     modifier = _combat(data, catalogue) + weapon.combat_bonus + _bonus(data)
     if not overwatch and inputs.flag(data, "aimed"):
         modifier += numbers.aimed_bonus + _effect(rules, "aimed_shot_bonus", catalogue)
@@ -387,7 +397,7 @@ def _shot_setup(data: Mapping[str, Any], catalogue: Catalogue, overwatch: bool) 
         a_modifier=modifier,
         b_dice=_figures(target, "target."),
         b_modifier=target_modifier,
-        b_ignores=_effect(target_rules, "ignores_loss_by", catalogue),
+        b_ignores=_protection(target_rules, catalogue),
         deviation=deviation,
     )
 
