@@ -11,6 +11,14 @@ naming the JSON file of the world it made (sessions, tokens, ids).
 
 Each request is named by its route (ids replaced), so the figures are per page.
 
+With CHRONIQUE_LOAD_LOGINS=1 (test_load.py's `test_login_storm`), every signed-in visitor
+logs in once through the login form as it arrives, as a browser does (the page for its
+CSRF cookie and token, then the POST with the account's name and password), instead of
+arriving with a session made beforehand; visitors who do not sign in (weight 2: one for
+three signed in) read the home page, a calculator, the catalogue, the rules API and
+`/healthz`; and each request's start and time go to CHRONIQUE_LOAD_TIMES, so that the
+bench can tell the pages served while the others log in from those served after.
+
 The visitors are `FastHttpUser`s (geventhttpclient, part of locust): they cost the machine
 a fraction of the CPU of python-requests' `HttpUser`, and the load generator shares the
 server's cores. Nothing here opens a WebSocket: the phones poll the table's page and act
@@ -21,13 +29,17 @@ through its API, all HTTP; a visitor that did would go to the ASGI server's port
 import json
 import os
 import random
+import re
 from http.cookiejar import Cookie
 from itertools import count
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
-from locust import FastHttpUser, between, task
+from locust import FastHttpUser, between, events, task
 
 WORLD = json.loads(open(os.environ["CHRONIQUE_LOAD_WORLD"]).read())  # noqa: SIM115
+LOGINS = os.environ.get("CHRONIQUE_LOAD_LOGINS") == "1"
+LOGIN = "login (form)"  # test_load.py reads the login's figures under this name
+_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _serial = count()
 _desks = count()  # each organiser visitor at a desk of its own (a campaign, its chapters)
 
@@ -48,6 +60,36 @@ class _Visitor(FastHttpUser):
         self.client.cookiejar.set_cookie(_cookie(host, "sessionid", session_key))
         self.headers = {"Accept-Language": random.choice(["fr", "fr", "en"])}
 
+    def _sign_in(self, account: dict) -> None:
+        """The session the world made for the account, or (LOGINS) a login through the form:
+        the page, then its POST; a login that does not redirect is a failure."""
+        if not LOGINS:
+            self._session(account["session"])
+            return
+        self.headers = {"Accept-Language": random.choice(["fr", "fr", "en"])}
+        page = self.client.get(WORLD["login"], name="login page", headers=self.headers)
+        token = _CSRF.search(page.text or "")
+        body = {
+            "csrfmiddlewaretoken": token[1] if token else "",
+            "username": account["username"],
+            "password": WORLD["password"],
+        }
+        headers = {
+            **self.headers,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": self.host,
+        }
+        with self.client.post(
+            WORLD["login"],
+            data=urlencode(body),
+            headers=headers,
+            name=LOGIN,
+            allow_redirects=False,
+            catch_response=True,
+        ) as response:
+            if response.status_code != 302:
+                response.failure(f"{response.status_code}: not signed in")
+
     def _page(self, url: str, name: str) -> None:
         self.client.get(url, name=name, headers=self.headers)
 
@@ -57,7 +99,7 @@ class Player(_Visitor):
 
     def on_start(self) -> None:
         self.me = WORLD["players"][next(_serial) % len(WORLD["players"])]
-        self._session(self.me["session"])
+        self._sign_in(self.me)
 
     @task(3)
     def dashboard(self) -> None:
@@ -93,7 +135,7 @@ class Phone(_Visitor):
 
     def on_start(self) -> None:
         self.table = WORLD["tables"][next(_serial) % len(WORLD["tables"])]
-        self._session(self.table["session"])
+        self._sign_in(self.table)
         self.api = {**self.headers, "Authorization": f"Token {self.table['token']}"}
 
     @task(3)
@@ -122,7 +164,7 @@ class Organiser(_Visitor):
 
     def on_start(self) -> None:
         self.me = WORLD["organisers"][next(_desks) % len(WORLD["organisers"])]
-        self._session(self.me["session"])
+        self._sign_in(self.me)
         self.api = {**self.headers, "Authorization": f"Token {self.me['token']}"}
         # This level's chapters of its desk (each level closes chapters of its own).
         self.chapters = self.me["open_chapters"][os.environ["CHRONIQUE_LOAD_USERS"]]
@@ -144,3 +186,50 @@ class Organiser(_Visitor):
             if response.status_code in (400, 409):
                 response.success()  # the same organiser on another device closed it first
         self._page(chapter["settlement"], "chapter settlement")
+
+
+class Anonymous(_Visitor):
+    """A visitor who does not sign in (LOGINS only: the load test's mix stays as measured)."""
+
+    abstract = not LOGINS
+    weight = 2
+
+    def on_start(self) -> None:
+        self.headers = {"Accept-Language": random.choice(["fr", "fr", "en"])}
+
+    @task(2)
+    def home(self) -> None:
+        self._page(WORLD["public"]["home"], "home")
+
+    @task(2)
+    def calculator(self) -> None:
+        self._page(WORLD["public"]["calculator"], "KOLAPS test calculator")
+
+    @task(1)
+    def catalogue(self) -> None:
+        self._page(WORLD["public"]["catalogue"], "KOLAPS catalogue")
+
+    @task(1)
+    def rules(self) -> None:
+        self._page(WORLD["public"]["rules"], "rules (API)")
+
+    @task(2)
+    def odds(self) -> None:
+        body = {"db": 3, "rank": random.choice(["novice", "veteran"])}
+        self.client.post(WORLD["odds"], json=body, headers=self.headers, name="odds (API)")
+
+    @task(1)
+    def healthz(self) -> None:
+        self._page(WORLD["public"]["healthz"], "healthz")
+
+
+if os.environ.get("CHRONIQUE_LOAD_TIMES"):
+    _times = open(os.environ["CHRONIQUE_LOAD_TIMES"], "w")  # noqa: SIM115 - closed on quitting
+
+    @events.request.add_listener
+    def _record(name: str, response_time: float, start_time: float, **kwargs) -> None:
+        _times.write(f"{start_time:.3f}\t{name}\t{response_time:.1f}\n")
+
+    @events.quitting.add_listener
+    def _close(**kwargs) -> None:
+        _times.close()
