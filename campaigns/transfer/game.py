@@ -23,14 +23,16 @@ from campaigns.chapters.api import ChapterWriteSerializer, OutcomeWriteSerialize
 from campaigns.chapters.models import ZombieType
 from campaigns.chapters.services import MAX_DAMAGE
 from campaigns.statistics.columns import RECORDED, database_values
+from campaigns.systems.base import ENTRY_KEYS, record_of
 from characters.kolaps.api import OPPONENT_VU_MAX, CharacterChangeSerializer
 from characters.models import ProfileStatus
 from characters.profiles.api import ProfileCreateSerializer, TraumaCreateSerializer
 from characters.rapid40k.forms import ArmyCreateForm
+from rules.engine.systems import system_get
 from rules.engine.systems.of_the_dead import effects
 from rules.engine.systems.of_the_dead.settlement import SurvivalRule, survival_points
+from rules.engine.systems.seam import Figures
 
-PROFILE_SYSTEMS = ("of-the-dead",)
 COUNTER_MAX = 9999
 
 
@@ -144,12 +146,14 @@ def derive(tables: dict, kept: set[int]) -> None:
             if "version" in row:  # a new row here: its edits count from 1 again
                 row["version"] = 1
     campaign = tables["campaign"][0]
-    of_the_dead = campaign["system"] in PROFILE_SYSTEMS
+    game = system_get(campaign["system"])
+    of_the_dead = game.uses_profiles
     rule = SurvivalRule(
         survive=campaign.get("survival_points_survive", 1),
         victory=campaign.get("survival_points_victory", 1),
     )
     outcomes = {(o["chapter"], o["player"]): o for o in tables["outcomes"]}
+    settled = _settled(game, tables["outcomes"])
     traumas = {t["id"]: t for t in tables["traumas"]}
     profiles = {p["id"]: p for p in tables["profiles"]}
     dealt: dict[tuple[int, str], int] = defaultdict(int)
@@ -201,6 +205,7 @@ def derive(tables: dict, kept: set[int]) -> None:
             damage_dealt=dealt[key] if played_here else None,
             damage_taken=taken[key] if played_here else None,
             rolls=rolled[key] if played_here else None,
+            **vars(settled.get(key, Figures())),
         )
         row.update(database_values(figures, RECORDED))
         row.update(
@@ -225,6 +230,57 @@ def derive(tables: dict, kept: set[int]) -> None:
             moral=numbers.moral,
             survival_points=points[profile["id"]],
         )
+
+
+# The largest numbers a close's record may hold (`ChapterOutcome.record`, what the system's
+# settlement reads): a character's or a squad's value, a squad's figures, a counted answer.
+RECORD_VALUE_MAX, RECORD_FIGURES_MAX, RECORD_COUNT_MAX, RECORD_MEMBERS_MAX = (
+    100_000,
+    1_000,
+    1_000,
+    200,
+)
+
+
+def _settled(game, outcomes: list) -> dict[tuple[int, int], Figures]:
+    """Each participant's figures as the system's settlement computes them from the close's
+    record (`rules.engine.systems.seam`), chapter by chapter: the ledger's value destroyed
+    and lost, characters lost and experience are derived, never read from the file. A
+    record beyond the rules' numbers is refused."""
+    by_chapter: dict[int, list] = defaultdict(list)
+    for outcome in outcomes:
+        record = outcome.get("record") or {}
+        _check_record(record)
+        by_chapter[outcome["chapter"]].append(
+            record_of(outcome["player"], outcome["result"], outcome.get("side", ""), record)
+        )
+    return {
+        (chapter, player): figures
+        for chapter, records in by_chapter.items()
+        for player, figures in game.settle(records).items()
+    }
+
+
+def _check_record(record: Any) -> None:
+    if not isinstance(record, dict):
+        raise GameProblem("outcomes", "record")
+    members = record.get("members", [])
+    if not isinstance(members, list) or len(members) > RECORD_MEMBERS_MAX:
+        raise GameProblem("outcomes", "record")
+    for member in members:
+        if not isinstance(member, dict):
+            raise GameProblem("outcomes", "record")
+        value, figures, lost = (member.get(k) or 0 for k in ("value", "figures", "lost"))
+        if not all(isinstance(n, int) for n in (value, figures, lost)):
+            raise GameProblem("outcomes", "record")
+        if not (0 <= value <= RECORD_VALUE_MAX and 0 <= figures <= RECORD_FIGURES_MAX):
+            raise GameProblem("outcomes", "record")
+        if not 0 <= lost <= max(figures, 1):
+            raise GameProblem("outcomes", "record")
+    for name, value in record.items():
+        top = RECORD_VALUE_MAX if name in ENTRY_KEYS else RECORD_COUNT_MAX
+        if isinstance(value, int) and not 0 <= value <= top:
+            raise GameProblem("outcomes", "record")
 
 
 def _count(found: list, op: str) -> int:

@@ -361,3 +361,20 @@ def test_a_ledger_row_needs_its_outcome_unless_it_was_reverted(world):
         row.update(reverted_at=row["settled_at"], result="forged", kills_zonard=99999)
     imported = campaign_import(actor=organiser, text=json.dumps(data))
     assert all(row.kills_zonard <= 3 for row in imported.ledger.all())
+
+
+def test_the_systems_figures_are_derived_from_the_close_and_bounded(world):
+    """The ledger's value destroyed and lost, characters lost and experience are what the
+    system's settlement makes of each close's record (rules.engine.systems.seam), never the
+    file's; a record beyond the rules' numbers is refused."""
+    organiser, campaign, bruno, _claire = world
+    data = file_of(organiser, campaign)
+    for row in data["tables"]["ledger"]:
+        row.update(value_destroyed=99999, value_lost=99999, characters_lost=99, xp=99)
+    imported = campaign_import(actor=bruno, text=json.dumps(data))
+    row = imported.ledger.get(player=bruno)
+    # Of the Dead's settlement keeps none of these figures.
+    assert (row.value_destroyed, row.value_lost, row.characters_lost, row.xp) == (0, 0, 0, 0)
+    data = file_of(organiser, campaign)
+    data["tables"]["outcomes"][0]["record"] = {"members": [{"name": "x", "value": 10**9}]}
+    assert "breaks its game's rules (outcomes, record)" in refusal_of(bruno, data)
