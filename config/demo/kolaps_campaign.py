@@ -2,10 +2,10 @@
 
 from campaigns.chapters.entries import chapter_unit_enter
 from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign, Chapter
-from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.models import Chapter
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
+from config.demo.campaigns import demo_campaign
 from config.demo.keys import once, recall
 
 DEMO_KOLAPS_CAMPAIGN = "Ground Zero : la presqu'île"
@@ -18,22 +18,12 @@ def load_kolaps_campaign_demo(players, out) -> None:
     alice's unit is entered. Each made once: what the demo users did since stays."""
     orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
 
-    def make_campaign() -> Campaign:
-        campaign = campaign_create(
-            organiser=orga,
-            name=DEMO_KOLAPS_CAMPAIGN,
-            system="kolaps",
-            description="Les unités tiennent les ponts de la presqu'île, chapitre après chapitre.",
-        )
-        for player in (alice, bruno):
-            campaign_add_participant(actor=orga, campaign=campaign, player=player)
-        return campaign
-
-    campaign = once(
+    campaign = demo_campaign(
         "kolaps/campaign",
-        Campaign,
-        make_campaign,
-        adopt={"name": DEMO_KOLAPS_CAMPAIGN, "organiser": orga, "system": "kolaps"},
+        players,
+        name=DEMO_KOLAPS_CAMPAIGN,
+        system="kolaps",
+        description="Les unités tiennent les ponts de la presqu'île, chapitre après chapitre.",
     )
     if campaign is None:
         return

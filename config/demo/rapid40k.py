@@ -6,10 +6,10 @@ name users can change."""
 
 from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign, Chapter
-from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.models import Chapter
 from characters.rapid40k import services as rapid40k
 from characters.rapid40k.models import Rapid40kArmy
+from config.demo.campaigns import demo_campaign
 from config.demo.keys import once
 
 DEMO_MARINES = "Ultramarines, 4e escouade"
@@ -66,23 +66,12 @@ def load_rapid40k_demo(players) -> None:
     marines = _army("rapid40k/army/marines", alice, DEMO_MARINES, "space_marines", MARINES)
     orks = _army("rapid40k/army/orks", bruno, DEMO_ORKS, "orks", ORKS)
 
-    def make_campaign() -> Campaign:
-        campaign = campaign_create(
-            organiser=orga,
-            name=DEMO_RAPID40K_CAMPAIGN,
-            system="rapid40k",
-            description="Les Ultramarines tiennent la ruche contre la Waaagh, bataille après "
-            "bataille.",
-        )
-        for player in (alice, bruno):
-            campaign_add_participant(actor=orga, campaign=campaign, player=player)
-        return campaign
-
-    campaign = once(
+    campaign = demo_campaign(
         "rapid40k/campaign",
-        Campaign,
-        make_campaign,
-        adopt={"name": DEMO_RAPID40K_CAMPAIGN, "organiser": orga, "system": "rapid40k"},
+        players,
+        name=DEMO_RAPID40K_CAMPAIGN,
+        system="rapid40k",
+        description="Les Ultramarines tiennent la ruche contre la Waaagh, bataille après bataille.",
     )
     if campaign is None:
         return
