@@ -1,8 +1,10 @@
-"""Orga's campaign of one system, with alice and bruno in it: how each system's demo starts."""
+"""How each system's demo starts: orga's campaign with alice and bruno in it, and a chapter
+she plans at her place, into which the players bring what they built."""
 
 from collections.abc import Callable
 
-from campaigns.models import Campaign
+from campaigns.chapters.services import chapter_plan
+from campaigns.models import Campaign, Chapter
 from campaigns.services import campaign_add_participant, campaign_create
 from config.demo.keys import once
 
@@ -29,3 +31,29 @@ def demo_campaign(
         return then(campaign) if then is not None else campaign
 
     return once(key, Campaign, make, adopt={"name": name, "organiser": orga, "system": system})
+
+
+def demo_chapter(
+    key: str,
+    players,
+    campaign: Campaign,
+    *,
+    title: str,
+    objectives: str,
+    enter: Callable[[Chapter], None],
+    adopt: dict,
+) -> Chapter | None:
+    """A chapter orga planned, made once under `key`; `enter` brings the players' rosters in."""
+
+    def make() -> Chapter:
+        chapter = chapter_plan(
+            actor=players["orga"],
+            campaign=campaign,
+            title=title,
+            objectives=objectives,
+            place="Chez Morgane, Lyon 7e",
+        )
+        enter(chapter)
+        return chapter
+
+    return once(key, Chapter, make, adopt=adopt)

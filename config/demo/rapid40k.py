@@ -5,11 +5,10 @@ first chapter. Each made once and found again by its key (`config.demo.keys`), n
 name users can change."""
 
 from campaigns.chapters.entries import chapter_army_enter
-from campaigns.chapters.services import chapter_plan
 from campaigns.models import Chapter
 from characters.rapid40k import services as rapid40k
 from characters.rapid40k.models import Rapid40kArmy
-from config.demo.campaigns import demo_campaign
+from config.demo.campaigns import demo_campaign, demo_chapter
 from config.demo.keys import once
 
 DEMO_MARINES = "Ultramarines, 4e escouade"
@@ -62,7 +61,7 @@ def _army(key: str, owner, name: str, faction: str, squads) -> Rapid40kArmy | No
 
 
 def load_rapid40k_demo(players) -> None:
-    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
+    alice, bruno = players["alice"], players["bruno"]
     marines = _army("rapid40k/army/marines", alice, DEMO_MARINES, "space_marines", MARINES)
     orks = _army("rapid40k/army/orks", bruno, DEMO_ORKS, "orks", ORKS)
 
@@ -76,22 +75,17 @@ def load_rapid40k_demo(players) -> None:
     if campaign is None:
         return
 
-    def make_chapter() -> Chapter:
-        chapter = chapter_plan(
-            actor=orga,
-            campaign=campaign,
-            title=DEMO_RAPID40K_CHAPTER,
-            objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
-            place="Chez Morgane, Lyon 7e",
-        )
+    def enter(chapter: Chapter) -> None:
         for player, army, side in ((alice, marines, "Impérium"), (bruno, orks, "Waaagh")):
             if army is not None and army.is_valid:
                 chapter_army_enter(actor=player, chapter=chapter, army=army, side=side)
-        return chapter
 
-    once(
+    demo_chapter(
         "rapid40k/chapter",
-        Chapter,
-        make_chapter,
+        players,
+        campaign,
+        title=DEMO_RAPID40K_CHAPTER,
+        objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
+        enter=enter,
         adopt={"campaign": campaign},  # a demo loaded before the keys: its first chapter
     )

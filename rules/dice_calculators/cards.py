@@ -8,6 +8,8 @@ become sentences. A slug without a label is not shown, so nothing untranslated r
 
 from django.utils.translation import gettext_lazy as _
 
+from characters.corporates.text import WEAPON_LABELS
+
 LABELS = {
     "pool": _("Dice (before malus)"),
     "bonus": _("Flat bonus"),
@@ -178,14 +180,7 @@ LABELS = {
     "earth_mound": _("mound of earth"),
     "sandbag": _("sandbag"),
     "bar_counter": _("bar counter, wooden table"),
-    "punch_or_kick": _("punch or kick"),
-    "soft": _("soft weapon (plastic bullet)"),
-    "blunt": _("blunt weapon"),
-    "hard_blunt": _("hard blunt weapon"),
-    "cutting": _("cutting weapon"),
-    "thrusting": _("thrusting weapon"),
-    "bullet": _("bullet"),
-    "explosion": _("explosion"),
+    **WEAPON_LABELS,  # the Corporates sheet names its melee weapon the same way
     "single": _("single shots"),
     "shotgun": _("shotgun"),
     "heavy": _("heavy weapon"),

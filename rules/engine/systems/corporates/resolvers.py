@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.schema import faces, object_with_settings, settings_schema
-from rules.engine.schema import integer as _int
 from rules.engine.systems.corporates import (
     actions,
     covering_fire,
@@ -26,6 +24,8 @@ from rules.engine.systems.corporates import (
 )
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.pool import MAX_POOL
+from rules.engine.systems.schema import faces, object_with_settings, settings_schema
+from rules.engine.systems.schema import integer as _int
 
 _CATALOGUE = load_catalogue()
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.schema import faces, object_with_settings, settings_schema
-from rules.engine.schema import integer as _int
 from rules.engine.systems.modern import (
     attitudes,
     chase,
@@ -17,6 +15,8 @@ from rules.engine.systems.modern import (
     skill_test,
 )
 from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.engine.systems.schema import faces, object_with_settings, settings_schema
+from rules.engine.systems.schema import integer as _int
 
 _CATALOGUE = load_catalogue()
 _SIDES = list(_CATALOGUE.dice["sides"])
