@@ -4,7 +4,8 @@ Every operation: checks the actor owns what it changes, locks the row and compar
 version the client was shown (a stale one is refused with the current state, so two
 devices never overwrite each other silently), validates against the catalogue, writes in
 one transaction, appends a history row with the state before and after, and recomputes
-the unit's VU and status from scratch with `rules.engine.systems.kolaps.costing`.
+the unit's VU and status from scratch with `rules.engine.systems.kolaps.costing`: the shape
+every roster is written in (`characters.rosters.services.roster_write`).
 
 A unit with problems is saved as a draft: building is allowed to be half-way. What is
 refused outright is what the rules or the database cannot hold at all (a level a talent

@@ -5,7 +5,9 @@ client was shown (a stale one is refused with the current state), applies one ed
 army's plain state (`army_state`), validates it against the catalogue the army records,
 rewrites the squads and recomputes every squad's points, the total and the status from
 scratch with `rules.engine.systems.rapid40k.costing`, and appends a history row with the
-state before and after, in one transaction.
+state before and after, in one transaction: the shape every roster is written in
+(`characters.rosters.services.roster_write`), this module saying only what an army's state is
+and how it is stored.
 
 A list with structure problems (two troop squads missing, a squad of two) is kept as a
 draft: building is allowed to be half-way. What is refused outright is what the catalogue
