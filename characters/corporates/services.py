@@ -3,13 +3,18 @@ session (RULES-NOTES CL3). Each write is checked against the catalogue's `sheet`
 (rules.engine.systems.corporates.sheet), made in one transaction under the row's lock, and
 recorded in the character's history (who, when, the sheet before and after)."""
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
 from characters.corporates.text import number_label
 from characters.permissions import Refusal
-from characters.rosters.services import last_undoable, roster_write
+from characters.rosters.services import (
+    last_undoable,
+    roster_write,
+    sheet_create,
+    sheet_lock,
+    sheet_store,
+)
 from rules.engine.systems.corporates.catalogue import CURRENT_VERSION, load_catalogue
 from rules.engine.systems.corporates.sheet import Problem, check_sheet, sheet_defaults
 
@@ -67,33 +72,18 @@ def corporates_character_create(*, owner, **fields) -> CorporatesCharacter:
     fields.setdefault("fatigue", 0)
     fields.setdefault("wounds", 0)
     _validate(fields)
-    with transaction.atomic():
-        character = CorporatesCharacter.objects.create(
-            owner=owner, catalogue_version=CURRENT_VERSION, **fields
-        )
-        CorporatesCharacterEvent.objects.create(
-            character=character, actor=owner, verb="created", before=None, after=_state(character)
-        )
-    return character
-
-
-def _locked(character: CorporatesCharacter, version: int | None) -> CorporatesCharacter:
-    current = CorporatesCharacter.objects.select_for_update().get(pk=character.pk)
-    if version is not None and current.version != version:
-        raise Refusal(
-            _("This character changed meanwhile: here it is as it is now."),
-            field="version",
-            status=409,
-        )
-    return current
+    return sheet_create(
+        CorporatesCharacter,
+        owner=owner,
+        catalogue_version=CURRENT_VERSION,
+        fields=fields,
+        state=_state,
+    )
 
 
 def _store(current: CorporatesCharacter, after: dict) -> None:
     _validate(after)
-    for field, value in after.items():
-        setattr(current, field, value)
-    current.version += 1
-    current.save()
+    sheet_store(current, after)
 
 
 def _write(character, *, actor, version, verb: str, edit, source: str = "", unchanged_too=True):
@@ -115,7 +105,7 @@ def _write(character, *, actor, version, verb: str, edit, source: str = "", unch
 
     return roster_write(
         character,
-        lock=lambda character: _locked(character, version),
+        lock=lambda character: sheet_lock(character, version),
         state=_state,
         edit=lambda current, before: edit(current, before, undoes),
         store=_store,

@@ -7,14 +7,13 @@ Skills and specialities are the catalogue's: `skills` maps a skill to its level,
 `specialities` lists the specialities bought by name (each depends on the characteristic the
 catalogue gives it, stored beside it since its price counts per characteristic)."""
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from characters.modern.models import ModernCharacter, ModernCharacterEvent
 from characters.modern.text import skill_label, speciality_label
 from characters.permissions import Refusal
-from characters.rosters.services import roster_write
+from characters.rosters.services import roster_write, sheet_create, sheet_lock, sheet_store
 from rules.engine.systems.modern.catalogue import CURRENT_VERSION, load_catalogue
 from rules.engine.systems.modern.creation import (
     Problem,
@@ -132,32 +131,13 @@ def modern_character_create(*, owner, **fields) -> ModernCharacter:
     fields.setdefault("hp", fields.get("hp_max", 10))
     fields["specialities"] = _pairs(fields.get("specialities"))
     _validate(fields)
-    with transaction.atomic():
-        character = ModernCharacter.objects.create(
-            owner=owner, catalogue_version=CURRENT_VERSION, **fields
-        )
-        ModernCharacterEvent.objects.create(
-            character=character, actor=owner, verb="created", before=None, after=_state(character)
-        )
-    return character
-
-
-def _locked(character: ModernCharacter, version: int | None) -> ModernCharacter:
-    current = ModernCharacter.objects.select_for_update().get(pk=character.pk)
-    if version is not None and current.version != version:
-        raise Refusal(
-            _("This character changed meanwhile: here it is as it is now."),
-            field="version",
-            status=409,
-        )
-    return current
-
-
-def _store(current: ModernCharacter, after: dict) -> None:
-    for field, value in after.items():
-        setattr(current, field, value)
-    current.version += 1
-    current.save()
+    return sheet_create(
+        ModernCharacter,
+        owner=owner,
+        catalogue_version=CURRENT_VERSION,
+        fields=fields,
+        state=_state,
+    )
 
 
 def _recorder(actor, verb: str, source: str = ""):
@@ -187,10 +167,10 @@ def modern_character_update(*, actor, character: ModernCharacter, version: int, 
 
     return roster_write(
         character,
-        lock=lambda character: _locked(character, version),
+        lock=lambda character: sheet_lock(character, version),
         state=_state,
         edit=edit,
-        store=_store,
+        store=sheet_store,
         record=_recorder(actor, "changed"),
         unchanged_too=True,
     )
@@ -228,11 +208,11 @@ def modern_character_carry(
 
     def store(current, after: dict) -> None:
         _validate(after)
-        _store(current, after)
+        sheet_store(current, after)
 
     return roster_write(
         character,
-        lock=lambda character: _locked(character, None),
+        lock=lambda character: sheet_lock(character, None),
         state=state,
         edit=edit,
         store=store,

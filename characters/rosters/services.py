@@ -100,3 +100,34 @@ def roster_write(
             store(locked, after)
             record(locked, before, after)
     return locked
+
+
+# --- Character sheets (Corporates, modern RPG): one row, its `events` newest first -----------
+
+
+def sheet_create(model, *, owner, catalogue_version: str, fields: dict, state: Callable):
+    """A new sheet and its `created` line of history, in one transaction."""
+    with transaction.atomic():
+        character = model.objects.create(owner=owner, catalogue_version=catalogue_version, **fields)
+        character.events.create(actor=owner, verb="created", before=None, after=state(character))
+    return character
+
+
+def sheet_lock(character: Row, version: int | None) -> Row:
+    """The sheet locked at the version the client was shown (None: whatever its version)."""
+    current = type(character).objects.select_for_update().get(pk=character.pk)  # type: ignore[attr-defined]
+    if version is not None and current.version != version:
+        raise Refusal(
+            _("This character changed meanwhile: here it is as it is now."),
+            field="version",
+            status=409,
+        )
+    return current
+
+
+def sheet_store(current, after: dict) -> None:
+    """The sheet's fields set to `after`, its version moved on."""
+    for field, value in after.items():
+        setattr(current, field, value)
+    current.version += 1
+    current.save()
