@@ -31,6 +31,10 @@ class Refusal(Exception):
         if status is not None:
             self.status = status
 
+    def show_on(self, form) -> None:
+        """Put the sentence beside its field when the form has one, else above the form."""
+        form.add_error(self.field if self.field in form.fields else None, str(self.message))
+
 
 class Forbidden(Refusal):
     status = 403

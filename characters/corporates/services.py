@@ -3,12 +3,18 @@ session (RULES-NOTES CL3). Each write is checked against the catalogue's `sheet`
 (rules.engine.systems.corporates.sheet), made in one transaction under the row's lock, and
 recorded in the character's history (who, when, the sheet before and after)."""
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from characters.corporates.models import CorporatesCharacter, CorporatesCharacterEvent
 from characters.corporates.text import number_label
 from characters.permissions import Refusal
+from characters.rosters.services import (
+    last_undoable,
+    roster_write,
+    sheet_create,
+    sheet_lock,
+    sheet_store,
+)
 from rules.engine.systems.corporates.catalogue import CURRENT_VERSION, load_catalogue
 from rules.engine.systems.corporates.sheet import Problem, check_sheet, sheet_defaults
 
@@ -66,42 +72,45 @@ def corporates_character_create(*, owner, **fields) -> CorporatesCharacter:
     fields.setdefault("fatigue", 0)
     fields.setdefault("wounds", 0)
     _validate(fields)
-    with transaction.atomic():
-        character = CorporatesCharacter.objects.create(
-            owner=owner, catalogue_version=CURRENT_VERSION, **fields
-        )
-        CorporatesCharacterEvent.objects.create(
-            character=character, actor=owner, verb="created", before=None, after=_state(character)
-        )
-    return character
+    return sheet_create(
+        CorporatesCharacter,
+        owner=owner,
+        catalogue_version=CURRENT_VERSION,
+        fields=fields,
+        state=_state,
+    )
 
 
-def _locked(character: CorporatesCharacter, version: int | None) -> CorporatesCharacter:
-    current = CorporatesCharacter.objects.select_for_update().get(pk=character.pk)
-    if version is not None and current.version != version:
-        raise Refusal(
-            _("This character changed meanwhile: here it is as it is now."),
-            field="version",
-            status=409,
-        )
-    return current
-
-
-def _write(current, *, actor, verb: str, after: dict, source: str = "", undoes=None):
-    before = _state(current)
+def _store(current: CorporatesCharacter, after: dict) -> None:
     _validate(after)
-    for field, value in after.items():
-        setattr(current, field, value)
-    current.version += 1
-    current.save()
-    return CorporatesCharacterEvent.objects.create(
-        character=current,
-        actor=actor,
-        verb=verb,
-        source=source[:SOURCE_MAX],
-        before=before,
-        after=after,
-        undoes=undoes,
+    sheet_store(current, after)
+
+
+def _write(character, *, actor, version, verb: str, edit, source: str = "", unchanged_too=True):
+    """The sheet locked at the version shown, `edit` giving the next sheet, stored and
+    recorded (`characters.rosters.services.roster_write`); `edit` may name the line it undoes
+    in `undoes`."""
+    undoes: list[CorporatesCharacterEvent] = []
+
+    def record(current, before: dict, after: dict) -> CorporatesCharacterEvent:
+        return CorporatesCharacterEvent.objects.create(
+            character=current,
+            actor=actor,
+            verb=verb,
+            source=source[:SOURCE_MAX],
+            before=before,
+            after=after,
+            undoes=undoes[0] if undoes else None,
+        )
+
+    return roster_write(
+        character,
+        lock=lambda character: sheet_lock(character, version),
+        state=_state,
+        edit=lambda current, before: edit(current, before, undoes),
+        store=_store,
+        record=record,
+        unchanged_too=unchanged_too,
     )
 
 
@@ -110,23 +119,20 @@ def corporates_character_update(
 ) -> CorporatesCharacter:
     """Change a sheet: refused when the version shown is stale or a number leaves its
     range. `numbers` may name only some numbers: the others stay as they are."""
-    with transaction.atomic():
-        current = _locked(character, version)
-        before = _state(current)
-        changes = {k: v for k, v in changes.items() if k in SHEET_FIELDS}
-        if "numbers" in changes:
-            changes["numbers"] = {**before["numbers"], **changes["numbers"]}
-        _write(current, actor=actor, verb="changed", after={**before, **changes})
-    return current
+    changes = {k: v for k, v in changes.items() if k in SHEET_FIELDS}
+
+    def edit(current, before: dict, undoes) -> dict:
+        numbers = (
+            {"numbers": {**before["numbers"], **changes["numbers"]}} if "numbers" in changes else {}
+        )
+        return {**before, **changes, **numbers}
+
+    return _write(character, actor=actor, version=version, verb="changed", edit=edit)
 
 
 def _last_undoable(character: CorporatesCharacter) -> CorporatesCharacterEvent | None:
     """The latest change that is neither the creation, an undo, nor undone already."""
-    return (
-        character.events.filter(before__isnull=False, undoes__isnull=True, undone_by__isnull=True)
-        .order_by("-at", "-pk")
-        .first()
-    )
+    return last_undoable(character.events.filter(before__isnull=False))
 
 
 def corporates_character_can_undo(character: CorporatesCharacter) -> bool:
@@ -138,13 +144,15 @@ def corporates_character_undo(
 ) -> CorporatesCharacter:
     """Take back the latest change still standing (a change or a carried session): the
     sheet as it was before it, recorded as its own line of history."""
-    with transaction.atomic():
-        current = _locked(character, version)
+
+    def edit(current, before: dict, undoes) -> dict:
         event = _last_undoable(current)
         if event is None:
             raise Refusal(_("There is nothing left to undo."))
-        _write(current, actor=actor, verb="undone", after=dict(event.before), undoes=event)
-    return current
+        undoes.append(event)
+        return dict(event.before)
+
+    return _write(character, actor=actor, version=version, verb="undone", edit=edit)
 
 
 def corporates_character_carry(
@@ -157,13 +165,12 @@ def corporates_character_carry(
     this call with the lower levels. `source` names where the levels come from (a chapter)
     and is written in the history. No version check: the settlement writes what the table
     ended with, whatever the player changed meanwhile."""
-    with transaction.atomic():
-        current = _locked(character, None)
-        if (current.fatigue, current.wounds) == (fatigue, wounds):
-            return current
-        after = {**_state(current), "fatigue": fatigue, "wounds": wounds}
-        _write(current, actor=actor, verb="carried", after=after, source=source)
-    return current
+
+    def edit(current, before: dict, undoes) -> dict:
+        return {**before, "fatigue": fatigue, "wounds": wounds}
+
+    return _write(character, actor=actor, version=None, verb="carried", edit=edit,
+                  source=source, unchanged_too=False)  # fmt: skip
 
 
 def corporates_fighter_numbers(character: CorporatesCharacter) -> dict:

@@ -26,10 +26,6 @@ from characters.permissions import Refusal
 PAGES = "characters/corporates"
 
 
-def _refused(form: SheetForm, refusal: Refusal) -> None:
-    form.add_error(refusal.field if refusal.field in form.fields else None, str(refusal.message))
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def corporates_list(request: HttpRequest) -> HttpResponse:
@@ -41,7 +37,7 @@ def corporates_list(request: HttpRequest) -> HttpResponse:
             try:
                 character = corporates_character_create(owner=request.user, **form.sheet())
             except Refusal as refusal:
-                _refused(form, refusal)
+                refusal.show_on(form)
             else:
                 return redirect("corporates-character", pk=character.pk)
     context = {"form": form, "characters": CorporatesCharacter.objects.owned_by(request.user)}
@@ -66,7 +62,7 @@ def corporates_character(request: HttpRequest, pk: int) -> HttpResponse:
                     **form.sheet(),
                 )
             except Refusal as refusal:
-                _refused(form, refusal)
+                refusal.show_on(form)
                 character.refresh_from_db()
             else:
                 return redirect("corporates-character", pk=character.pk)

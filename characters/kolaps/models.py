@@ -15,71 +15,23 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from characters.rosters.models import Roster, RosterChange, Versioned, owner_field
+
 GAUGE_MIN = 1
 GAUGE_MAX = 6
 
 
-class KolapsUnitQuerySet(models.QuerySet):
-    def owned_by(self, user) -> "KolapsUnitQuerySet":
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(owner=user)
-
-
-class KolapsUnit(models.Model):
-    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
-
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("Draft")
-        VALID = "valid", _("Valid")
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="kolaps_units",
-        verbose_name=_("owner"),
-    )
-    name = models.CharField(_("name"), max_length=80)
+class KolapsUnit(Roster):
+    owner = owner_field("kolaps_units")
     vu = models.PositiveIntegerField(_("unit value (VU)"), default=0)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
-    )
-    share_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
-    catalogue_version = models.CharField(max_length=20)
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
-    objects = KolapsUnitQuerySet.as_manager()
-
-    class Meta:
+    class Meta(Roster.Meta):
         verbose_name = _("KOLAPS unit")
         verbose_name_plural = _("KOLAPS units")
-        ordering = ["name", "pk"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def is_valid(self) -> bool:
-        return self.status == self.Status.VALID
 
 
-class KolapsCharacterQuerySet(models.QuerySet):
-    def owned_by(self, user) -> "KolapsCharacterQuerySet":
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(owner=user)
-
-
-class KolapsCharacter(models.Model):
-    ONE_LINE_FIELDS = ("name",)  # characters/one_line.py
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="kolaps_characters",
-        verbose_name=_("owner"),
-    )
+class KolapsCharacter(Versioned):
+    owner = owner_field("kolaps_characters")
     unit = models.ForeignKey(
         KolapsUnit,
         on_delete=models.SET_NULL,
@@ -90,7 +42,6 @@ class KolapsCharacter(models.Model):
     )
     position = models.PositiveIntegerField(default=0)
     is_avatar = models.BooleanField(_("Avatar"), default=False)
-    name = models.CharField(_("name"), max_length=80)
     affiliation = models.CharField(_("affiliation"), max_length=40)
     archetype = models.CharField(_("archetype"), max_length=60)
     rank = models.CharField(_("rank"), max_length=20)
@@ -101,14 +52,8 @@ class KolapsCharacter(models.Model):
     sante = models.PositiveSmallIntegerField(_("Santé"), default=GAUGE_MAX)
     souffle = models.PositiveSmallIntegerField(_("Souffle"), default=GAUGE_MAX)
     moral = models.PositiveSmallIntegerField(_("Moral"), default=GAUGE_MAX)
-    catalogue_version = models.CharField(max_length=20)
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
-    objects = KolapsCharacterQuerySet.as_manager()
-
-    class Meta:
+    class Meta(Versioned.Meta):
         verbose_name = _("KOLAPS character")
         verbose_name_plural = _("KOLAPS characters")
         ordering = ["position", "pk"]
@@ -132,26 +77,16 @@ class KolapsCharacter(models.Model):
         ]
         indexes = [models.Index(fields=["unit", "position"])]
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class KolapsChange(models.Model):
-    """One line of history: who changed what, when, and the state before and after.
-
-    Rows are only ever added. An undo is a new row pointing at the row it undoes
-    (`undoes`), restoring that row's `before`.
-    """
+class KolapsChange(RosterChange):
+    """A line of a unit's or a character's history (`target`); a character's change made
+    while it is in a unit also names the unit, so the unit's history and undo see it."""
 
     class Target(models.TextChoices):
         CHARACTER = "character"
         UNIT = "unit"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     unit = models.ForeignKey(
         KolapsUnit, on_delete=models.CASCADE, null=True, related_name="changes"
     )
@@ -159,20 +94,9 @@ class KolapsChange(models.Model):
         KolapsCharacter, on_delete=models.CASCADE, null=True, related_name="changes"
     )
     target = models.CharField(max_length=10, choices=Target.choices)
-    verb = models.CharField(max_length=40)
-    data = models.JSONField(default=dict, blank=True)
-    before = models.JSONField(null=True)
-    after = models.JSONField(null=True)
-    undoes = models.OneToOneField(
-        "self", on_delete=models.CASCADE, null=True, related_name="undone_by"
-    )
 
-    class Meta:
-        ordering = ["at", "pk"]
+    class Meta(RosterChange.Meta):
         indexes = [
             models.Index(fields=["unit", "-at"]),
             models.Index(fields=["character", "-at"]),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.verb}"

@@ -4,7 +4,8 @@ Every operation: checks the actor owns what it changes, locks the row and compar
 version the client was shown (a stale one is refused with the current state, so two
 devices never overwrite each other silently), validates against the catalogue, writes in
 one transaction, appends a history row with the state before and after, and recomputes
-the unit's VU and status from scratch with `rules.engine.systems.kolaps.costing`.
+the unit's VU and status from scratch with `rules.engine.systems.kolaps.costing`: the shape
+every roster is written in (`characters.rosters.services.roster_write`).
 
 A unit with problems is saved as a draft: building is allowed to be half-way. What is
 refused outright is what the rules or the database cannot hold at all (a level a talent
@@ -23,31 +24,23 @@ from django.utils.translation import gettext as _
 from characters.kolaps.models import GAUGE_MAX, GAUGE_MIN, KolapsChange, KolapsCharacter, KolapsUnit
 from characters.kolaps.signals import unit_changed
 from characters.kolaps.text import requirement_text
-from characters.permissions import Forbidden, Refusal
+from characters.permissions import Refusal
+from characters.rosters.services import (
+    NAME_MAX,
+    StaleVersion,
+    check_owned,
+    clean_name,
+    lock_owned,
+    owner_only,
+    roster_write,
+)
 from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
 
-NAME_MAX = 80
 Owned = TypeVar("Owned", KolapsCharacter, KolapsUnit)
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})
 # What a chapter did to a unit is a fact of the campaign, not an edit to take back.
 FINAL_VERBS = frozenset({"lost", "restored"})
-
-
-class StaleVersion(Refusal):
-    """The object changed since the client read it; `current` is its state now."""
-
-    status = 409
-
-    def __init__(self, current):
-        super().__init__(
-            _(
-                "This was changed meanwhile (on another device?). Nothing was saved: here is "
-                "its current state."
-            ),
-            field="version",
-        )
-        self.current = current
 
 
 def catalogue(version: str | None = None) -> Catalogue:
@@ -96,11 +89,6 @@ def unit_state(unit: KolapsUnit, members: Iterable[KolapsCharacter]) -> dict:
 # --- Locks, checks, history ------------------------------------------------------------------
 
 
-def _owner_only(actor, obj) -> None:
-    if actor is None or obj.owner_id != actor.pk:
-        raise Forbidden(_("Only the owner changes this."))
-
-
 def _lock(actor, obj: Owned, version: int | None) -> Owned:
     """The character or unit locked for the change, if it is the actor's and still at the
     version the client was shown (None: whatever its version).
@@ -108,13 +96,10 @@ def _lock(actor, obj: Owned, version: int | None) -> Owned:
     Locks are taken in one order everywhere: a unit, then its characters. A character's
     change therefore locks the unit it is in before the character itself, so a change to
     the unit and one to its member at the same time wait for each other, never deadlock."""
-    if isinstance(obj, KolapsCharacter):
-        locked = _lock_character_unit_first(obj)
-    else:
-        locked = type(obj).objects.select_for_update().get(pk=obj.pk)
-    _owner_only(actor, locked)
-    if version is not None and locked.version != version:
-        raise StaleVersion(locked)
+    if isinstance(obj, KolapsUnit):
+        return lock_owned(actor, obj, version)
+    locked = _lock_character_unit_first(obj)
+    check_owned(actor, locked, version)
     return locked
 
 
@@ -192,15 +177,6 @@ def _record_new(*, actor, verb, obj, unit=None, members=(), **data) -> KolapsCha
                    character=character, after=after, name=obj.name, **data)  # fmt: skip
 
 
-def _clean_name(name: str) -> str:
-    name = (name or "").strip()
-    if not name:
-        raise Refusal(_("Give it a name."), field="name")
-    if len(name) > NAME_MAX:
-        raise Refusal(_("A name has at most 80 characters."), field="name")
-    return name
-
-
 # --- Characters ------------------------------------------------------------------------------
 
 
@@ -210,7 +186,7 @@ def character_create(
     """A new character of `archetype`: its talents at expertise 0 and the first item of each
     equipment choice (K2: both free). A rank the archetype does not allow is refused here
     (an imported file may still carry one, reported as a problem)."""
-    name = _clean_name(name)
+    name = clean_name(name)
     # A character made into a unit speaks the unit's catalogue; on its own, the current one.
     cat = catalogue(unit.catalogue_version if unit is not None else None)
     entry = cat.archetypes.get(archetype)
@@ -245,32 +221,36 @@ def _next_position(unit: KolapsUnit) -> int:
 
 
 def _change(*, actor, obj: Owned, version, verb, change, character=None, **data) -> Owned:
-    """Change a character or a unit: lock it at the version the client was shown, apply
-    `change(locked)` (which validates and edits it; a unit's change may move its members),
-    and when its state moved, record the state before and after and recompute the unit
+    """Change a character or a unit (`characters.rosters.services.roster_write`): `change`
+    validates and edits the locked row in place (a unit's change may move its members);
+    when its state moved, the state before and after is recorded and the unit recomputed
     from scratch (a character's own, when it is in one). `character` names the member a
     unit's change is about."""
-    with transaction.atomic():
-        locked = _lock(actor, obj, version)
-        before = _state(locked)
+
+    def edit(locked: Owned, before: dict) -> dict:
         change(locked)
-        after = _state(locked)
-        if after == before:
-            return locked
-        if isinstance(locked, KolapsUnit):
-            target, unit = KolapsChange.Target.UNIT, locked
-            locked.save()
-        else:
-            target, character = KolapsChange.Target.CHARACTER, locked
-            data = {"name": locked.name, **data}
+        return _state(locked)
+
+    def store(locked: Owned, after: dict) -> None:
+        if isinstance(locked, KolapsCharacter):
             locked.version += 1  # a unit's version moves on as it is recomputed
-            locked.save()
-            unit = _lock_unit_of(locked)
+        locked.save()
+
+    def record(locked: Owned, before: dict, after: dict) -> None:
+        if isinstance(locked, KolapsUnit):
+            target, unit, member, extra = KolapsChange.Target.UNIT, locked, character, data
+        else:
+            target, unit, member = KolapsChange.Target.CHARACTER, _lock_unit_of(locked), locked
+            extra = {"name": locked.name, **data}
         _record(actor=actor, owner=locked.owner, target=target, verb=verb, unit=unit,
-                character=character, before=before, after=after, **data)  # fmt: skip
+                character=member, before=before, after=after, **extra)  # fmt: skip
         if unit is not None:
             _recompute(unit)
-    return locked
+
+    def lock(obj: Owned) -> Owned:
+        return _lock(actor, obj, version)
+
+    return roster_write(obj, lock=lock, state=_state, edit=edit, store=store, record=record)
 
 
 def character_set_level(
@@ -420,7 +400,7 @@ def character_set_gauges(
 
 
 def character_rename(*, actor, character, version, name: str) -> KolapsCharacter:
-    name = _clean_name(name)
+    name = clean_name(name)
 
     def change(locked: KolapsCharacter) -> None:
         locked.name = name
@@ -443,7 +423,7 @@ def character_set_rank(*, actor, character, version, rank: str) -> KolapsCharact
 
 def character_duplicate(*, actor, character: KolapsCharacter, unit=None) -> KolapsCharacter:
     """A copy of the character, outside any unit unless `unit` is given."""
-    _owner_only(actor, character)
+    owner_only(actor, character)
     with transaction.atomic():
         copy = _copy_character(character, owner=actor, unit=unit, avatar=False)
         _record_new(actor=actor, verb="duplicated", obj=copy, unit=unit, source=character.name)
@@ -473,7 +453,7 @@ def _copy_character(character, *, owner, unit, avatar, name=None, position=0):
 
 
 def unit_create(*, owner, name: str) -> KolapsUnit:
-    name = _clean_name(name)
+    name = clean_name(name)
     with transaction.atomic():
         unit = KolapsUnit.objects.create(
             owner=owner, name=name, catalogue_version=catalogue().version, version=0
@@ -519,7 +499,7 @@ def _member(unit: KolapsUnit, character: KolapsCharacter) -> KolapsCharacter:
 
 
 def unit_rename(*, actor, unit, version, name: str) -> KolapsUnit:
-    name = _clean_name(name)
+    name = clean_name(name)
 
     def change(locked):
         locked.name = name
@@ -608,7 +588,7 @@ def unit_unshare(*, actor, unit, version) -> KolapsUnit:
 
 def unit_duplicate(*, actor, unit: KolapsUnit) -> KolapsUnit:
     """A copy of the unit and of each of its characters (not shared)."""
-    _owner_only(actor, unit)
+    owner_only(actor, unit)
     with transaction.atomic():
         copy = KolapsUnit.objects.create(
             owner=actor,
@@ -649,7 +629,7 @@ def unit_remove_lost(
     taken out by hand meanwhile) are skipped; when none is left, nothing is written.
     """
     if actor is not None:
-        _owner_only(actor, unit)
+        owner_only(actor, unit)
     wanted = {int(pk) for pk in character_ids}
     with transaction.atomic():
         locked = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
@@ -694,7 +674,7 @@ def unit_restore_lost(
     recomputed from scratch. Idempotent by state: nothing left to restore writes nothing.
     """
     if actor is not None:
-        _owner_only(actor, unit)
+        owner_only(actor, unit)
     wanted = {int(pk) for pk in character_ids}
     chapter_pk = getattr(chapter, "pk", chapter)
     with transaction.atomic():

@@ -7,13 +7,13 @@ Skills and specialities are the catalogue's: `skills` maps a skill to its level,
 `specialities` lists the specialities bought by name (each depends on the characteristic the
 catalogue gives it, stored beside it since its price counts per characteristic)."""
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from characters.modern.models import ModernCharacter, ModernCharacterEvent
 from characters.modern.text import skill_label, speciality_label
 from characters.permissions import Refusal
+from characters.rosters.services import roster_write, sheet_create, sheet_lock, sheet_store
 from rules.engine.systems.modern.catalogue import CURRENT_VERSION, load_catalogue
 from rules.engine.systems.modern.creation import (
     Problem,
@@ -131,38 +131,49 @@ def modern_character_create(*, owner, **fields) -> ModernCharacter:
     fields.setdefault("hp", fields.get("hp_max", 10))
     fields["specialities"] = _pairs(fields.get("specialities"))
     _validate(fields)
-    with transaction.atomic():
-        character = ModernCharacter.objects.create(
-            owner=owner, catalogue_version=CURRENT_VERSION, **fields
+    return sheet_create(
+        ModernCharacter,
+        owner=owner,
+        catalogue_version=CURRENT_VERSION,
+        fields=fields,
+        state=_state,
+    )
+
+
+def _recorder(actor, verb: str, source: str = ""):
+    def record(current, before: dict, after: dict) -> ModernCharacterEvent:
+        return ModernCharacterEvent.objects.create(
+            character=current, actor=actor, verb=verb, source=source, before=before, after=after
         )
-        ModernCharacterEvent.objects.create(
-            character=character, actor=owner, verb="created", before=None, after=_state(character)
-        )
-    return character
+
+    return record
 
 
 def modern_character_update(*, actor, character: ModernCharacter, version: int, **changes):
-    """Change a sheet: refused when the version shown is stale or a rule is broken."""
-    with transaction.atomic():
-        current = ModernCharacter.objects.select_for_update().get(pk=character.pk)
-        if current.version != version:
-            raise Refusal(
-                _("This character changed meanwhile: here it is as it is now."),
-                field="version",
-                status=409,
-            )
-        before = _state(current)
+    """Change a sheet: refused when the version shown is stale or a rule is broken
+    (`characters.rosters.services.roster_write`)."""
+    if version is None:
+        raise Refusal(
+            _("This character changed meanwhile: here it is as it is now."),
+            field="version",
+            status=409,
+        )
+
+    def edit(current, before: dict) -> dict:
         after = {**before, **{k: v for k, v in changes.items() if k in SHEET_FIELDS}}
         after["specialities"] = _pairs(after["specialities"])
         _validate({**after, "xp_awards": current.xp_awards})
-        for field, value in after.items():
-            setattr(current, field, value)
-        current.version += 1
-        current.save()
-        ModernCharacterEvent.objects.create(
-            character=current, actor=actor, verb="changed", before=before, after=after
-        )
-    return current
+        return after
+
+    return roster_write(
+        character,
+        lock=lambda character: sheet_lock(character, version),
+        state=_state,
+        edit=edit,
+        store=sheet_store,
+        record=_recorder(actor, "changed"),
+        unchanged_too=True,
+    )
 
 
 def modern_character_carry(
@@ -185,25 +196,25 @@ def modern_character_carry(
     source = str(source)[:SOURCE_MAX]
     if not source:
         raise Refusal(_("Say where the session's changes come from."), field="source")
-    with transaction.atomic():
-        current = ModernCharacter.objects.select_for_update().get(pk=character.pk)
-        before = {**_state(current), "xp_awards": dict(current.xp_awards)}
+
+    def state(current) -> dict:
+        return {**_state(current), "xp_awards": dict(current.xp_awards)}
+
+    def edit(current, before: dict) -> dict:
         awards = {k: v for k, v in current.xp_awards.items() if k != source}
         if xp:
             awards[source] = xp
-        after = {**before, "stress": stress, "hp": hp, "xp_awards": awards}
-        if after == before:
-            return current
+        return {**before, "stress": stress, "hp": hp, "xp_awards": awards}
+
+    def store(current, after: dict) -> None:
         _validate(after)
-        current.stress, current.hp, current.xp_awards = stress, hp, awards
-        current.version += 1
-        current.save()
-        ModernCharacterEvent.objects.create(
-            character=current,
-            actor=actor,
-            verb="carried",
-            source=source,
-            before=before,
-            after=after,
-        )
-    return current
+        sheet_store(current, after)
+
+    return roster_write(
+        character,
+        lock=lambda character: sheet_lock(character, None),
+        state=state,
+        edit=edit,
+        store=store,
+        record=_recorder(actor, "carried", source),
+    )

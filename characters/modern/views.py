@@ -43,9 +43,7 @@ def modern_list(request: HttpRequest) -> HttpResponse:
             try:
                 character = modern_character_create(owner=request.user, **form.sheet())
             except Refusal as refusal:
-                form.add_error(
-                    refusal.field if refusal.field in form.fields else None, str(refusal.message)
-                )
+                refusal.show_on(form)
             else:
                 return redirect("modern-character", pk=character.pk)
     else:
@@ -78,9 +76,7 @@ def modern_character(request: HttpRequest, pk: int) -> HttpResponse:
                     **form.sheet(),
                 )
             except Refusal as refusal:
-                form.add_error(
-                    refusal.field if refusal.field in form.fields else None, str(refusal.message)
-                )
+                refusal.show_on(form)
             else:
                 return redirect("modern-character", pk=character.pk)
     else:

@@ -5,7 +5,9 @@ client was shown (a stale one is refused with the current state), applies one ed
 army's plain state (`army_state`), validates it against the catalogue the army records,
 rewrites the squads and recomputes every squad's points, the total and the status from
 scratch with `rules.engine.systems.rapid40k.costing`, and appends a history row with the
-state before and after, in one transaction.
+state before and after, in one transaction: the shape every roster is written in
+(`characters.rosters.services.roster_write`), this module saying only what an army's state is
+and how it is stored.
 
 A list with structure problems (two troop squads missing, a squad of two) is kept as a
 draft: building is allowed to be half-way. What is refused outright is what the catalogue
@@ -20,8 +22,15 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.permissions import Forbidden, Refusal
+from characters.permissions import Refusal
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kChange, Rapid40kSquad
+from characters.rosters.services import StaleVersion as StaleVersion  # the pages catch it here
+from characters.rosters.services import (
+    clean_name,
+    last_undoable,
+    lock_owned,
+    roster_write,
+)
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.rapid40k import costing
 from rules.engine.systems.rapid40k.catalogue import (
@@ -32,29 +41,12 @@ from rules.engine.systems.rapid40k.catalogue import (
     load_catalogue,
 )
 
-NAME_MAX = 80
 COUNT_MAX = 20
 LIMIT_MAX = 100_000
 FILE_FORMAT = "chronique.rapid40k.army"
 FILE_VERSION = 1
 # What a chapter did to an army is a fact of the campaign, not an edit to take back.
 CREATION_VERBS = frozenset({"created", "imported"})
-
-
-class StaleVersion(Refusal):
-    """The army changed since the client read it; `current` is its state now."""
-
-    status = 409
-
-    def __init__(self, current):
-        super().__init__(
-            _(
-                "This was changed meanwhile (on another device?). Nothing was saved: here is "
-                "its current state."
-            ),
-            field="version",
-        )
-        self.current = current
 
 
 def catalogue(version: str | None = None) -> Catalogue:
@@ -175,15 +167,6 @@ def clean_profile(value: Any, cat: Catalogue, field: str = "profile", faction: s
     }
 
 
-def _clean_name(name: Any, field: str = "name") -> str:
-    name = (name if isinstance(name, str) else "").strip()
-    if not name:
-        raise Refusal(_("Give it a name."), field=field)
-    if len(name) > NAME_MAX:
-        raise Refusal(_("A name has at most 80 characters."), field=field)
-    return name
-
-
 def _clean_count(value: Any, lo: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= COUNT_MAX:
         raise Refusal(
@@ -237,7 +220,7 @@ def _index(value: Any, items: list, field: str) -> int:
 
 def _edit_settings(state: dict, data: dict, cat: Catalogue) -> None:
     if "name" in data:
-        state["name"] = _clean_name(data["name"])
+        state["name"] = clean_name(data["name"])
     if "faction" in data:
         state["faction"] = _clean_faction(data["faction"], cat)
     if "points_limit" in data:
@@ -251,7 +234,7 @@ def _edit_squad_add(state: dict, data: dict, cat: Catalogue) -> None:
         leader = clean_profile(data["leader"], cat, "leader", state.get("faction", ""))
     state["squads"].append(
         {
-            "name": _clean_name(data.get("name"), "squad_name"),
+            "name": clean_name(data.get("name"), "squad_name"),
             "slot": _clean_slot(data.get("slot"), cat),
             "vehicle": vehicle,
             "leader": leader,
@@ -263,7 +246,7 @@ def _edit_squad_add(state: dict, data: dict, cat: Catalogue) -> None:
 def _edit_squad_edit(state: dict, data: dict, cat: Catalogue) -> None:
     squad = state["squads"][_index(data.get("squad"), state["squads"], "squad")]
     if "name" in data:
-        squad["name"] = _clean_name(data["name"], "squad_name")
+        squad["name"] = clean_name(data["name"], "squad_name")
     if "slot" in data:
         squad["slot"] = _clean_slot(data["slot"], cat)
     if data.get("leader") not in (None, "") and not squad.get("vehicle"):
@@ -310,15 +293,6 @@ EDITS: dict[str, Callable[[dict, dict, Catalogue], None]] = {
 # --- Locks, writes, history -------------------------------------------------------------------
 
 
-def _lock(actor, army: Rapid40kArmy, version: int | None) -> Rapid40kArmy:
-    locked = Rapid40kArmy.objects.select_for_update().get(pk=army.pk)
-    if actor is None or locked.owner_id != actor.pk:
-        raise Forbidden(_("Only the owner changes this."))
-    if version is not None and locked.version != version:
-        raise StaleVersion(locked)
-    return locked
-
-
 def _write(army: Rapid40kArmy, state: dict) -> Rapid40kArmy:
     """Store `state`: the squads rewritten, every number recomputed from scratch."""
     result = price(state, army.catalogue_version)
@@ -358,7 +332,7 @@ def army_create(
     """A new, empty list (a draft until its command and troop squads are in)."""
     cat = catalogue()
     state = {
-        "name": _clean_name(name),
+        "name": clean_name(name),
         "faction": _clean_faction(faction, cat),
         "points_limit": _clean_limit(points_limit),
         "squads": [],
@@ -377,42 +351,52 @@ def army_change(*, actor, army: Rapid40kArmy, version: int | None, action: str, 
     edit = EDITS.get(action)
     if edit is None:
         raise Refusal(_("This change is not one the builder makes."), field="action")
-    with transaction.atomic():
-        locked = _lock(actor, army, version)
-        cat = catalogue(locked.catalogue_version)
-        before = army_state(locked)
-        after = army_state(locked)
-        edit(after, data, cat)
-        _write(locked, after)
-        _record(army=locked, actor=actor, verb=action, before=before, after=after, **data)
-    return locked
+
+    def edited(locked: Rapid40kArmy, state: dict) -> dict:
+        edit(state, data, catalogue(locked.catalogue_version))
+        return state
+
+    return roster_write(
+        army,
+        lock=lambda army: lock_owned(actor, army, version),
+        state=army_state,
+        edit=edited,
+        store=_write,
+        record=lambda locked, before, after: _record(
+            army=locked, actor=actor, verb=action, before=before, after=after, **data
+        ),
+        unchanged_too=True,
+    )
 
 
 def army_undo(*, actor, army: Rapid40kArmy, version: int | None) -> Rapid40kArmy:
     """Take back the last edit not taken back yet: its `before` state comes back."""
-    with transaction.atomic():
-        locked = _lock(actor, army, version)
-        last = (
-            locked.changes.exclude(verb__in=CREATION_VERBS)
-            .exclude(verb="undo")
-            .filter(undone_by__isnull=True)
-            .order_by("-at", "-pk")
-            .first()
-        )
+    taken_back = []
+
+    def last_before(locked: Rapid40kArmy, state: dict) -> dict:
+        last = last_undoable(locked.changes, kept=CREATION_VERBS)
         if last is None:
             raise Refusal(_("There is nothing to undo."), field="version")
-        before = army_state(locked)
-        _write(locked, last.before)
-        _record(
-            army=locked, actor=actor, verb="undo", before=before, after=last.before, undoes=last
-        )
-    return locked
+        taken_back.append(last)
+        return last.before
+
+    return roster_write(
+        army,
+        lock=lambda army: lock_owned(actor, army, version),
+        state=army_state,
+        edit=last_before,
+        store=_write,
+        record=lambda locked, before, after: _record(
+            army=locked, actor=actor, verb="undo", before=before, after=after, undoes=taken_back[0]
+        ),
+        unchanged_too=True,
+    )
 
 
 def army_share(*, actor, army: Rapid40kArmy, version: int | None, shared: bool) -> Rapid40kArmy:
     """Give the list a link anyone can read (a fresh one each time), or take it away."""
     with transaction.atomic():
-        locked = _lock(actor, army, version)
+        locked = lock_owned(actor, army, version)
         locked.share_token = secrets.token_urlsafe(32) if shared else None
         locked.version += 1
         locked.save(update_fields=["share_token", "version", "updated_at"])

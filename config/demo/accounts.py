@@ -1,9 +1,9 @@
 """The demo accounts (an organiser, two players) and their Of the Dead campaign."""
 
 from campaigns.models import Campaign
-from campaigns.services import campaign_add_participant, campaign_create
 from characters.accounts.services import player_signup
 from characters.models import Player
+from config.demo.campaigns import demo_campaign
 from config.demo.keys import once
 
 DEMO_USERS = [
@@ -39,25 +39,13 @@ def load_players() -> dict:
 def load_campaign(players) -> Campaign | None:
     """Orga's Of the Dead campaign with alice and bruno, created once."""
 
-    def make() -> Campaign:
-        campaign = campaign_create(
-            organiser=players["orga"],
-            name=DEMO_CAMPAIGN,
-            system="of-the-dead",
-            description=(
-                "Lyon, trois jours après l'effondrement. Les survivants cherchent une "
-                "sortie par les quais du Rhône."
-            ),
-        )
-        for username in ("alice", "bruno"):
-            campaign_add_participant(
-                actor=players["orga"], campaign=campaign, player=players[username]
-            )
-        return campaign
-
-    return once(
+    return demo_campaign(
         "of-the-dead/campaign",
-        Campaign,
-        make,
-        adopt={"name": DEMO_CAMPAIGN, "organiser": players["orga"], "system": "of-the-dead"},
+        players,
+        name=DEMO_CAMPAIGN,
+        system="of-the-dead",
+        description=(
+            "Lyon, trois jours après l'effondrement. Les survivants cherchent une "
+            "sortie par les quais du Rhône."
+        ),
     )

@@ -4,13 +4,13 @@ against difficulty 12); bruno's ramming charge on a guard and his trip by streng
 and bruno's character sheets: Vex (a session's wounds carried, then a change) and Brick."""
 
 from campaigns.models import Campaign
-from campaigns.services import campaign_add_participant, campaign_create
 from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import (
     corporates_character_carry,
     corporates_character_create,
     corporates_character_update,
 )
+from config.demo.campaigns import demo_campaign
 from config.demo.keys import once
 from rules.rolls.models import RollRecord
 from rules.rolls.services import roll_on_server
@@ -75,27 +75,15 @@ def _brick(bruno) -> CorporatesCharacter:
 def load_corporates(players) -> Campaign | None:
     """The campaign, created once, and alice's shot and damage, each rolled once."""
 
-    def make() -> Campaign:
-        campaign = campaign_create(
-            organiser=players["orga"],
-            name=CAMPAIGN,
-            system="corporates",
-            description=(
-                "Niveau -12 de l'arcologie Kessler : une extraction qui tourne mal, "
-                "tours de cinq secondes et rafales de trois."
-            ),
-        )
-        for username in ("alice", "bruno"):
-            campaign_add_participant(
-                actor=players["orga"], campaign=campaign, player=players[username]
-            )
-        return campaign
-
-    campaign = once(
+    campaign = demo_campaign(
         "corporates/campaign",
-        Campaign,
-        make,
-        adopt={"name": CAMPAIGN, "organiser": players["orga"], "system": "corporates"},
+        players,
+        name=CAMPAIGN,
+        system="corporates",
+        description=(
+            "Niveau -12 de l'arcologie Kessler : une extraction qui tourne mal, "
+            "tours de cinq secondes et rafales de trois."
+        ),
     )
     alice = players["alice"]
     for name, data in (("shot", SHOT), ("damage", DAMAGE)):

@@ -1,12 +1,11 @@
 """A KOLAPS campaign serving units: alice's valid unit entered, bruno's draft refused."""
 
 from campaigns.chapters.entries import chapter_unit_enter
-from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign, Chapter
-from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.models import Chapter
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
-from config.demo.keys import once, recall
+from config.demo.campaigns import demo_campaign, demo_chapter
+from config.demo.keys import recall
 
 DEMO_KOLAPS_CAMPAIGN = "Ground Zero : la presqu'île"
 DEMO_KOLAPS_CHAPTER = "Le pont Bonaparte"
@@ -16,36 +15,19 @@ def load_kolaps_campaign_demo(players, out) -> None:
     """A KOLAPS campaign of orga with alice and bruno, a planned chapter, alice's valid unit
     entered in it; bruno tries his draft and is refused (the sentence is printed), so only
     alice's unit is entered. Each made once: what the demo users did since stays."""
-    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
+    alice, bruno = players["alice"], players["bruno"]
 
-    def make_campaign() -> Campaign:
-        campaign = campaign_create(
-            organiser=orga,
-            name=DEMO_KOLAPS_CAMPAIGN,
-            system="kolaps",
-            description="Les unités tiennent les ponts de la presqu'île, chapitre après chapitre.",
-        )
-        for player in (alice, bruno):
-            campaign_add_participant(actor=orga, campaign=campaign, player=player)
-        return campaign
-
-    campaign = once(
+    campaign = demo_campaign(
         "kolaps/campaign",
-        Campaign,
-        make_campaign,
-        adopt={"name": DEMO_KOLAPS_CAMPAIGN, "organiser": orga, "system": "kolaps"},
+        players,
+        name=DEMO_KOLAPS_CAMPAIGN,
+        system="kolaps",
+        description="Les unités tiennent les ponts de la presqu'île, chapitre après chapitre.",
     )
     if campaign is None:
         return
 
-    def make_chapter() -> Chapter:
-        chapter = chapter_plan(
-            actor=orga,
-            campaign=campaign,
-            title=DEMO_KOLAPS_CHAPTER,
-            objectives="Tenir le pont jusqu'à l'aube.",
-            place="Chez Morgane, Lyon 7e",
-        )
+    def enter(chapter: Chapter) -> None:
         valid = recall("kolaps/unit/valid", KolapsUnit)
         if valid is not None and valid.is_valid:
             chapter_unit_enter(actor=alice, chapter=chapter, unit=valid, side="Police")
@@ -55,11 +37,13 @@ def load_kolaps_campaign_demo(players, out) -> None:
                 chapter_unit_enter(actor=bruno, chapter=chapter, unit=draft)
             except Refusal as refusal:  # the draft stays out, as the rules want
                 out.write(f"KOLAPS demo: {draft.name} refused: {refusal.message}")
-        return chapter
 
-    once(
+    demo_chapter(
         "kolaps/chapter/planned",
-        Chapter,
-        make_chapter,
+        players,
+        campaign,
+        title=DEMO_KOLAPS_CHAPTER,
+        objectives="Tenir le pont jusqu'à l'aube.",
+        enter=enter,
         adopt={"campaign": campaign, "title": DEMO_KOLAPS_CHAPTER},
     )

@@ -8,9 +8,9 @@ from campaigns.rules_settings.services import (
     campaign_rules_settings,
     campaign_rules_settings_set,
 )
-from campaigns.services import campaign_add_participant, campaign_create
 from characters.modern.models import ModernCharacter
 from characters.modern.services import modern_character_create
+from config.demo.campaigns import demo_campaign
 from config.demo.keys import once
 from rules.rolls.models import RollRecord
 from rules.rolls.services import roll_on_server
@@ -61,28 +61,15 @@ BUCKSHOT = {
 def load_modern(players) -> Campaign | None:
     """The campaign, created once, alice's character, and her examples, each rolled once."""
 
-    def make() -> Campaign:
-        campaign = campaign_create(
-            organiser=players["orga"],
-            name=CAMPAIGN,
-            system="modern-rpg",
-            description=(
-                "Un informateur file dans les ruelles du Panier ; la police n'est jamais loin."
-            ),
-        )
-        for username in ("alice", "bruno"):
-            campaign_add_participant(
-                actor=players["orga"], campaign=campaign, player=players[username]
-            )
-        return campaign_rules_settings_set(
-            actor=players["orga"], campaign=campaign, settings={"buckshot_die": 8}
-        )
-
-    campaign = once(
+    campaign = demo_campaign(
         "modern/campaign",
-        Campaign,
-        make,
-        adopt={"name": CAMPAIGN, "organiser": players["orga"], "system": "modern-rpg"},
+        players,
+        name=CAMPAIGN,
+        system="modern-rpg",
+        description="Un informateur file dans les ruelles du Panier ; la police n'est jamais loin.",
+        then=lambda campaign: campaign_rules_settings_set(
+            actor=players["orga"], campaign=campaign, settings={"buckshot_die": 8}
+        ),
     )
     alice = players["alice"]
     once(

@@ -5,11 +5,10 @@ first chapter. Each made once and found again by its key (`config.demo.keys`), n
 name users can change."""
 
 from campaigns.chapters.entries import chapter_army_enter
-from campaigns.chapters.services import chapter_plan
-from campaigns.models import Campaign, Chapter
-from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.models import Chapter
 from characters.rapid40k import services as rapid40k
 from characters.rapid40k.models import Rapid40kArmy
+from config.demo.campaigns import demo_campaign, demo_chapter
 from config.demo.keys import once
 from rules.rolls.models import RollRecord
 from rules.rolls.services import roll_on_server
@@ -75,48 +74,32 @@ def _army(key: str, owner, name: str, faction: str, squads) -> Rapid40kArmy | No
 
 
 def load_rapid40k_demo(players) -> None:
-    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
+    alice, bruno = players["alice"], players["bruno"]
     marines = _army("rapid40k/army/marines", alice, DEMO_MARINES, "space_marines", MARINES)
     orks = _army("rapid40k/army/orks", bruno, DEMO_ORKS, "orks", ORKS)
 
-    def make_campaign() -> Campaign:
-        campaign = campaign_create(
-            organiser=orga,
-            name=DEMO_RAPID40K_CAMPAIGN,
-            system="rapid40k",
-            description="Les Ultramarines tiennent la ruche contre la Waaagh, bataille après "
-            "bataille.",
-        )
-        for player in (alice, bruno):
-            campaign_add_participant(actor=orga, campaign=campaign, player=player)
-        return campaign
-
-    campaign = once(
+    campaign = demo_campaign(
         "rapid40k/campaign",
-        Campaign,
-        make_campaign,
-        adopt={"name": DEMO_RAPID40K_CAMPAIGN, "organiser": orga, "system": "rapid40k"},
+        players,
+        name=DEMO_RAPID40K_CAMPAIGN,
+        system="rapid40k",
+        description="Les Ultramarines tiennent la ruche contre la Waaagh, bataille après bataille.",
     )
     if campaign is None:
         return
 
-    def make_chapter() -> Chapter:
-        chapter = chapter_plan(
-            actor=orga,
-            campaign=campaign,
-            title=DEMO_RAPID40K_CHAPTER,
-            objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
-            place="Chez Morgane, Lyon 7e",
-        )
+    def enter(chapter: Chapter) -> None:
         for player, army, side in ((alice, marines, "Impérium"), (bruno, orks, "Waaagh")):
             if army is not None and army.is_valid:
                 chapter_army_enter(actor=player, chapter=chapter, army=army, side=side)
-        return chapter
 
-    once(
+    demo_chapter(
         "rapid40k/chapter",
-        Chapter,
-        make_chapter,
+        players,
+        campaign,
+        title=DEMO_RAPID40K_CHAPTER,
+        objectives="Tenir les trois plateformes de chargement jusqu'au sixième tour.",
+        enter=enter,
         adopt={"campaign": campaign},  # a demo loaded before the keys: its first chapter
     )
     for name, data in ROLLS:

@@ -141,17 +141,7 @@ class CalculatorForm(forms.Form):
             self.fields[name] = dice_field(name, self.DICE_HELP)
 
     def typed_dice(self) -> dict[str, list[int]]:
-        """The dice fields typed in, as lists of faces ("6 3" -> [6, 3])."""
-        typed: dict[str, list[int]] = {}
-        for name in self.DICE_FIELDS:
-            text = self.cleaned_data.get(name, "").replace(",", " ").split()
-            if not text:
-                continue
-            try:
-                typed[name] = [int(v) for v in text]
-            except ValueError:
-                self.add_error(name, _("Each die is a whole number from 1 to 6."))
-        return typed
+        return typed_dice(self, self.DICE_FIELDS)
 
     def field_for(self, name: str | None) -> str | None:
         """The field a refusal of the resolver's input `name` belongs to (None: the form)."""
@@ -579,3 +569,18 @@ class ThrowForm(OfTheDeadForm):
                 initial=0,
             ),
         }
+
+
+def typed_dice(form: forms.Form, names) -> dict[str, list[int]]:
+    """The dice fields `names` typed in, as lists of faces ("6 3" -> [6, 3]); a face that is
+    not a whole number is an error beside its field."""
+    typed: dict[str, list[int]] = {}
+    for name in names:
+        text = form.cleaned_data.get(name, "").replace(",", " ").split()
+        if not text:
+            continue
+        try:
+            typed[name] = [int(v) for v in text]
+        except ValueError:
+            form.add_error(name, _("Each die is a whole number from 1 to 6."))
+    return typed

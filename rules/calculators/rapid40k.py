@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from characters.permissions import Refusal
+from rules.calculators.forms import typed_dice
 from rules.engine.registry import resolver_get, resolvers_of
 from rules.engine.systems.rapid40k.catalogue import load_catalogue
 from rules.labels import RAPID40K_OUTCOME_LABELS, RESOLVER_LABELS_BY_SYSTEM
@@ -188,16 +189,7 @@ class Rapid40kForm(forms.Form):
         return data
 
     def typed_dice(self) -> dict[str, list[int]]:
-        typed: dict[str, list[int]] = {}
-        for name in self.dice_fields:
-            text = self.cleaned_data.get(name, "").replace(",", " ").split()
-            if not text:
-                continue
-            try:
-                typed[name] = [int(v) for v in text]
-            except ValueError:
-                self.add_error(name, _("Each die is a whole number from 1 to 6."))
-        return typed
+        return typed_dice(self, self.dice_fields)
 
     def field_for(self, name: str | None) -> str | None:
         candidate = (name or "").replace(".", "_")

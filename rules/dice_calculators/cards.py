@@ -10,6 +10,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from characters.chance import chance
+from characters.corporates.text import WEAPON_LABELS
 from rules.engine.systems import system_get
 from rules.labels import RESOLVER_LABELS_BY_SYSTEM
 
@@ -183,14 +184,7 @@ LABELS = {
     "earth_mound": _("mound of earth"),
     "sandbag": _("sandbag"),
     "bar_counter": _("bar counter, wooden table"),
-    "punch_or_kick": _("punch or kick"),
-    "soft": _("soft weapon (plastic bullet)"),
-    "blunt": _("blunt weapon"),
-    "hard_blunt": _("hard blunt weapon"),
-    "cutting": _("cutting weapon"),
-    "thrusting": _("thrusting weapon"),
-    "bullet": _("bullet"),
-    "explosion": _("explosion"),
+    **WEAPON_LABELS,  # the Corporates sheet names its melee weapon the same way
     "single": _("single shots"),
     "shotgun": _("shotgun"),
     "heavy": _("heavy weapon"),

@@ -24,20 +24,10 @@ from rules.engine.systems.corporates import (
 )
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.pool import MAX_POOL
+from rules.engine.systems.schema import faces, object_with_settings, settings_schema
+from rules.engine.systems.schema import integer as _int
 
 _CATALOGUE = load_catalogue()
-
-
-def _int(lo: int, hi: int, description: str, default: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "integer",
-        "minimum": lo,
-        "maximum": hi,
-        "description": description,
-    }
-    if default is not None:
-        out["default"] = default
-    return out
 
 
 def _enum(choices: Any, default: str, description: str) -> dict[str, Any]:
@@ -48,22 +38,7 @@ def _flag(description: str) -> dict[str, Any]:
     return {"type": "boolean", "default": False, "description": description}
 
 
-def _faces(description: str) -> dict[str, Any]:
-    return {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1, "maximum": 6},
-        "description": f"evaluate only: {description}",
-    }
-
-
-SETTINGS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "the campaign's choices where the text is open (docs/rules.md)",
-    "properties": {
-        key: {"enum": list(s.choices), "default": s.default, "description": s.reading}
-        for key, s in _CATALOGUE.settings.items()
-    },
-}
+SETTINGS_SCHEMA = settings_schema(_CATALOGUE.settings)
 
 POOL: dict[str, Any] = {
     "pool": _int(1, MAX_POOL, "dice of the skill before malus"),
@@ -77,11 +52,7 @@ POOL: dict[str, Any] = {
 
 
 def _object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "required": required,
-        "properties": {**properties, "settings": SETTINGS_SCHEMA},
-    }
+    return object_with_settings(required, properties, SETTINGS_SCHEMA)
 
 
 SHOT = _CATALOGUE.shot
@@ -114,7 +85,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
             {
                 **POOL,
                 "difficulty": _int(0, 100, "difficulty"),
-                "dice": _faces("the pool after its malus"),
+                "dice": faces("the pool after its malus"),
             },
         ),
         actions,
@@ -131,8 +102,8 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "a_bonus": _int(-50, 50, "first character's bonus", 0),
                 "b_pool": _int(1, MAX_POOL, "second character's reaction dice"),
                 "b_bonus": _int(-50, 50, "second character's bonus", 0),
-                "a_dice": _faces("first character's dice"),
-                "b_dice": _faces("second character's dice"),
+                "a_dice": faces("first character's dice"),
+                "b_dice": faces("second character's dice"),
             },
         ),
         reaction,
@@ -205,7 +176,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "cover": {"enum": [*SHOT["protection"], None], "default": None},
                 "cover_armour": _int(0, 30, "armour of a car door or car", 0),
                 "other_modifier": _int(-30, 30, "any other modifier", 0),
-                "dice": _faces("the pool after its malus"),
+                "dice": faces("the pool after its malus"),
             },
         ),
         shot,
@@ -225,8 +196,8 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "attack_margin": _int(0, 200, "margin of the attack (+1d per 10)", 0),
                 "soak_dice": _int(0, 12, "soak dice", 0),
                 "soak_bonus": _int(-20, 60, "protection and other flat soak", 0),
-                "damage_rolled": _faces("damage dice as rolled, each 6 followed by its extra die"),
-                "soak_rolled": _faces("soak dice"),
+                "damage_rolled": faces("damage dice as rolled, each 6 followed by its extra die"),
+                "soak_rolled": faces("soak dice"),
             },
         ),
         damage,
@@ -252,7 +223,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "seconds": _int(1, 25, "seconds of fire", 1),
                 "target_feint": _int(0, 30, "the mover's feint level", 0),
                 "target_protection": _int(0, 60, "the mover's protection", 0),
-                "dice": _faces("the d6 chain: rolled again after each 1"),
+                "dice": faces("the d6 chain: rolled again after each 1"),
             },
         ),
         covering_fire,
@@ -271,8 +242,8 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "skill_level": _int(0, 20, "the skill of a forceful blow", 0),
                 "acrobatics_level": _int(0, 20, "acrobatics of an acrobatic attack", 0),
                 "charge": _enum(_CATALOGUE.melee["charge"], "none", "charge"),
-                "dice": _faces("attack dice"),
-                "dodge_dice": _faces("dodge dice"),
+                "dice": faces("attack dice"),
+                "dodge_dice": faces("dodge dice"),
             },
         ),
         melee,
@@ -287,7 +258,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
             {
                 "damage_levels": _int(0, 30, "damage levels of the blow"),
                 "wound_levels": _int(0, 30, "wound levels of the blow (default: all of them)"),
-                "dice": _faces("two dice"),
+                "dice": faces("two dice"),
             },
         ),
         critical,
@@ -302,7 +273,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
             {
                 "wound_levels": _int(0, 30, "wound levels taken"),
                 "location_die": _int(1, 100, "evaluate only: the d100"),
-                "dice": _faces("one d6"),
+                "dice": faces("one d6"),
             },
         ),
         cyber,
@@ -322,8 +293,8 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "defender_bonus": _int(-20, 40, "defender's other characteristic (bonus)", 0),
                 "attack_margin": _int(0, 200, "the attack's margin (+1d per 10 to trip)", 0),
                 "attacker_too_light": _flag("the attacker weighs half the defender or less"),
-                "attacker_dice": _faces("attacker's dice"),
-                "defender_dice": _faces("defender's dice"),
+                "attacker_dice": faces("attacker's dice"),
+                "defender_dice": faces("defender's dice"),
             },
         ),
         takedown,
@@ -344,10 +315,10 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "soak_dice": _int(0, 12, "defender's soak dice", 0),
                 "soak_bonus": _int(-20, 60, "defender's protection and flat soak", 0),
                 "size_levels": _int(0, 3, "extra levels a much smaller attacker needs", 0),
-                "dice": _faces("attack dice"),
-                "dodge_dice": _faces("dodge dice"),
-                "damage_rolled": _faces("damage dice (when the blow lands)"),
-                "soak_rolled": _faces("soak dice (when the blow lands)"),
+                "dice": faces("attack dice"),
+                "dodge_dice": faces("dodge dice"),
+                "damage_rolled": faces("damage dice (when the blow lands)"),
+                "soak_rolled": faces("soak dice (when the blow lands)"),
             },
         ),
         ramming,

@@ -35,7 +35,6 @@ Pure Python: no Django, no third-party packages; the only I/O is reading the JSO
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, TypeVar
 
 from rules.engine.dice import BANDS, Dice, DiceError, parse, parse_bands
+from rules.engine.systems.catalogue_file import load_version, read_json
 
 # Every version that ever shipped stays here, side by side: a unit records the version it was
 # built with and is costed with that one after a newer catalogue ships.
@@ -670,22 +670,11 @@ def _shipped_catalogue(directory: Path, version: str | None) -> Catalogue:
 
 @cache
 def _packaged_catalogue(version: str) -> Catalogue:
-    catalogue = _load(CATALOGUES_DIR / f"{version}.json")
-    if catalogue.version != version:
-        raise CatalogueError(f"{version}.json says it is version {catalogue.version!r}")
-    return catalogue
+    return load_version(CATALOGUES_DIR, version, _load, CatalogueError)
 
 
 def _load(path: Path) -> Catalogue:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogueError(f"cannot read the catalogue {path}: {exc}") from exc
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path.name} is not valid JSON: {exc}") from exc
-    catalogue = _read_catalogue(raw)
+    catalogue = _read_catalogue(read_json(path, CatalogueError))
     problems = list(_broken_references(catalogue))
     if problems:
         listed = "\n- ".join(problems)

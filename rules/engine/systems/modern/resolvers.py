@@ -15,43 +15,22 @@ from rules.engine.systems.modern import (
     skill_test,
 )
 from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.engine.systems.schema import faces, object_with_settings, settings_schema
+from rules.engine.systems.schema import integer as _int
 
 _CATALOGUE = load_catalogue()
 _SIDES = list(_CATALOGUE.dice["sides"])
-
-
-def _int(lo: int, hi: int, description: str, default: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "integer",
-        "minimum": lo,
-        "maximum": hi,
-        "description": description,
-    }
-    if default is not None:
-        out["default"] = default
-    return out
 
 
 def _enum(choices: Any, default: Any, description: str) -> dict[str, Any]:
     return {"enum": list(choices), "default": default, "description": description}
 
 
-def _faces(description: str) -> dict[str, Any]:
-    return {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1, "maximum": 12},
-        "description": f"evaluate only: {description}",
-    }
+def _d12(description: str) -> dict[str, Any]:
+    return faces(description, sides=12)
 
 
-SETTINGS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "the campaign's choices where the text is open (docs/rules.md)",
-    "properties": {
-        key: {"enum": list(s.choices), "default": s.default, "description": s.reading}
-        for key, s in _CATALOGUE.settings.items()
-    },
-}
+SETTINGS_SCHEMA = settings_schema(_CATALOGUE.settings)
 
 POOL: dict[str, Any] = {
     "characteristic": _enum(_SIDES, 8, "the characteristic die"),
@@ -62,18 +41,14 @@ POOL: dict[str, Any] = {
     "disadvantage": _int(0, 5, "disadvantages", 0),
     "needed": _int(1, 10, "successes needed", 1),
     "force": {"type": "boolean", "default": False, "description": "force the test"},
-    "dice": _faces("first roll, in pool order"),
-    "forced_dice": _faces("the rerolled dice (neither 1 nor success), in pool order"),
+    "dice": _d12("first roll, in pool order"),
+    "forced_dice": _d12("the rerolled dice (neither 1 nor success), in pool order"),
 }
 ATTITUDE = _enum(_CATALOGUE.attitude_order, "normal", "attitude this round")
 
 
 def _object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "required": required,
-        "properties": {**properties, "settings": SETTINGS_SCHEMA},
-    }
+    return object_with_settings(required, properties, SETTINGS_SCHEMA)
 
 
 ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] = (
@@ -120,7 +95,7 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "target_attitude": ATTITUDE,
                 "rate_of_fire": _int(0, 10, "the weapon's rate of fire", 1),
                 "melee": {"type": "boolean", "default": False},
-                "dice": _faces("the target's protection die"),
+                "dice": _d12("the target's protection die"),
             },
         ),
         attitudes,
@@ -144,9 +119,9 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                 "vest": _enum(_CATALOGUE.protection["vests"], "none", "the target's vest"),
                 "hp": _int(-100, 100, "the target's hit points now"),
                 "hp_max": _int(1, 100, "the target's hit points", 10),
-                "protection_dice": _faces("the target's attitude protection die"),
-                "vest_dice": _faces("the vest's dice"),
-                "damage_die": _faces("buckshot's damage die (short or medium range)"),
+                "protection_dice": _d12("the target's attitude protection die"),
+                "vest_dice": _d12("the vest's dice"),
+                "damage_die": _d12("buckshot's damage die (short or medium range)"),
             },
         ),
         combat,
@@ -216,8 +191,8 @@ ENTRIES: tuple[tuple[str, str, str, dict[str, Any], Any, tuple[str, ...]], ...] 
                     "default": False,
                     "description": "the other side is on two wheels too",
                 },
-                "endurance_dice": _faces("the endurance test (from round 2, unless careful)"),
-                "dice": _faces("the running or driving test, in pool order"),
+                "endurance_dice": _d12("the endurance test (from round 2, unless careful)"),
+                "dice": _d12("the running or driving test, in pool order"),
             },
         ),
         chase_test,

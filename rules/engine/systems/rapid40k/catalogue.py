@@ -16,7 +16,6 @@ Pure Python: no Django; the only I/O is reading the JSON file.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from rules.engine.systems.catalogue_file import load_version, read_json
 from rules.engine.systems.setting import Setting, read_settings
 
 CATALOGUES_DIR: Final = Path(__file__).with_name("catalogues")
@@ -504,17 +504,8 @@ def load_catalogue(version: str | None = None, *, path: Path | None = None) -> C
 
 @cache
 def _packaged(version: str) -> Catalogue:
-    catalogue = _load(CATALOGUES_DIR / f"{version}.json")
-    if catalogue.version != version:
-        raise CatalogueError(f"{version}.json says it is version {catalogue.version!r}")
-    return catalogue
+    return load_version(CATALOGUES_DIR, version, _load, CatalogueError)
 
 
 def _load(path: Path) -> Catalogue:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CatalogueError(f"cannot read the catalogue {path}: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{path.name} is not valid JSON: {exc}") from exc
-    return _read(raw)
+    return _read(read_json(path, CatalogueError))
