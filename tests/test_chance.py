@@ -51,7 +51,7 @@ def test_the_exact_fraction_is_a_tap_away():
     [
         (reverse("dice-calculator", args=["corporates", "damage"]), "damage_dice=3&soak_dice=2"),
         (
-            reverse("dice-calculator", args=["modern-rpg", "cold_blood"]),
+            reverse("dice-calculator", args=["modern-rpg", "cold-blood"]),
             "characteristic=4&empathie=4&sang_froid=4&stress=3",
         ),
     ],

@@ -64,7 +64,7 @@ class SystemIndexAPI(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=SystemIndexCardSerializer)
+    @extend_schema(operation_id="rules_system_index", responses=SystemIndexCardSerializer)
     def get(self, request, system: str):
         card = system_index_card(system)
         if card is None:

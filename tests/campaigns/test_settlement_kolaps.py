@@ -130,7 +130,7 @@ def test_the_history_page_tells_the_return(closed, client):
     client.cookies["django_language"] = "en"
     client.force_login(closed["alice"])
     html = client.get(reverse("kolaps-unit-history", args=[closed["nord"].pk])).content.decode()
-    assert "got Nord 0, Nord 1 back: the settlement of the chapter La gare was reopened" in html
+    assert "Got Nord 0, Nord 1 back: the settlement of the chapter La gare was reopened" in html
 
 
 def test_the_preview_page_shows_the_departures(closed, client):

@@ -6,7 +6,7 @@ from django.utils import translation
 
 from characters.kolaps.cards import unit_card
 from characters.kolaps.models import KolapsChange, KolapsUnit
-from config.demo.kolaps_units import DEMO_KOLAPS_DRAFT
+from config.demo.kolaps_units import DEMO_KOLAPS_DRAFT, DEMO_KOLAPS_VALID
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,8 @@ def test_it_loads_a_valid_and_a_draft_unit_idempotently():
     changes = KolapsChange.objects.count()
     call_command("demo_load", verbosity=0)
     assert KolapsChange.objects.count() == changes
-    valid = KolapsUnit.objects.get(owner__username="alice")
+    # alice also has a unit of the settled chapter's demo (config/demo/system_settlements.py).
+    valid = KolapsUnit.objects.get(owner__username="alice", name=DEMO_KOLAPS_VALID)
     # bruno also has the valid pack of the live encounter's demo (config/demo/table.py).
     draft = KolapsUnit.objects.get(owner__username="bruno", name=DEMO_KOLAPS_DRAFT)
     # Expert 4 + Vétéran 3 (+1 PU: Tir instinctif 3) + Aguerri 2 + Novice 1

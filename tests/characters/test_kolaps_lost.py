@@ -48,7 +48,9 @@ def test_it_takes_the_lost_out_recomputes_the_vu_and_keeps_them_in_the_history(c
     assert change.data["characters"] == [[veteran.pk, "Nord 1"], [novice.pk, "Nord 2"]]
     client.force_login(alice)
     html = client.get(reverse("kolaps-unit-history", args=[unit.pk])).content.decode()
-    assert "lost Nord 1, Nord 2 in the chapter La gare" in html
+    assert (
+        "Lost Nord 1, Nord 2 in the chapter La gare" in html
+    )  # no actor: the sentence starts the line
 
 
 def test_it_is_idempotent_for_a_settlement_run_twice(chapter):

@@ -71,7 +71,8 @@ def test_a_half_built_list_is_a_draft_with_its_problems_in_sentences(client, pla
     html = client.get(reverse("rapid40k-army", args=[army.pk])).content.decode()
     html = html.replace("\u00a0", " ").replace("\u202f", " ")
     assert "L\u2019armée demande au moins 1 escouade(s) Commandement ; elle en a 0." in html
-    assert "L\u2019escouade Boyz compte 0 combattants en plus de son chef" in html
+    # French counts 0 in the singular ("0 combattant").
+    assert "L\u2019escouade Boyz compte 0 combattant en plus de son chef" in html
 
 
 def test_each_click_updates_the_points_in_the_htmx_fragment(client, player):
