@@ -66,7 +66,12 @@ def asgi_server(tmp_path, transactional_db):
             time.sleep(0.2)
     yield base
     server.terminate()
-    server.wait(timeout=10)
+    try:
+        # daphne waits for the browser's sockets, still open until the contexts close.
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
 
 
 def _phone(browser, base, player, scheme):
