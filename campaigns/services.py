@@ -16,6 +16,7 @@ from campaigns.models import (
     CalendarFeed,
     Campaign,
     CampaignEvent,
+    Chapter,
     ChapterStatus,
     ChapterUnitEntry,
     Invitation,
@@ -42,6 +43,21 @@ def _record(*, campaign: Campaign, actor, verb: str, **data) -> CampaignEvent:
 def require_manager(actor, campaign: Campaign) -> None:
     """Organiser or co-organiser, or a refusal (404 when the actor cannot even see it)."""
     require(campaign_role(actor, campaign), CAN_MANAGE, visible=CAN_VIEW)
+
+
+def player_ids(campaign: Campaign) -> list[int]:
+    """The campaign's players' ids, in the order they joined."""
+    return list(
+        campaign.memberships.filter(role=MembershipRole.PLAYER)
+        .order_by("joined_at", "pk")
+        .values_list("player_id", flat=True)
+    )
+
+
+def require_open(chapter: Chapter, message: str, field: str | None = None) -> None:
+    """A closed chapter's record no longer changes: refuse with `message` (beside `field`)."""
+    if chapter.status == ChapterStatus.CLOSED:
+        raise Refusal(message, field=field)
 
 
 def _check_settings(*, chapters_planned, survival_points_survive, survival_points_victory):

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 
 def of_the_dead_objects(*, owner, organiser, campaign) -> dict:
-    from campaigns.chapters.services import chapter_plan, vote_open
+    from campaigns.chapters.services import chapter_plan
     from campaigns.services import calendar_feed_token, invitation_create
+    from campaigns.votes.services import vote_open
     from characters.profiles.services import profile_create, profile_update
 
     profile = profile_create(

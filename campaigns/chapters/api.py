@@ -19,11 +19,9 @@ from campaigns.chapters.cards import (
     ChapterCard,
     SheetCard,
     UpcomingLine,
-    VoteCard,
     chapter_card,
     sheet_card,
     upcoming_for,
-    vote_card,
 )
 from campaigns.models import (
     ChapterResult,
@@ -38,6 +36,8 @@ from campaigns.selectors import (
     vote_get_for_user,
 )
 from campaigns.systems.base import EntryResultInput
+from campaigns.votes import services as vote_services
+from campaigns.votes.cards import VoteCard, vote_card
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
@@ -471,7 +471,7 @@ class VoteOpenAPI(APIView):
             chapter = campaign.chapters.filter(pk=values["chapter"]).first()
             if chapter is None:
                 raise Refusal(_("Choose a chapter of this campaign."), field="chapter")
-        vote = chapter_services.vote_open(
+        vote = vote_services.vote_open(
             actor=request.user,
             campaign=campaign,
             kind=values["kind"],
@@ -508,7 +508,7 @@ class BallotAPI(APIView):
         data = BallotSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        chapter_services.ballot_cast(
+        vote_services.ballot_cast(
             voter=request.user,
             vote=vote,
             chapter=vote.candidates.filter(pk=values.get("chapter")).first(),
@@ -533,7 +533,7 @@ class VoteClosingAPI(APIView):
         vote = vote_get_for_user(request.user, pk, need="manage")
         data = VoteClosingSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        chapter_services.vote_set_closing(
+        vote_services.vote_set_closing(
             actor=request.user, vote=vote, closes_at=data.validated_data["closes_at"]
         )
         return _vote(request, pk)
@@ -545,7 +545,7 @@ class VoteCloseAPI(APIView):
     @extend_schema(request=None, responses=VoteCardSerializer)
     def post(self, request, pk: int):
         vote = vote_get_for_user(request.user, pk)
-        chapter_services.vote_close(actor=request.user, vote=vote)
+        vote_services.vote_close(actor=request.user, vote=vote)
         return _vote(request, pk)
 
 

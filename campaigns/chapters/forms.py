@@ -17,6 +17,7 @@ from campaigns.forms import text_field as _text
 from campaigns.models import ChapterStatus, VoteKind
 from campaigns.permissions import Member
 from campaigns.systems.base import EntryResultInput
+from campaigns.votes import services as vote_services
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text, needs_isolation
 from characters.models import Player, Vocation
@@ -125,7 +126,7 @@ class VoteOpenForm(ServiceForm):
     def save(self, actor):
         data = self.cleaned_data
         return self.run(
-            chapter_services.vote_open,
+            vote_services.vote_open,
             actor=actor,
             campaign=self.campaign,
             kind=data["kind"],
@@ -145,7 +146,7 @@ class VoteClosingForm(ServiceForm):
 
     def save(self, actor, vote):
         return self.run(
-            chapter_services.vote_set_closing,
+            vote_services.vote_set_closing,
             actor=actor,
             vote=vote,
             closes_at=self.cleaned_data.get("closes_at"),
@@ -163,7 +164,7 @@ class NextChapterBallotForm(ServiceForm):
 
     def save(self, voter, vote):
         chapter = vote.candidates.filter(pk=self.cleaned_data["chapter"]).first()
-        return self.run(chapter_services.ballot_cast, voter=voter, vote=vote, chapter=chapter)
+        return self.run(vote_services.ballot_cast, voter=voter, vote=vote, chapter=chapter)
 
 
 class VocationBallotForm(ServiceForm):
@@ -185,7 +186,7 @@ class VocationBallotForm(ServiceForm):
             if nominee
         }
         ballots = self.run(
-            chapter_services.ballots_cast, voter=voter, vote=vote, nominations=nominations
+            vote_services.ballots_cast, voter=voter, vote=vote, nominations=nominations
         )
         return None if ballots is None else len(ballots)
 

@@ -3,7 +3,7 @@
 
 from celery import shared_task
 
-from campaigns.chapters import services
+from campaigns.votes import services
 
 
 @shared_task(acks_late=True)

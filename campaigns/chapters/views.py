@@ -19,13 +19,7 @@ from campaigns import services
 from campaigns.chapters import entries
 from campaigns.chapters import services as chapter_services
 from campaigns.chapters.calendar import calendar_for_token
-from campaigns.chapters.cards import (
-    chapter_card,
-    close_card,
-    sheet_card,
-    upcoming_for,
-    vote_card,
-)
+from campaigns.chapters.cards import chapter_card, close_card, sheet_card, upcoming_for
 from campaigns.chapters.forms import (
     ArmyEntryForm,
     ChapterForm,
@@ -45,6 +39,8 @@ from campaigns.selectors import (
     chapter_get_for_user,
     vote_get_for_user,
 )
+from campaigns.votes import services as vote_services
+from campaigns.votes.cards import vote_card
 from characters.permissions import Forbidden, Refusal
 
 # --- Chapters ---------------------------------------------------------------------------------
@@ -335,7 +331,7 @@ def vote_closing(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def vote_close(request: HttpRequest, pk: int) -> HttpResponse:
     vote = vote_get_for_user(request.user, pk)
-    chapter_services.vote_close(actor=request.user, vote=vote)
+    vote_services.vote_close(actor=request.user, vote=vote)
     messages.success(request, _("The vote is closed; its result is kept."))
     return redirect("vote-detail", pk)
 

@@ -4,8 +4,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, vote_open
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan
 from campaigns.models import Chapter, VoteKind, VoteStatus
+from campaigns.votes.services import vote_open
 from characters.models import Profile
 from characters.profiles.services import profile_create, profile_update, trauma_add
 from config.demo.keys import once

@@ -6,13 +6,14 @@ import pytest
 from django.urls import reverse
 
 from campaigns.chapters.calendar import calendar, escape_text, fold
-from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, vote_open
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan
 from campaigns.services import (
     calendar_feed_token,
     campaign_create,
     campaign_join,
     invitation_create,
 )
+from campaigns.votes.services import vote_open
 from characters.profiles.services import profile_create, profile_update, trauma_add
 from tests.factories import PlayerFactory
 

@@ -8,15 +8,11 @@ from django.utils import translation
 
 from campaigns.chapters.services import (
     OutcomeInput,
-    ballot_cast,
-    ballots_cast,
     chapter_close,
     chapter_eligibility,
     chapter_plan,
     chapter_update,
     vocation_choose,
-    vote_close,
-    vote_open,
 )
 from campaigns.chapters.signals import chapter_closed
 from campaigns.models import (
@@ -36,6 +32,7 @@ from campaigns.services import (
     invitation_create,
     invitation_revoke,
 )
+from campaigns.votes.services import ballot_cast, ballots_cast, vote_close, vote_open
 from characters.models import Vocation
 from characters.permissions import Refusal
 from characters.profiles.services import (

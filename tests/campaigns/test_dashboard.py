@@ -6,15 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.chapters.services import (
-    OutcomeInput,
-    chapter_close,
-    chapter_plan,
-    chapter_start,
-    vote_open,
-)
+from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
 from campaigns.models import Chapter
 from campaigns.services import campaign_add_participant, campaign_create, campaign_leave
+from campaigns.votes.services import vote_open
 from characters.kolaps import services as kolaps
 from characters.profiles.services import profile_create
 from tests.factories import PASSWORD, PlayerFactory

@@ -7,10 +7,11 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaigns.chapters.services import ballot_cast, chapter_plan, chapter_update, vote_open
+from campaigns.chapters.services import chapter_plan, chapter_update
 from campaigns.models import CampaignEvent, NotificationSent, NotificationSubscription
 from campaigns.notifications.services import event_notify, notifications_set
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import ballot_cast, vote_open
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,12 +6,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns.chapters.services import chapter_plan, vote_open
+from campaigns.chapters.services import chapter_plan
 from campaigns.chapters.tasks import votes_close_due
 from campaigns.models import CampaignEvent, NotificationSent, VoteStatus
 from campaigns.notifications.services import notifications_set
 from campaigns.notifications.tasks import event_notify, votes_remind_due
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import vote_open
 from tests.factories import PlayerFactory
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

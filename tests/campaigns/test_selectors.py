@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 
-from campaigns.chapters.services import chapter_plan, vote_open
+from campaigns.chapters.services import chapter_plan
 from campaigns.models import Campaign, Chapter
 from campaigns.selectors import (
     campaign_get_for_user,
@@ -19,6 +19,7 @@ from campaigns.services import (
     co_organiser_add,
     invitation_create,
 )
+from campaigns.votes.services import vote_open
 from characters.permissions import Forbidden
 from tests.factories import PlayerFactory
 

@@ -12,11 +12,12 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.chapters import services as chapter_services
-from campaigns.chapters.services import ballot_cast, chapter_plan, vote_close, vote_open
+from campaigns.chapters.services import chapter_plan
 from campaigns.models import CampaignEvent, Vote, VoteStatus
 from campaigns.notifications.services import event_notify, notifications_set, votes_remind_due
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes import services as vote_services
+from campaigns.votes.services import ballot_cast, vote_close, vote_open
 from characters.permissions import Refusal
 from config.celery import app
 from tests.factories import PlayerFactory
@@ -66,9 +67,9 @@ def test_the_vote_closes_itself_at_its_date_once_and_keeps_its_result(table):
     vote = _vocation_vote(table, NOW + timedelta(hours=2))
     ballot_cast(voter=bruno, vote=vote, vocation="meneur", nominee=alice)
 
-    assert chapter_services.votes_close_due(now=NOW + timedelta(hours=1, minutes=59)) == []
-    assert chapter_services.votes_close_due(now=NOW + timedelta(hours=2)) == [vote.pk]
-    assert chapter_services.votes_close_due(now=NOW + timedelta(hours=3)) == []  # idempotent
+    assert vote_services.votes_close_due(now=NOW + timedelta(hours=1, minutes=59)) == []
+    assert vote_services.votes_close_due(now=NOW + timedelta(hours=2)) == [vote.pk]
+    assert vote_services.votes_close_due(now=NOW + timedelta(hours=3)) == []  # idempotent
     vote.refresh_from_db()
     assert vote.status == VoteStatus.CLOSED
     assert vote.result["assignments"] == {str(alice.pk): "meneur"}
@@ -88,7 +89,7 @@ def test_an_organiser_may_still_close_it_earlier_and_the_task_leaves_it(table):
     organiser, *_ = table
     vote = _vocation_vote(table, NOW + timedelta(hours=2))
     vote_close(actor=organiser, vote=vote)
-    assert chapter_services.votes_close_due(now=NOW + timedelta(hours=3)) == []
+    assert vote_services.votes_close_due(now=NOW + timedelta(hours=3)) == []
     assert CampaignEvent.objects.filter(verb="vote_closed").count() == 1
 
 
@@ -212,11 +213,9 @@ def test_a_reminded_vote_moved_later_reminds_again_before_its_new_date_only(tabl
     organiser, *_ = table
     vote = _vocation_vote(table, NOW + timedelta(hours=20))
     assert votes_remind_due(now=NOW) == [vote.pk]
-    chapter_services.vote_set_closing(
-        actor=organiser, vote=vote, closes_at=NOW + timedelta(hours=22)
-    )
+    vote_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(hours=22))
     assert votes_remind_due(now=NOW + timedelta(hours=1)) == []
-    chapter_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(days=3))
+    vote_services.vote_set_closing(actor=organiser, vote=vote, closes_at=NOW + timedelta(days=3))
     assert votes_remind_due(now=NOW + timedelta(days=1)) == []  # two days before: not yet
     assert votes_remind_due(now=NOW + timedelta(days=2, hours=1)) == [vote.pk]
     assert votes_remind_due(now=NOW + timedelta(days=2, hours=2)) == []

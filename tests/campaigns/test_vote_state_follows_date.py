@@ -10,15 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.chapters.services import (
-    ballot_cast,
-    chapter_plan,
-    chapter_start,
-    vote_close,
-    vote_open,
-)
+from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import Vote, VoteStatus
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import ballot_cast, vote_close, vote_open
 from characters.permissions import Refusal
 from config import embedded_beat
 from rules.engine.systems.of_the_dead.votes import count_next_chapter

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from campaigns.chapters.services import vote_close, vote_open
+from campaigns.votes.services import vote_close, vote_open
 from tests.campaigns.test_chapter_pages import _table
 
 pytestmark = pytest.mark.django_db

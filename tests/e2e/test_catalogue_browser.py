@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from campaigns.chapters.services import chapter_plan, vote_open
+from campaigns.chapters.services import chapter_plan
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import vote_open
 from rules.catalogue.cards import SYSTEMS_WITH_CATALOGUE
 from tests.e2e.test_player_view_browser import _fits, _log_in, shot
 from tests.factories import PlayerFactory

@@ -4,9 +4,10 @@ calculators' odds shown at once and after each change. Screenshots go to test-ou
 
 import pytest
 
-from campaigns.chapters.services import chapter_plan, vote_open
+from campaigns.chapters.services import chapter_plan
 from campaigns.models import Membership
 from campaigns.services import campaign_add_participant, campaign_create, invitation_create
+from campaigns.votes.services import vote_open
 from characters.kolaps import services as kolaps
 from tests.factories import PASSWORD, PlayerFactory
 
