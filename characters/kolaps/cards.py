@@ -30,7 +30,7 @@ from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Role, require
 from rules.engine.dice import BANDS
 from rules.engine.systems.kolaps import costing
-from rules.engine.systems.kolaps.catalogue import Armour, Catalogue, Weapon
+from rules.engine.systems.kolaps.catalogue_records import Armour, Catalogue, Weapon
 
 CAN_EDIT = {Role.OWNER}
 HISTORY_SHOWN = 100

@@ -35,7 +35,8 @@ from characters.rosters.services import (
     roster_write,
 )
 from rules.engine.systems.kolaps import costing
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 
 Owned = TypeVar("Owned", KolapsCharacter, KolapsUnit)
 CREATION_VERBS = frozenset({"created", "duplicated", "imported"})

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.engine.systems.kolaps import costing
-from rules.engine.systems.kolaps.catalogue import Catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 
 SENTENCES: Mapping[str, object] = {
     costing.UNKNOWN_AFFILIATION: gettext_lazy(

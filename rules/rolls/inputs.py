@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.engine.systems.kolaps.catalogue import CatalogueError, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import CatalogueError
 from rules.engine.systems.rapid40k.catalogue import load_catalogue as load_rapid40k
 from rules.labels import COVER_LABELS, FOLLOW_UP_LABELS, ORDER_LABELS, RANK_LABELS
 

@@ -20,7 +20,8 @@ from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps import at_the_table as k18
 from rules.engine.systems.kolaps.attack import OWN_SIDE_STRAYS
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.table.adapter import TableAdapter
 from rules.table.models import Combatant, EntryKind, Phase

@@ -12,14 +12,16 @@ from typing import Any
 
 import pytest
 
+from rules.engine.dice import Dice
 from rules.engine.systems.kolaps.catalogue import (
-    Catalogue,
-    CatalogueError,
-    Dice,
-    Requirement,
     catalogue_path,
     catalogue_versions,
     load_catalogue,
+)
+from rules.engine.systems.kolaps.catalogue_records import (
+    Catalogue,
+    CatalogueError,
+    Requirement,
     parse_dice,
     parse_power,
 )

@@ -22,13 +22,8 @@ from rules.engine.systems.kolaps import (
     vigilance,
 )
 from rules.engine.systems.kolaps import talent_test as t
-from rules.engine.systems.kolaps.catalogue import (
-    Catalogue,
-    CatalogueError,
-    catalogue_path,
-    catalogue_versions,
-    load_catalogue,
-)
+from rules.engine.systems.kolaps.catalogue import catalogue_path, catalogue_versions, load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, CatalogueError
 
 KOLAPS = Path(t.__file__).parent
 

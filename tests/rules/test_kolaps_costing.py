@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from rules.engine.systems.kolaps import costing
-from rules.engine.systems.kolaps.catalogue import Cost, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Cost
 from rules.engine.systems.kolaps.costing import CharacterChoices, compare, cost_character, cost_unit
 
 

@@ -40,7 +40,8 @@ from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps import talent_test as t
-from rules.engine.systems.kolaps.catalogue import Catalogue, CatalogueError, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, CatalogueError
 from rules.engine.systems.kolaps.steps import DiceSource, GivenDice, Pending, RolledDice
 from rules.engine.systems.kolaps.vigilance import db_of
 

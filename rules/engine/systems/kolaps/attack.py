@@ -17,7 +17,8 @@ from typing import Any
 from rules.engine.dice import Dice, distribution, parse
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import talent_test as t
-from rules.engine.systems.kolaps.catalogue import Catalogue, DamageTable, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, DamageTable
 from rules.engine.systems.kolaps.steps import DiceSource, Pending, total
 
 D6 = parse("D6")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rules.engine.systems.kolaps.catalogue import Catalogue, DamageTable, Wound
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, DamageTable, Wound
 
 # The talent whose levels change power, death rolls and regeneration (K7, K8, K18).
 METABOLISM = "metabolisme-inhumain-vampire"

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
-from rules.engine.systems.kolaps.catalogue import Catalogue, Cost
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, Cost
 
 # Problem codes: the app keeps one sentence per code (characters/kolaps_text.py).
 UNKNOWN_AFFILIATION: Final = "unknown_affiliation"

@@ -20,7 +20,8 @@ from typing import Any
 from rules.engine.dice import parse
 from rules.engine.systems.kolaps import consequences as c
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 from rules.engine.systems.kolaps.ranged import metabolism
 from rules.engine.systems.kolaps.steps import DiceSource, Pending, verbs
 

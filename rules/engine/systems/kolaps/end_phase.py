@@ -26,7 +26,8 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import Catalogue, FollowUps, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue, FollowUps
 from rules.engine.systems.kolaps.steps import certain
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 

@@ -49,7 +49,8 @@ from rules.engine.systems.kolaps.attack import (
     test_setup,
 )
 from rules.engine.systems.kolaps.attack import describe as attack_description
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 from rules.engine.systems.kolaps.ranged import metabolism
 from rules.engine.systems.kolaps.steps import DiceSource, Pending, verbs
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from rules.engine.errors import RuleInputError
 from rules.engine.systems.kolaps import inputs
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 from rules.engine.systems.kolaps.steps import certain
 from rules.engine.systems.kolaps.talent_test import rank_slugs
 

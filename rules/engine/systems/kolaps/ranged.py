@@ -55,7 +55,8 @@ from rules.engine.systems.kolaps.attack import (
     test_setup,
 )
 from rules.engine.systems.kolaps.attack import describe as attack_description
-from rules.engine.systems.kolaps.catalogue import UNTOUCHABLE, Catalogue, Weapon, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import UNTOUCHABLE, Catalogue, Weapon
 from rules.engine.systems.kolaps.steps import DiceSource, verbs
 
 ORDERS = ("support", "defensive", "offensive", "movement")

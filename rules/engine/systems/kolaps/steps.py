@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.engine.dice import SIDES, Dice, DiceError, check_dice, roll_d6
 from rules.engine.errors import RuleInputError
-from rules.engine.systems.kolaps.catalogue import Catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 
 Answer = dict[str, Any]
 Walk = Callable[[Mapping[str, Any], "DiceSource", Catalogue | None], Answer]

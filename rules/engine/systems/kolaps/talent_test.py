@@ -17,7 +17,8 @@ from math import comb, factorial
 
 from rules.engine.dice import SIDES, DiceError, check_dice, parse, roll_d6
 from rules.engine.errors import RuleInputError
-from rules.engine.systems.kolaps.catalogue import Catalogue, load_catalogue
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import Catalogue
 
 
 @dataclass(frozen=True)

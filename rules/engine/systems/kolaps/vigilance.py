@@ -25,11 +25,11 @@ from typing import Any
 from rules.engine.dice import parse
 from rules.engine.systems.kolaps import inputs
 from rules.engine.systems.kolaps import talent_test as t
-from rules.engine.systems.kolaps.catalogue import (
+from rules.engine.systems.kolaps.catalogue import load_catalogue
+from rules.engine.systems.kolaps.catalogue_records import (
     INTERVENTION_AUTOMATIC,
     INTERVENTION_IMPOSSIBLE,
     Catalogue,
-    load_catalogue,
 )
 
 
