@@ -27,6 +27,21 @@ class FightersTable(TableAdapter):
     OUT_OF_ACTION_IS_LOST: ClassVar[bool] = False
     SUMMARY_NUMBERS: ClassVar[str] = ""
 
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        """A chapter's encounter: the players' fighters on one side, the opponents the
+        organiser plays on the other, at the system's catalogue."""
+        ours, theirs = self.sides()
+        combatants = self.player_fighters(chapter, ours) + self.opponents(theirs)
+        return [ours, theirs], combatants, self.catalogue_version()
+
+    def player_fighters(self, chapter, side: str) -> list[Combatant]:
+        """The players' fighters of a chapter's encounter (a `Refusal` when there are none)."""
+        raise NotImplementedError(f"{self.SYSTEM} says who its players bring")
+
+    def catalogue_version(self) -> str:
+        """The version of the system's catalogue a chapter's encounter plays."""
+        raise NotImplementedError(f"{self.SYSTEM} names its catalogue")
+
     def fighter_state(self, **numbers: Any) -> dict[str, Any]:
         return {**self.DEFAULT_STATE, **numbers}
 

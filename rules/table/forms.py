@@ -87,7 +87,7 @@ HAND_DICE = (
     "death_die",
     "stray_die",
     "stray_death_die",
-    *of_the_dead.HAND_DICE,
+    *of_the_dead.ADAPTER.HAND_DICE,
 )
 
 

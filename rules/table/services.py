@@ -478,7 +478,7 @@ def encounter_create_quick_party(*, actor, title: str = "") -> Encounter:
     combatants = [of_the_dead.profile_combatant(profile)] if profile else []
     return encounter_create_pickup(
         actor=actor,
-        system=of_the_dead.SYSTEM,
+        system=of_the_dead.ADAPTER.SYSTEM,
         sides=[of_the_dead.SURVIVORS, of_the_dead.ZOMBIES],
         combatants=combatants,
         title=_clean_title(title, _("A quick party")),
@@ -564,7 +564,7 @@ def encounter_add_combatants(
     """The organiser adds zombies by type, or a non-player character, to an Of the Dead
     encounter; the initiative order takes them in at once."""
     _require(actor, encounter, CAN_MANAGE)
-    if encounter.system != of_the_dead.SYSTEM:
+    if encounter.system != of_the_dead.ADAPTER.SYSTEM:
         raise Refusal(_("Zombies and non-player characters join Of the Dead encounters."))
     with transaction.atomic():
         locked = _lock(encounter, version)
@@ -650,7 +650,7 @@ def encounter_create_armies(*, actor, armies: list[Rapid40kArmy | None], title: 
         raise Refusal(_("An army list without squads cannot fight."), field="armies")
     return encounter_create_pickup(
         actor=actor,
-        system=rapid40k.SYSTEM,
+        system=rapid40k.ADAPTER.SYSTEM,
         sides=sides,
         combatants=combatants,
         title=_clean_title(title, " / ".join(a.name for a in armies)),
