@@ -25,7 +25,7 @@ from rules.labels import (
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
 from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
-from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.kolaps.combatants import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
 from rules.table.rapid40k import VEHICLE_ATTACKS
 from rules.table.rapid40k import weapon_choices as rapid40k_weapons

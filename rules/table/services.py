@@ -38,7 +38,9 @@ from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
-from rules.table import kolaps, of_the_dead, rapid40k
+from rules.table import of_the_dead, rapid40k
+from rules.table.kolaps import adapter as kolaps
+from rules.table.kolaps.combatants import unit_combatants
 from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
     UNDO_LOOKS_PAST,
@@ -616,12 +618,12 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
             raise Refusal(_("A unit without characters cannot fight."), field="units")
     return encounter_create_pickup(
         actor=actor,
-        system=kolaps.SYSTEM,
+        system=kolaps.ADAPTER.SYSTEM,
         sides=sides,
         combatants=[
             c
             for unit, side in zip(units, sides, strict=True)
-            for c in kolaps.unit_combatants(unit, side, unit.owner)
+            for c in unit_combatants(unit, side, unit.owner)
         ],
         title=_clean_title(title, " / ".join(u.name for u in units)),
         catalogue_version=units[0].catalogue_version,
