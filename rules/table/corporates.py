@@ -21,6 +21,7 @@ from characters.corporates.services import corporates_fighter_numbers
 from characters.permissions import Refusal
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.schedule import turn_plan
+from rules.table.adapter import hand_suffix
 from rules.table.checks import require_kind_and_actor
 from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
@@ -285,9 +286,7 @@ class CorporatesTable(FightersTable):
             }
             if kind in ("damage", "shot_damage"):
                 text = f"{actor} → {text}"
-        if data.get("by_hand"):
-            text += " · " + _("dice rolled by hand")
-        return text
+        return text + hand_suffix(data)
 
     OUT_OF_ACTION_IS_LOST = True
     SUMMARY_NUMBERS = "levels"

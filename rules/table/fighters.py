@@ -1,8 +1,9 @@
 """The shape shared by the systems whose fighters are numbers in `Combatant.state`
 (Corporates, the modern RPG, Rapid 40000): their live state, the campaign's rules settings
-handed to every resolver, the opponents the organiser plays in a chapter, the checks every
-attack makes, and the summary the chapter's close reads. Each system's adapter subclasses
-`FightersTable` and says only what is its own.
+handed to every resolver, a chapter's encounter (the players' fighters, `player_fighters`,
+against the opponents the organiser plays), the checks every attack makes, and the summary
+the chapter's close reads. Each system's adapter subclasses `FightersTable` and says only
+what is its own.
 """
 
 from typing import Any, ClassVar

@@ -77,18 +77,6 @@ class EncounterRollForm(ServiceForm):
 # --- The live encounter -----------------------------------------------------------------------
 
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
-# The dice a page asks for when they were rolled by hand, by the resolvers' field names
-# (each system's adapter says which of them it asks: `HAND_DICE`).
-HAND_DICE = (
-    "dice",
-    "a_dice",
-    "b_dice",
-    "power_dice",
-    "death_die",
-    "stray_die",
-    "stray_death_die",
-    *of_the_dead.ADAPTER.HAND_DICE,
-)
 
 
 def parse_dice(text: str, top: int = 6) -> list[int] | None:

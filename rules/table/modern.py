@@ -22,6 +22,7 @@ from characters.modern.models import ModernCharacter
 from characters.permissions import Refusal
 from rules.engine.systems.modern.attitudes import Fighter, initiative_order
 from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.table.adapter import hand_suffix
 from rules.table.checks import require_kind_and_actor
 from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
@@ -265,9 +266,7 @@ class ModernTable(FightersTable):
             text += " — " + _("killed")
         elif outcome.get("out_of_action") and outcome.get("damage"):
             text += " — " + _("out of action")
-        if data.get("by_hand"):
-            text += " · " + _("dice rolled by hand")
-        return text
+        return text + hand_suffix(data)
 
     SUMMARY_NUMBERS = "hp"
 

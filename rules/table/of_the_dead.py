@@ -49,7 +49,7 @@ from rules.labels import (
     OTD_SIZE_LABELS,
 )
 from rules.rolls.services import _sentence
-from rules.table.adapter import TableAdapter
+from rules.table.adapter import TableAdapter, hand_suffix
 from rules.table.models import Combatant, EntryKind, Phase
 
 # Actions on oneself: the target is the actor.
@@ -711,8 +711,7 @@ class OfTheDeadTable(TableAdapter):
         detail = _effects_text(data)
         if detail:
             text += f" ({detail})"
-        if data.get("by_hand"):
-            text += " · " + _("dice rolled by hand")
+        text += hand_suffix(data)
         if data.get("out_of_turn"):
             text += " · " + _("out of turn, by the organiser")
         return text

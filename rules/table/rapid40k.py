@@ -235,18 +235,6 @@ class Rapid40kTable(FightersTable):
         "remove": gettext_lazy("Remove a figure (organisers)"),
     }
     MANAGER_KINDS = ("remove",)
-    FORM_FIELDS = (
-        "kind",
-        "actor",
-        "target",
-        "squad_weapon",
-        "aimed",
-        "charged",
-        "power_attack",
-        "chef_nearby",
-        "vehicle_attack",
-        "roll",
-    )
     OPTION_FIELDS = (
         "squad_weapon",
         "aimed",
@@ -255,6 +243,7 @@ class Rapid40kTable(FightersTable):
         "chef_nearby",
         "vehicle_attack",
     )
+    FORM_FIELDS = ("kind", "actor", "target", *OPTION_FIELDS, "roll")
     HAND_DICE = ("dice", "deviation_dice", "a_dice", "b_dice")
     PHASES = (Phase.ACTION,)
     FIRST_PHASE = Phase.ACTION

@@ -17,7 +17,7 @@ from characters.kolaps.models import KolapsCharacter
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.catalogue import Catalogue
-from rules.table.adapter import TableAdapter
+from rules.table.adapter import TableAdapter, hand_suffix
 from rules.table.kolaps.actions import (
     PENDING_STRAY,
     SELF_KINDS,
@@ -55,7 +55,7 @@ from rules.table.kolaps.combatants import (
     unit_combatants,
     weapons_for,
 )
-from rules.table.kolaps.log import roll_text, stray_choice_text
+from rules.table.kolaps.log import roll_text, stray_choice_text, wound_text
 from rules.table.models import Combatant, EntryKind, Phase
 from rules.templatetags.outcomes import row_label
 
@@ -462,21 +462,13 @@ class KolapsTable(TableAdapter):
                 "struck": struck,
                 "row": row_label(outcome.get("row")),
             }
-        hit = outcome.get("target") if data.get("kind") != "wound" else outcome
-        if (hit or {}).get("sante_after") is not None:
-            text += " " + _("(Santé %(before)s → %(after)s)") % {
-                "before": hit.get("sante_before"),
-                "after": hit.get("sante_after"),
-            }
-        if (hit or {}).get("killed"):
-            text += " — " + _("killed")
+        hit = (outcome.get("target") if data.get("kind") != "wound" else outcome) or {}
+        text += wound_text(hit, hit.get("killed"))
         if "stray_pending" in (data.get("effects") or []):
             text += " — " + _(
                 "a stray shot hits one of %(target)s's allies: its player chooses which"
             ) % {"target": target}
-        if data.get("by_hand"):
-            text += " · " + _("dice rolled by hand")
-        return text
+        return text + hand_suffix(data)
 
     def card_fields(self, combatant, *, sees: bool) -> dict[str, Any]:
         """A figure's card at the table: its rank, the gauges (Santé, Souffle, Moral), its order

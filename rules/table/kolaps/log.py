@@ -1,9 +1,23 @@
 """KOLAPS at the table: the log's lines of K18's talent rolls and of a stray shot's choice
-(the adapter's `action_text` writes the others)."""
+(the adapter's `action_text` writes the others), and what every line says of a wound."""
 
 from django.utils.translation import gettext as _
 
+from rules.table.adapter import hand_suffix
 from rules.templatetags.outcomes import row_label
+
+
+def wound_text(hit: dict, killed) -> str:
+    """What a line says of a figure struck: its Santé before and after, and its death."""
+    text = ""
+    if hit.get("sante_after") is not None:
+        text += " " + _("(Santé %(before)s → %(after)s)") % {
+            "before": hit.get("sante_before"),
+            "after": hit.get("sante_after"),
+        }
+    if killed:
+        text += " — " + _("killed")
+    return text
 
 
 def roll_text(kind: str, outcome: dict, actor: str, target: str, by_hand) -> str:
@@ -42,17 +56,8 @@ def roll_text(kind: str, outcome: dict, actor: str, target: str, by_hand) -> str
         ) % names
     else:
         text = (_("%(actor)s keeps their footing.") if succeeded else _("%(actor)s falls.")) % names
-        wound = outcome.get("wound") or {}
-        if wound.get("sante_after") is not None:
-            text += " " + _("(Santé %(before)s → %(after)s)") % {
-                "before": wound.get("sante_before"),
-                "after": wound.get("sante_after"),
-            }
-        if outcome.get("killed"):
-            text += " — " + _("killed")
-    if by_hand:
-        text += " · " + _("dice rolled by hand")
-    return text
+        text += wound_text(outcome.get("wound") or {}, outcome.get("killed"))
+    return text + hand_suffix({"by_hand": by_hand})
 
 
 def stray_choice_text(data: dict, chooser: str, hit: str) -> str:
@@ -67,13 +72,4 @@ def stray_choice_text(data: dict, chooser: str, hit: str) -> str:
         "hit": hit,
         "wound": row_label((data.get("inputs") or {}).get("wound")),
     }
-    if outcome.get("sante_after") is not None:
-        text += " " + _("(Santé %(before)s → %(after)s)") % {
-            "before": outcome.get("sante_before"),
-            "after": outcome.get("sante_after"),
-        }
-    if outcome.get("killed"):
-        text += " — " + _("killed")
-    if data.get("by_hand"):
-        text += " · " + _("dice rolled by hand")
-    return text
+    return text + wound_text(outcome, outcome.get("killed")) + hand_suffix(data)
