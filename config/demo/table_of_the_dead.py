@@ -68,7 +68,7 @@ def _playing_now(encounter: Encounter) -> list[Combatant]:
     encounter.refresh_from_db()
     everyone = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     by_pk = {c.pk: c for c in everyone}
-    rows = of_the_dead.order(everyone, encounter.phase, encounter.turn)
+    rows = of_the_dead.ADAPTER.order(everyone, encounter.phase, encounter.turn)
     return [by_pk[row["id"]] for row in rows if row["now"]]
 
 

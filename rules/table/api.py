@@ -32,7 +32,7 @@ from rules.table.cards import (
     written_line,
 )
 from rules.table.idempotency import HEADER, REPLAYED, kept_body, write_key, write_once
-from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.kolaps.combatants import DIRECTIVE_LABELS
 from rules.table.models import Encounter
 from rules.table.selectors import encounter_get_by_token, encounter_get_for_user
 from rules.table.services import (

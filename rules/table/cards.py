@@ -21,7 +21,7 @@ from characters.bidi import isolate_text
 from characters.compiled import CompiledRead, fields_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
-from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.kolaps.combatants import DIRECTIVE_LABELS
 from rules.table.models import (
     UNDO_LOOKS_PAST,
     Combatant,

@@ -1,8 +1,9 @@
 """The shape shared by the systems whose fighters are numbers in `Combatant.state`
 (Corporates, the modern RPG, Rapid 40000): their live state, the campaign's rules settings
-handed to every resolver, the opponents the organiser plays in a chapter, the checks every
-attack makes, and the summary the chapter's close reads. Each system's adapter subclasses
-`FightersTable` and says only what is its own.
+handed to every resolver, a chapter's encounter (the players' fighters, `player_fighters`,
+against the opponents the organiser plays), the checks every attack makes, and the summary
+the chapter's close reads. Each system's adapter subclasses `FightersTable` and says only
+what is its own.
 """
 
 from typing import Any, ClassVar
@@ -26,6 +27,21 @@ class FightersTable(TableAdapter):
     # levels put it out of the fight), and which of its numbers the summary keeps.
     OUT_OF_ACTION_IS_LOST: ClassVar[bool] = False
     SUMMARY_NUMBERS: ClassVar[str] = ""
+
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        """A chapter's encounter: the players' fighters on one side, the opponents the
+        organiser plays on the other, at the system's catalogue."""
+        ours, theirs = self.sides()
+        combatants = self.player_fighters(chapter, ours) + self.opponents(theirs)
+        return [ours, theirs], combatants, self.catalogue_version()
+
+    def player_fighters(self, chapter, side: str) -> list[Combatant]:
+        """The players' fighters of a chapter's encounter (a `Refusal` when there are none)."""
+        raise NotImplementedError(f"{self.SYSTEM} says who its players bring")
+
+    def catalogue_version(self) -> str:
+        """The version of the system's catalogue a chapter's encounter plays."""
+        raise NotImplementedError(f"{self.SYSTEM} names its catalogue")
 
     def fighter_state(self, **numbers: Any) -> dict[str, Any]:
         return {**self.DEFAULT_STATE, **numbers}

@@ -25,7 +25,7 @@ from rules.labels import (
 from rules.rolls.models import RollRecord
 from rules.table import of_the_dead
 from rules.table.corporates import RANGE_BANDS as CORPORATES_RANGES
-from rules.table.kolaps import DIRECTIVE_LABELS
+from rules.table.kolaps.combatants import DIRECTIVE_LABELS
 from rules.table.modern import ATTITUDE_LABELS
 from rules.table.rapid40k import VEHICLE_ATTACKS
 from rules.table.rapid40k import weapon_choices as rapid40k_weapons
@@ -77,18 +77,6 @@ class EncounterRollForm(ServiceForm):
 # --- The live encounter -----------------------------------------------------------------------
 
 ROLL_CHOICES = [("server", _("Roll on the server")), ("hand", _("Dice rolled by hand"))]
-# The dice a page asks for when they were rolled by hand, by the resolvers' field names
-# (each system's adapter says which of them it asks: `HAND_DICE`).
-HAND_DICE = (
-    "dice",
-    "a_dice",
-    "b_dice",
-    "power_dice",
-    "death_die",
-    "stray_die",
-    "stray_death_die",
-    *of_the_dead.HAND_DICE,
-)
 
 
 def parse_dice(text: str, top: int = 6) -> list[int] | None:

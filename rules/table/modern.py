@@ -22,46 +22,11 @@ from characters.modern.models import ModernCharacter
 from characters.permissions import Refusal
 from rules.engine.systems.modern.attitudes import Fighter, initiative_order
 from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.table.adapter import hand_suffix
 from rules.table.checks import require_kind_and_actor
 from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
 
-SYSTEM = "modern-rpg"
-KINDS = ("attitude", "attack", "care", "damage")
-KIND_LABELS = {
-    "attitude": gettext_lazy("Take an attitude for the round"),
-    "attack": gettext_lazy("Attack (shot or blow)"),
-    "care": gettext_lazy("Give care (a care test)"),
-    "damage": gettext_lazy("Apply damage (organisers)"),
-}
-MANAGER_KINDS = ("damage",)
-FORM_FIELDS = ("kind", "actor", "target", "attitude", "amount", "roll")
-HAND_DICE = ("dice", "protection_dice", "vest_dice")
-# The largest face typed by hand (the modern RPG rolls d4 to d12).
-DIE_MAX = 12
-OPTION_FIELDS = ("attitude", "amount")
-PHASES = (Phase.ATTITUDES, Phase.ACTION)
-FIRST_PHASE = Phase.ATTITUDES
-ADVANCE_LABELS = {
-    Phase.ATTITUDES: gettext_lazy("To the actions, in initiative order"),
-    Phase.ACTION: gettext_lazy("Next round: attitudes"),
-}
-# A pick-up fighter's numbers: the characteristic and skill dice of its attack, its weapon,
-# its vest and hit points (the text's example character has 10).
-DEFAULT_STATE: dict[str, Any] = {
-    "characteristic": 8,
-    "skill": 6,
-    "reflexes": 8,
-    "weapon_damage": 2,
-    "rate_of_fire": 1,
-    "vest": "none",
-    "hp": 10,
-    "hp_max": 10,
-    "attitude": "normal",
-    "initiative": None,
-    "care_characteristic": 8,
-    "care_skill": 0,
-}
 ATTITUDE_LABELS = {
     "surprised": gettext_lazy("surprised"),
     "hidden": gettext_lazy("hidden"),
@@ -92,36 +57,6 @@ def character_combatant(character: ModernCharacter, side: str, player) -> Combat
     )
 
 
-def player_fighters(chapter, side: str) -> list[Combatant]:
-    """A chapter's encounter: the players' modern characters."""
-    players = list(chapter.campaign.memberships.filter(role="player").select_related("player"))
-    characters = ModernCharacter.objects.filter(
-        owner__in=[m.player for m in players]
-    ).select_related("owner")
-    combatants = [character_combatant(c, side, c.owner) for c in characters]
-    if not combatants:
-        raise Refusal(_("An encounter needs the players' characters: create one first."))
-    return combatants
-
-
-def check_action(encounter, actor, target, action) -> None:
-    if require_kind_and_actor(action, actor, target, kinds=KINDS, applied="damage"):
-        return
-    if action.kind == "attitude":
-        if encounter.phase != Phase.ATTITUDES:
-            raise Refusal(_("Attitudes are taken at the start of the round."), field="kind")
-        attitude = action.options.get("attitude")
-        if not isinstance(attitude, str) or attitude not in ATTITUDE_LABELS:
-            raise Refusal(_("Choose an attitude."), field="attitude")
-        return
-    if encounter.phase != Phase.ACTION:
-        raise Refusal(_("Attacks are made in the action phase."), field="kind")
-    if action.kind == "care":
-        FightersTable.require_other_living(None, target)
-        return
-    FightersTable.require_other_living(actor, target)
-
-
 def combat_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
     """The combat resolver's input from the two combatants' live state."""
     mine, theirs = actor.state, target.state
@@ -139,31 +74,6 @@ def combat_input(actor, target, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
-    if action.kind == "attitude":
-        return None, {"attitude": action.options.get("attitude")}
-    if action.kind == "damage":
-        amount = FightersTable.amount(action, 0, 100)
-        hp = target.state["hp"] - amount
-        return None, {
-            "damage": amount,
-            "hp": hp,
-            "dead": amount > 0 and target.state["hp"] < 0,
-            "out_of_action": hp <= 0,
-        }
-    if action.kind == "care":
-        # Soins: "Pour chaque blessure/coup reçu, la cible peut bénéficier d'un unique test
-        # de soin" (the healer's own numbers; the table trusts the organiser on the once).
-        return "healing", {
-            "characteristic": actor.state.get("care_characteristic", 8),
-            "skill": actor.state.get("care_skill", 0),
-            "hp": max(-100, min(100, target.state["hp"])),
-            "hp_max": target.state["hp_max"],
-            "settings": FightersTable.settings(encounter),
-        }
-    return "combat", combat_input(actor, target, FightersTable.settings(encounter))
-
-
 def _hurt(target, outcome: dict[str, Any]) -> list[str]:
     damage = int(outcome.get("damage") or 0)
     if not damage:
@@ -179,21 +89,6 @@ def _hurt(target, outcome: dict[str, Any]) -> list[str]:
     return ["wounded"]
 
 
-def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
-    if action.kind == "attitude":
-        actor.state = {**actor.state, "attitude": outcome["attitude"]}
-        return ["attitude"]
-    if action.kind == "care":
-        target.state = {**target.state, "hp": outcome["hp"]}
-        if outcome["hp"] > 0 and target.unconscious:
-            target.unconscious = False
-        return ["cared"] if outcome.get("hp_change", 0) >= 0 else ["care_failed"]
-    effects = _hurt(target, outcome)
-    if "killed" in effects and actor is not None:
-        actor.kills += 1
-    return effects
-
-
 def _order(combatants: list[Combatant], rng: random.Random, surprised: str) -> list[str]:
     """The round's order (`initiative_order`): names of the living, fastest first."""
     fighters = [
@@ -206,116 +101,191 @@ def _order(combatants: list[Combatant], rng: random.Random, surprised: str) -> l
     ]
 
 
-def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
-    """Attitudes -> action: the round's order of action. Action -> the next round's
-    attitudes (everyone back to normal)."""
-    if encounter.phase == Phase.ATTITUDES:
-        surprised = FightersTable.settings(encounter).get("surprised", "acts_last")
-        order = _order(combatants, random.Random(), surprised)
-        for c in combatants:
-            rank = order.index(str(c.pk)) + 1 if str(c.pk) in order else None
-            c.state = {**c.state, "initiative": rank}
-        encounter.phase = Phase.ACTION
-        return EntryKind.PHASE, {"phase": Phase.ACTION, "order": [int(pk) for pk in order]}
-    for c in combatants:
-        c.state = {**c.state, "attitude": "normal", "initiative": None}
-    ended = encounter.turn
-    encounter.turn += 1
-    encounter.phase = Phase.ATTITUDES
-    return EntryKind.END_PHASE, {"turn": ended, "characters": []}
-
-
-def order(combatants: list[Combatant], phase: str, turn: int = 0) -> list[dict[str, Any]]:
-    """Who acts in the action phase, in the round's initiative order (the seam's hook)."""
-    if phase != Phase.ACTION:
-        return []
-    placed = [c for c in combatants if c.state.get("initiative") and not c.dead]
-    return [
-        {"id": c.pk, "name": c.name, "initiative": c.state["initiative"], "tied": False}
-        for c in sorted(placed, key=lambda c: c.state["initiative"])
-    ]
-
-
-def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
-    """What the page shows of a combatant's live state."""
-    lines = [
-        (str(_("Hit points")), f"{state.get('hp')}/{state.get('hp_max')}"),
-        (str(_("Attitude")), str(ATTITUDE_LABELS.get(state.get("attitude", ""), ""))),
-    ]
-    if state.get("initiative"):
-        lines.append((str(_("Acts")), str(state["initiative"])))
-    return lines
-
-
-def action_text(data: dict, actor: str, target: str) -> str:
-    outcome = data.get("outcome") or {}
-    kind = data.get("kind")
-    if kind == "attitude":
-        text = _("%(actor)s takes the attitude: %(attitude)s") % {
-            "actor": actor,
-            "attitude": ATTITUDE_LABELS.get(outcome.get("attitude", ""), ""),
-        }
-    elif kind == "care":
-        text = _("%(actor)s gives care to %(target)s: %(change)+d hit points (%(hp)s)") % {
-            "actor": actor,
-            "target": target,
-            "change": outcome.get("hp_change", 0),
-            "hp": outcome.get("hp"),
-        }
-    elif kind == "damage":
-        text = _("%(target)s takes %(damage)s damage (%(hp)s hit points)") % {
-            "target": target,
-            "damage": outcome.get("damage"),
-            "hp": outcome.get("hp"),
-        }
-    elif outcome.get("damage"):
-        text = _("%(actor)s hits %(target)s: %(damage)s damage (%(hp)s hit points)") % {
-            "actor": actor,
-            "target": target,
-            "damage": outcome.get("damage"),
-            "hp": outcome.get("hp"),
-        }
-    else:
-        text = _("%(actor)s attacks %(target)s: no damage") % {"actor": actor, "target": target}
-    if outcome.get("dead"):
-        text += " — " + _("killed")
-    elif outcome.get("out_of_action") and outcome.get("damage"):
-        text += " — " + _("out of action")
-    if data.get("by_hand"):
-        text += " · " + _("dice rolled by hand")
-    return text
-
-
 class ModernTable(FightersTable):
-    SYSTEM = SYSTEM
-    KINDS = KINDS
-    KIND_LABELS = KIND_LABELS
-    MANAGER_KINDS = MANAGER_KINDS
-    FORM_FIELDS = FORM_FIELDS
-    HAND_DICE = HAND_DICE
-    DIE_MAX = DIE_MAX
-    OPTION_FIELDS = OPTION_FIELDS
-    PHASES = PHASES
-    FIRST_PHASE = FIRST_PHASE
-    ADVANCE_LABELS = ADVANCE_LABELS
-    DEFAULT_STATE = DEFAULT_STATE
+    SYSTEM = "modern-rpg"
+    KINDS = ("attitude", "attack", "care", "damage")
+    KIND_LABELS = {
+        "attitude": gettext_lazy("Take an attitude for the round"),
+        "attack": gettext_lazy("Attack (shot or blow)"),
+        "care": gettext_lazy("Give care (a care test)"),
+        "damage": gettext_lazy("Apply damage (organisers)"),
+    }
+    MANAGER_KINDS = ("damage",)
+    FORM_FIELDS = ("kind", "actor", "target", "attitude", "amount", "roll")
+    HAND_DICE = ("dice", "protection_dice", "vest_dice")
+    # The largest face typed by hand (the modern RPG rolls d4 to d12).
+    DIE_MAX = 12
+    OPTION_FIELDS = ("attitude", "amount")
+    PHASES = (Phase.ATTITUDES, Phase.ACTION)
+    FIRST_PHASE = Phase.ATTITUDES
+    ADVANCE_LABELS = {
+        Phase.ATTITUDES: gettext_lazy("To the actions, in initiative order"),
+        Phase.ACTION: gettext_lazy("Next round: attitudes"),
+    }
+    # A pick-up fighter's numbers: the characteristic and skill dice of its attack, its weapon,
+    # its vest and hit points (the text's example character has 10).
+    DEFAULT_STATE = {
+        "characteristic": 8,
+        "skill": 6,
+        "reflexes": 8,
+        "weapon_damage": 2,
+        "rate_of_fire": 1,
+        "vest": "none",
+        "hp": 10,
+        "hp_max": 10,
+        "attitude": "normal",
+        "initiative": None,
+        "care_characteristic": 8,
+        "care_skill": 0,
+    }
+
+    def check_action(self, encounter, actor, target, action) -> None:
+        if require_kind_and_actor(action, actor, target, kinds=self.KINDS, applied="damage"):
+            return
+        if action.kind == "attitude":
+            if encounter.phase != Phase.ATTITUDES:
+                raise Refusal(_("Attitudes are taken at the start of the round."), field="kind")
+            attitude = action.options.get("attitude")
+            if not isinstance(attitude, str) or attitude not in ATTITUDE_LABELS:
+                raise Refusal(_("Choose an attitude."), field="attitude")
+            return
+        if encounter.phase != Phase.ACTION:
+            raise Refusal(_("Attacks are made in the action phase."), field="kind")
+        if action.kind == "care":
+            self.require_other_living(None, target)
+            return
+        self.require_other_living(actor, target)
+
+    def resolver_input(self, encounter, actor, target, action) -> tuple[str | None, dict]:
+        if action.kind == "attitude":
+            return None, {"attitude": action.options.get("attitude")}
+        if action.kind == "damage":
+            amount = self.amount(action, 0, 100)
+            hp = target.state["hp"] - amount
+            return None, {
+                "damage": amount,
+                "hp": hp,
+                "dead": amount > 0 and target.state["hp"] < 0,
+                "out_of_action": hp <= 0,
+            }
+        if action.kind == "care":
+            # Soins: "Pour chaque blessure/coup reçu, la cible peut bénéficier d'un unique test
+            # de soin" (the healer's own numbers; the table trusts the organiser on the once).
+            return "healing", {
+                "characteristic": actor.state.get("care_characteristic", 8),
+                "skill": actor.state.get("care_skill", 0),
+                "hp": max(-100, min(100, target.state["hp"])),
+                "hp_max": target.state["hp_max"],
+                "settings": self.settings(encounter),
+            }
+        return "combat", combat_input(actor, target, self.settings(encounter))
+
+    def apply_outcome(self, encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
+        if action.kind == "attitude":
+            actor.state = {**actor.state, "attitude": outcome["attitude"]}
+            return ["attitude"]
+        if action.kind == "care":
+            target.state = {**target.state, "hp": outcome["hp"]}
+            if outcome["hp"] > 0 and target.unconscious:
+                target.unconscious = False
+            return ["cared"] if outcome.get("hp_change", 0) >= 0 else ["care_failed"]
+        effects = _hurt(target, outcome)
+        if "killed" in effects and actor is not None:
+            actor.kills += 1
+        return effects
+
+    def advance(self, encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+        """Attitudes -> action: the round's order of action. Action -> the next round's
+        attitudes (everyone back to normal)."""
+        if encounter.phase == Phase.ATTITUDES:
+            surprised = self.settings(encounter).get("surprised", "acts_last")
+            order = _order(combatants, random.Random(), surprised)
+            for c in combatants:
+                rank = order.index(str(c.pk)) + 1 if str(c.pk) in order else None
+                c.state = {**c.state, "initiative": rank}
+            encounter.phase = Phase.ACTION
+            return EntryKind.PHASE, {"phase": Phase.ACTION, "order": [int(pk) for pk in order]}
+        for c in combatants:
+            c.state = {**c.state, "attitude": "normal", "initiative": None}
+        ended = encounter.turn
+        encounter.turn += 1
+        encounter.phase = Phase.ATTITUDES
+        return EntryKind.END_PHASE, {"turn": ended, "characters": []}
+
+    def order(self, combatants: list[Combatant], phase: str, turn: int = 0) -> list[dict[str, Any]]:
+        """Who acts in the action phase, in the round's initiative order (the seam's hook)."""
+        if phase != Phase.ACTION:
+            return []
+        placed = [c for c in combatants if c.state.get("initiative") and not c.dead]
+        return [
+            {"id": c.pk, "name": c.name, "initiative": c.state["initiative"], "tied": False}
+            for c in sorted(placed, key=lambda c: c.state["initiative"])
+        ]
+
+    def state_lines(self, state: dict[str, Any]) -> list[tuple[str, str]]:
+        """What the page shows of a combatant's live state."""
+        lines = [
+            (str(_("Hit points")), f"{state.get('hp')}/{state.get('hp_max')}"),
+            (str(_("Attitude")), str(ATTITUDE_LABELS.get(state.get("attitude", ""), ""))),
+        ]
+        if state.get("initiative"):
+            lines.append((str(_("Acts")), str(state["initiative"])))
+        return lines
+
+    def action_text(self, data: dict, actor: str, target: str) -> str:
+        outcome = data.get("outcome") or {}
+        kind = data.get("kind")
+        if kind == "attitude":
+            text = _("%(actor)s takes the attitude: %(attitude)s") % {
+                "actor": actor,
+                "attitude": ATTITUDE_LABELS.get(outcome.get("attitude", ""), ""),
+            }
+        elif kind == "care":
+            text = _("%(actor)s gives care to %(target)s: %(change)+d hit points (%(hp)s)") % {
+                "actor": actor,
+                "target": target,
+                "change": outcome.get("hp_change", 0),
+                "hp": outcome.get("hp"),
+            }
+        elif kind == "damage":
+            text = _("%(target)s takes %(damage)s damage (%(hp)s hit points)") % {
+                "target": target,
+                "damage": outcome.get("damage"),
+                "hp": outcome.get("hp"),
+            }
+        elif outcome.get("damage"):
+            text = _("%(actor)s hits %(target)s: %(damage)s damage (%(hp)s hit points)") % {
+                "actor": actor,
+                "target": target,
+                "damage": outcome.get("damage"),
+                "hp": outcome.get("hp"),
+            }
+        else:
+            text = _("%(actor)s attacks %(target)s: no damage") % {"actor": actor, "target": target}
+        if outcome.get("dead"):
+            text += " — " + _("killed")
+        elif outcome.get("out_of_action") and outcome.get("damage"):
+            text += " — " + _("out of action")
+        return text + hand_suffix(data)
+
     SUMMARY_NUMBERS = "hp"
 
-    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
-        ours, theirs = self.sides()
-        combatants = player_fighters(chapter, ours) + self.opponents(theirs)
-        return [ours, theirs], combatants, load_catalogue().version
+    def catalogue_version(self) -> str:
+        return load_catalogue().version
+
+    def player_fighters(self, chapter, side: str) -> list[Combatant]:
+        """The players' modern characters."""
+        players = list(chapter.campaign.memberships.filter(role="player").select_related("player"))
+        characters = ModernCharacter.objects.filter(
+            owner__in=[m.player for m in players]
+        ).select_related("owner")
+        combatants = [character_combatant(c, side, c.owner) for c in characters]
+        if not combatants:
+            raise Refusal(_("An encounter needs the players' characters: create one first."))
+        return combatants
 
     def summary_numbers(self, state: dict[str, Any]) -> Any:
         return state.get("hp")
-
-    check_action = staticmethod(check_action)
-    resolver_input = staticmethod(resolver_input)
-    apply_outcome = staticmethod(apply_outcome)
-    advance = staticmethod(advance)
-    order = staticmethod(order)
-    action_text = staticmethod(action_text)
-    state_lines = staticmethod(state_lines)
 
 
 ADAPTER = ModernTable()

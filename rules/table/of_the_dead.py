@@ -49,41 +49,9 @@ from rules.labels import (
     OTD_SIZE_LABELS,
 )
 from rules.rolls.services import _sentence
-from rules.table.adapter import TableAdapter
+from rules.table.adapter import TableAdapter, hand_suffix
 from rules.table.models import Combatant, EntryKind, Phase
 
-SYSTEM = "of-the-dead"
-KINDS = (
-    "move",
-    "brawl",
-    "shot",
-    "throw",
-    "blast",
-    "flee",
-    "pull_together",
-    "first_aid",
-    "make_noise",
-    "pass",
-)
-KIND_LABELS = {
-    "move": gettext_lazy("Move"),
-    "brawl": gettext_lazy("Brawl"),
-    "shot": gettext_lazy("Shoot"),
-    "throw": gettext_lazy("Throw an explosive or a Molotov"),
-    "blast": gettext_lazy("Caught in a blast (the thrower's, last turn)"),
-    "flee": gettext_lazy("Flee the melee"),
-    "pull_together": gettext_lazy("Pull together"),
-    "first_aid": gettext_lazy("First aid"),
-    "make_noise": gettext_lazy("Make noise"),
-    "pass": gettext_lazy("Pass (done for this phase)"),
-}
-MANAGER_KINDS: tuple[str, ...] = ()
-# The actions of each phase; the others wait for their phase.
-PHASE_KINDS = {
-    Phase.MOVEMENT: ("move", "pass"),
-    Phase.ACTION: tuple(k for k in KINDS if k != "move"),
-    Phase.WRAP_UP: ("first_aid", "pass"),
-}
 # Actions on oneself: the target is the actor.
 SELF_KINDS = ("move", "pull_together", "make_noise", "pass")
 # The turn (O5) goes figure by figure in initiative order: an action is the acting figure's
@@ -92,48 +60,6 @@ SELF_KINDS = ("move", "pull_together", "make_noise", "pass")
 # thrown last turn goes off "avant les joueurs" (whoever is to play).
 FREE_KINDS = ("make_noise",)
 UNORDERED_KINDS = ("blast",)
-FORM_FIELDS = (
-    "kind",
-    "actor",
-    "target",
-    "move",
-    "distance_cm",
-    "range",
-    "otd_cover",
-    "item",
-    "size",
-    "surrounded_by",
-    "roll",
-    "out_of_turn",
-)
-# The action form's first values on this system's page: a move's distance is left empty,
-# which moves the declared move's whole allowance (a default of 20 cm made every run a sprint).
-FORM_INITIAL = {"distance_cm": None}
-OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by", "out_of_turn")
-HAND_DICE = (
-    "attacker_dice",
-    "attacker_reroll",
-    "defender_dice",
-    "defender_reroll",
-    "thrower_dice",
-    "zone_dice",
-    "scatter_die",
-    "roller_dice",
-    "against_dice",
-)
-PHASES = (Phase.MOVEMENT, Phase.ACTION, Phase.WRAP_UP)
-FIRST_PHASE = Phase.MOVEMENT
-# The organisers add zombies and non-player characters (`encounter_add_combatants`).
-ADDS_COMBATANTS = True
-# No attacker side (K15 is KOLAPS's): each phase goes in initiative order.
-HAS_ATTACKER = False
-ADVANCE_LABELS = {
-    Phase.MOVEMENT: gettext_lazy("To the action phase"),
-    Phase.ACTION: gettext_lazy("To the wrap-up phase"),
-    Phase.WRAP_UP: gettext_lazy("Wrap-up, next turn"),
-}
-STATE_FIELDS = ("state", "dead", "wounds", "kills")
-COMBATANT_TEMPLATE = "rules/table/systems/of_the_dead_combatant.html"
 
 SURVIVORS, ZOMBIES, OTHERS = "survivors", "zombies", "others"
 SIDE_LABELS = {
@@ -276,55 +202,11 @@ def badges(c: Combatant) -> list[str]:
     return shown
 
 
-def side_label(side: str) -> str:
-    return str(SIDE_LABELS.get(side, side))
-
-
-# --- The adapter's verbs (rules.table.systems) ---------------------------------------------
-
-
-def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
-    """An Of the Dead chapter's encounter: the campaign's players whose character is
-    alive, each playing it; the organisers add the zombies and the non-player characters."""
-    players = [m.id for m in members_of(chapter.campaign).players]
-    by_player = {
-        p.player_id: p
-        for p in Profile.objects.filter(
-            player_id__in=players, status=ProfileStatus.ALIVE
-        ).select_related("player")
-    }
-    profiles = [by_player[pk] for pk in players if pk in by_player]
-    if not profiles:
-        raise Refusal(_("An encounter needs characters: no player has a living character."))
-    return [SURVIVORS, ZOMBIES], [profile_combatant(p) for p in profiles], ""
-
-
 def _in_game(c: Combatant | None, field: str) -> None:
     if c is None:
         raise Refusal(_("Choose a combatant of this encounter."), field=field)
     if c.dead:
         raise Refusal(_("This combatant is dead."), field=field)
-
-
-def check_action(encounter, actor, target, action) -> None:
-    if action.kind not in KINDS:
-        raise Refusal(_("Choose what the combatant does."), field="kind")
-    if action.kind not in PHASE_KINDS.get(encounter.phase, ()):
-        if encounter.phase == Phase.MOVEMENT:
-            raise Refusal(_("The movement phase is for moving."), field="kind")
-        if encounter.phase == Phase.WRAP_UP:
-            raise Refusal(_("The wrap-up phase allows only first aid, or passing."), field="kind")
-        raise Refusal(_("Moves are made in the movement phase."), field="kind")
-    _in_game(actor, "actor")
-    if (actor.state or {}).get("unconscious"):
-        raise Refusal(_("This combatant cannot act now."), field="actor")
-    if action.kind in SELF_KINDS:
-        return
-    _in_game(target, "target")
-    if action.kind in ("brawl", "shot", "flee", "blast") and actor.pk == target.pk:
-        raise Refusal(_("A combatant does not attack itself."), field="target")
-    if action.kind == "flee" and actor.side == target.side:
-        raise Refusal(_("One flees an adversary."), field="target")
 
 
 def _option(action, name: str, choices, default: str) -> str:
@@ -357,118 +239,6 @@ def _fighter(c: Combatant, attribute: str) -> dict[str, Any]:
     }
 
 
-def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
-    """The resolver an action calls and its input (None: an action without dice, whose
-    input is its outcome)."""
-    kind = action.kind
-    if kind == "move":
-        declared = _option(action, "move", MOVES, "normal")
-        # "il n'est pas obligé d'aller jusqu'au bout du mouvement ... Cependant si il dépasse
-        # alors ... une marche normale devient une course": a move without a distance is
-        # the declared one, all of it, never the next one.
-        distance = action.distance_cm
-        if distance is None:
-            distance = load_catalogue(encounter.catalogue_version or None).moves[declared].cm
-        if not 0 <= distance <= 200:
-            raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
-        # The resolver reads at most 40 of a marker or of Moral (more changes no move).
-        combatant = {
-            name: min(value, MARKER_READ_MAX) if name in (*MARKERS, "moral") else value
-            for name, value in states.as_json(engine(actor)).items()
-        }
-        return "movement", {
-            "combatant": combatant,
-            "move": declared,
-            "distance_cm": distance,
-        }
-    if kind == "brawl":
-        defender = _fighter(target, "combat")
-        defender["surrounded_by"] = _surrounded(action)
-        return "brawl", {"attacker": _fighter(actor, "combat"), "defender": defender}
-    if kind == "shot":
-        attacker = _fighter(actor, "combat")
-        attacker.pop("zeal")  # O3: only the target rerolls when shot
-        attacker["surrounded_by"] = _surrounded(action)
-        defender = _fighter(target, "reflexes")
-        defender["cover"] = _option(action, "otd_cover", COVERS, "none")
-        return "shot", {
-            "attacker": attacker,
-            "defender": defender,
-            "range": _option(action, "range", RANGES, "useful"),
-        }
-    if kind == "throw":
-        s = actor.state or {}
-        if action.distance_cm is None:
-            raise Refusal(
-                _("How far is the throw? A distance from 0 to 300 cm."), field="distance_cm"
-            )
-        if not 0 <= action.distance_cm <= 300:
-            raise Refusal(_("A distance from 0 to 300 cm."), field="distance_cm")
-        item = _option(action, "item", ITEMS, "explosive")
-        data: dict[str, Any] = {
-            "thrower": {
-                "combat": int(s.get("combat", 0)),
-                "physique": int(s.get("physique", 0)),
-                "caution": int(s.get("caution", 0)) > 0,
-                "surrounded_by": _surrounded(action),
-                "panic": int(s.get("panic", 0)),
-                "stunned": int(s.get("stun", 0)) > 0,
-            },
-            "item": item,
-            "distance_cm": action.distance_cm,
-        }
-        if item == "explosive":
-            data["size"] = _option(action, "size", SIZES, "slight")
-        return "throw", data
-    if kind == "blast":
-        s = target.state or {}
-        item = _option(action, "item", ITEMS, "explosive")
-        data = {
-            "item": item,
-            "fighter": {
-                "reflexes": int(s.get("reflexes", 0)),
-                "caution": int(s.get("caution", 0)) > 0,
-                "life": max(1, int(s.get("life", 0))),
-            },
-        }
-        if item == "explosive":
-            data["size"] = _option(action, "size", SIZES, "slight")
-        return "blast", data
-    if kind == "flee":
-        # Fuir: an evasion roll, Réflexes against the blocker's Combat.
-        s = actor.state or {}
-        return "check", {
-            "kind": "evasion",
-            "attribute": int(s.get("reflexes", 0)),
-            "caution": int(s.get("caution", 0)) > 0,
-            "difficulty": int((target.state or {}).get("combat", 0)),
-        }
-    if kind == "pass":
-        return None, {"effects": [], "certain": True}
-    key = str(actor.pk) if kind != "first_aid" else str(target.pk)
-    named = {
-        "pull_together": states.pull_together,
-        "first_aid": lambda who: states.first_aid(who),
-        "make_noise": lambda who: states.make_noise(who),
-    }[kind]
-    return None, {"effects": named(key), "certain": True}
-
-
-def refuse_blocked(outcome: dict[str, Any]) -> None:
-    """An action the rules forbid now (a panicked attacker, a hidden target, a throw too
-    far...): its sentence, before any dice (the odds) and after (the outcome)."""
-    if outcome.get("possible") is False:
-        reasons = outcome.get("blocked") or [outcome.get("reason")]
-        sentence = BLOCKED.get(str(reasons[0])) if reasons else None
-        if outcome.get("reason") in ("stunned", "stealth"):
-            sentence = _("This move is too far for the combatant now.")
-        elif outcome.get("reason") == "getting_up":
-            sentence = _("A combatant on the ground spends its move getting up (0 cm).")
-        elif outcome.get("reason") == "out_of_action":
-            sentence = _("This combatant cannot act now.")
-        raise Refusal(str(sentence or _("This action is not possible now.")), field="kind")
-
-
 def _effects_of(action, outcome: dict[str, Any], actor, target) -> tuple[list, dict]:
     kind = action.kind
     effects = list(outcome.get("effects") or [])
@@ -491,182 +261,10 @@ def _effects_of(action, outcome: dict[str, Any], actor, target) -> tuple[list, d
     return effects, roles
 
 
-def apply_outcome(
-    encounter, action, outcome: dict[str, Any], actor, target, everyone=()
-) -> list[str]:
-    """The outcome's effects through the engine's `apply_effects`, on everyone (a lucky
-    break or a backfire moves a whole team's Moral, O4); a first aid marks its patient
-    treated for the wrap-up; the damage, deaths and kills by zombie type are counted."""
-    refuse_blocked(outcome)
-    if actor is not None and action.kind not in (*FREE_KINDS, *UNORDERED_KINDS):
-        actor.state = {**(actor.state or {}), "played": _phase_key(encounter)}
-    if outcome.get("pending"):
-        return []
-    if action.kind == "pass":
-        return []
-    combatants = list(everyone)
-    effects, roles = _effects_of(action, outcome, actor, target)
-    try:
-        applied = states.apply_effects([engine(c) for c in combatants], effects, roles)
-    except RuleInputError as error:
-        raise Refusal(_sentence(error), field="kind") from error
-    by_key = applied.by_key()
-    dead_before = {c.pk for c in combatants if c.dead}
-    for c in combatants:
-        _store(c, by_key[str(c.pk)])
-    names: list[str] = []
-    for event in applied.events:
-        who = next((c for c in combatants if str(c.pk) == event["key"]), None)
-        if who is None:
-            continue
-        if event["event"] == "life" and event["change"] < 0:
-            who.state["damage_taken"] = who.state.get("damage_taken", 0) - event["change"]
-            who.wounds += 1
-            if actor is not None and who.pk != actor.pk and who.side != actor.side:
-                actor.state["damage_dealt"] = actor.state.get("damage_dealt", 0) - event["change"]
-        names.append(str(event["event"]))
-    for c in combatants:
-        if c.dead and c.pk not in dead_before and actor is not None and c.pk != actor.pk:
-            actor.kills += 1
-            kind = (c.state or {}).get("zombie_type") or ""
-            if kind:
-                kills = dict(actor.state.get("kills_by_type") or {})
-                kills[kind] = kills.get(kind, 0) + 1
-                actor.state["kills_by_type"] = kills
-    if action.kind == "first_aid" and target is not None:
-        target.state["treated"] = True
-    return list(dict.fromkeys(names))
-
-
 def _phase_key(encounter) -> str:
     """What `state["played"]` holds once a figure has had its turn in this phase: the turn
     and the phase, so that the next phase finds everyone still to play without a write."""
     return f"{encounter.turn}:{encounter.phase}"
-
-
-def order(combatants, phase: str, turn: int = 0) -> list[dict[str, Any]]:
-    """O5: who plays in the phase, in order, with their initiative (the living and
-    conscious; ties keep the table's order), read from the live state: whether each has
-    played in this phase of `turn`, and who plays now (`now`: the figures still to play at
-    the first initiative not yet done; tied figures share their step, "ou groupe de
-    personnages", the table settling who goes first among them)."""
-    if phase not in PHASES:
-        return []
-    by_key = {str(c.pk): c for c in combatants}
-    done = f"{turn}:{phase}"
-    rows = [
-        {
-            **row,
-            "name": by_key[row["key"]].name,
-            "id": by_key[row["key"]].pk,
-            "played": (by_key[row["key"]].state or {}).get("played") == done,
-        }
-        for row in turn_module.phase_order([engine(c) for c in combatants], str(phase))
-    ]
-    step = next((row["initiative"] for row in rows if not row["played"]), None)
-    for row in rows:
-        row["now"] = not row["played"] and row["initiative"] == step
-    return rows
-
-
-def check_turn(encounter, combatants, actor, action) -> None:
-    """O5: "Les actions se jouent dans l'ordre décroissant de valeur d'initiative" (and the
-    movement and wrap-up in ascending order): a figure acts in its turn, once per phase.
-    The refusal names who plays now; the organiser may let a figure act out of turn (the
-    service's `out_of_turn`, which skips this check)."""
-    if action.kind in UNORDERED_KINDS:
-        return
-    rows = order(combatants, encounter.phase, encounter.turn)
-    row = next((r for r in rows if r["id"] == actor.pk), None)
-    if row is None:
-        return  # the dead and the unconscious: `check_action` has refused them
-    if row["played"]:
-        raise Refusal(
-            _("%(name)s has already played in this phase.") % {"name": actor.name},
-            field="actor",
-        )
-    if row["now"]:
-        return
-    now = [r for r in rows if r["now"]]
-    raise Refusal(
-        _("It is not %(name)s's turn. Playing now: %(now)s (initiative %(initiative)s).")
-        % {
-            "name": actor.name,
-            "now": ", ".join(r["name"] for r in now),
-            "initiative": now[0]["initiative"] if now else "",
-        },
-        field="actor",
-    )
-
-
-def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
-    """Movement -> action -> wrap-up; leaving the wrap-up runs it (noise decay, stun
-    countdown, bleeding and burning damage, in ascending initiative) and opens the next
-    turn's movement phase."""
-    if encounter.phase == Phase.MOVEMENT:
-        encounter.phase = Phase.ACTION
-        return EntryKind.PHASE, {"phase": Phase.ACTION}
-    if encounter.phase == Phase.ACTION:
-        encounter.phase = Phase.WRAP_UP
-        return EntryKind.PHASE, {"phase": Phase.WRAP_UP}
-    ordered = {row["key"]: i for i, row in enumerate(order(combatants, Phase.WRAP_UP))}
-    ranked = sorted(combatants, key=lambda c: ordered.get(str(c.pk), len(ordered)))
-    treated = [str(c.pk) for c in combatants if (c.state or {}).get("treated")]
-    applied = states.wrap_up([engine(c) for c in ranked], treated)
-    by_key = applied.by_key()
-    names = {str(c.pk): c.name for c in combatants}
-    for c in combatants:
-        before_life = int((c.state or {}).get("life", 0))
-        _store(c, by_key[str(c.pk)])
-        lost = before_life - int(c.state.get("life", 0))
-        if lost > 0:
-            c.state["damage_taken"] = c.state.get("damage_taken", 0) + lost
-        c.state["treated"] = False
-    ended_turn = encounter.turn
-    encounter.turn += 1
-    encounter.phase = Phase.MOVEMENT
-    events = [{**event, "name": names.get(event["key"], "?")} for event in applied.events]
-    return EntryKind.END_PHASE, {"turn": ended_turn, "events": events}
-
-
-def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
-    """What happened, for the chapter's close: per side, who died, who was hurt and their
-    Moral; per player, their character's death, kills by zombie type and damage dealt and
-    taken; the zombies killed by type."""
-    sides: dict[str, dict[str, Any]] = {}
-    players: dict[str, dict[str, Any]] = {}
-    zombies: dict[str, int] = {}
-    for c in combatants:
-        s = c.state or {}
-        row = sides.setdefault(
-            side_label(c.side), {"lost": [], "wounded": [], "moral": {}, "kills": 0}
-        )
-        if c.dead:
-            row["lost"].append(c.name)
-        elif s.get("damage_taken"):
-            row["wounded"].append(c.name)
-        row["moral"][c.name] = s.get("moral", 0)
-        row["kills"] += c.kills
-        if c.dead and s.get("zombie_type"):
-            zombies[s["zombie_type"]] = zombies.get(s["zombie_type"], 0) + 1
-        if s.get("kind") == PC and c.player_id is not None:
-            players[str(c.player_id)] = {
-                "name": c.name,
-                "side": side_label(c.side),
-                "died": c.dead,
-                "kills": {k: v for k, v in (s.get("kills_by_type") or {}).items() if v},
-                "damage_dealt": s.get("damage_dealt", 0),
-                "damage_taken": s.get("damage_taken", 0),
-            }
-    return {
-        "encounter": encounter.pk,
-        "ended": True,
-        "system": SYSTEM,
-        "turns": encounter.turn,
-        "sides": sides,
-        "players": players,
-        "zombies_killed": zombies,
-    }
 
 
 def _cm(distance: float) -> str:
@@ -701,63 +299,427 @@ def _effects_text(data: dict) -> str:
     return ", ".join(str(p) for p in parts)
 
 
-def action_text(data: dict, actor: str, target: str) -> str:
-    """An action's line in the log."""
-    kind = data.get("kind", "")
-    label = str(KIND_LABELS.get(kind, kind))
-    if kind in SELF_KINDS:
-        text = _("%(actor)s: %(action)s") % {"actor": actor, "action": label}
-    else:
-        text = _("%(actor)s: %(action)s → %(target)s") % {
-            "actor": actor,
-            "action": label,
-            "target": target,
-        }
-    detail = _effects_text(data)
-    if detail:
-        text += f" ({detail})"
-    if data.get("by_hand"):
-        text += " · " + _("dice rolled by hand")
-    if data.get("out_of_turn"):
-        text += " · " + _("out of turn, by the organiser")
-    return text
-
-
-def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
-    """A figure's card at the table: what it is, its markers and states (`badges`); its
-    life and Moral are in its `state`."""
-    return {"badges": badges(combatant)}
-
-
 class OfTheDeadTable(TableAdapter):
-    SYSTEM = SYSTEM
-    FORM_INITIAL = FORM_INITIAL
-    KINDS = KINDS
-    KIND_LABELS = KIND_LABELS
-    MANAGER_KINDS = MANAGER_KINDS
-    FORM_FIELDS = FORM_FIELDS
-    HAND_DICE = HAND_DICE
-    OPTION_FIELDS = OPTION_FIELDS
-    PHASES = PHASES
-    FIRST_PHASE = FIRST_PHASE
-    STATE_FIELDS = STATE_FIELDS
-    ADVANCE_LABELS = ADVANCE_LABELS
-    COMBATANT_TEMPLATE = COMBATANT_TEMPLATE
-    ADDS_COMBATANTS = ADDS_COMBATANTS
-    KEEPS_TURN = True
+    """The adapter (`rules.table.adapter.TableAdapter`): the system's actions, phases and
+    verbs; the module's functions above build the engine's inputs and read its state."""
 
-    chapter_combatants = staticmethod(chapter_combatants)
-    check_action = staticmethod(check_action)
-    resolver_input = staticmethod(resolver_input)
-    apply_outcome = staticmethod(apply_outcome)
-    advance = staticmethod(advance)
-    summary = staticmethod(summary)
-    action_text = staticmethod(action_text)
-    side_label = staticmethod(side_label)
-    card_fields = staticmethod(card_fields)
-    order = staticmethod(order)
-    check_turn = staticmethod(check_turn)
-    refuse_blocked = staticmethod(refuse_blocked)
+    SYSTEM = "of-the-dead"
+    KINDS = (
+        "move",
+        "brawl",
+        "shot",
+        "throw",
+        "blast",
+        "flee",
+        "pull_together",
+        "first_aid",
+        "make_noise",
+        "pass",
+    )
+    KIND_LABELS = {
+        "move": gettext_lazy("Move"),
+        "brawl": gettext_lazy("Brawl"),
+        "shot": gettext_lazy("Shoot"),
+        "throw": gettext_lazy("Throw an explosive or a Molotov"),
+        "blast": gettext_lazy("Caught in a blast (the thrower's, last turn)"),
+        "flee": gettext_lazy("Flee the melee"),
+        "pull_together": gettext_lazy("Pull together"),
+        "first_aid": gettext_lazy("First aid"),
+        "make_noise": gettext_lazy("Make noise"),
+        "pass": gettext_lazy("Pass (done for this phase)"),
+    }
+    # The actions of each phase; the others wait for their phase.
+    PHASE_KINDS = {
+        Phase.MOVEMENT: ("move", "pass"),
+        Phase.ACTION: tuple(k for k in KINDS if k != "move"),
+        Phase.WRAP_UP: ("first_aid", "pass"),
+    }
+    FORM_FIELDS = (
+        "kind",
+        "actor",
+        "target",
+        "move",
+        "distance_cm",
+        "range",
+        "otd_cover",
+        "item",
+        "size",
+        "surrounded_by",
+        "roll",
+        "out_of_turn",
+    )
+    # The action form's first values on this system's page: a move's distance is left empty,
+    # which moves the declared move's whole allowance (a default of 20 cm made every run a sprint).
+    FORM_INITIAL = {"distance_cm": None}
+    OPTION_FIELDS = ("move", "range", "otd_cover", "item", "size", "surrounded_by", "out_of_turn")
+    HAND_DICE = (
+        "attacker_dice",
+        "attacker_reroll",
+        "defender_dice",
+        "defender_reroll",
+        "thrower_dice",
+        "zone_dice",
+        "scatter_die",
+        "roller_dice",
+        "against_dice",
+    )
+    PHASES = (Phase.MOVEMENT, Phase.ACTION, Phase.WRAP_UP)
+    FIRST_PHASE = Phase.MOVEMENT
+    # The organisers add zombies and non-player characters (`encounter_add_combatants`).
+    ADDS_COMBATANTS = True
+    # Each phase goes in initiative order (O5), enforced (`check_turn`).
+    KEEPS_TURN = True
+    ADVANCE_LABELS = {
+        Phase.MOVEMENT: gettext_lazy("To the action phase"),
+        Phase.ACTION: gettext_lazy("To the wrap-up phase"),
+        Phase.WRAP_UP: gettext_lazy("Wrap-up, next turn"),
+    }
+    STATE_FIELDS = ("state", "dead", "wounds", "kills")
+    COMBATANT_TEMPLATE = "rules/table/systems/of_the_dead_combatant.html"
+
+    def side_label(self, side: str) -> str:
+        return str(SIDE_LABELS.get(side, side))
+
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        """An Of the Dead chapter's encounter: the campaign's players whose character is
+        alive, each playing it; the organisers add the zombies and the non-player characters."""
+        players = [m.id for m in members_of(chapter.campaign).players]
+        by_player = {
+            p.player_id: p
+            for p in Profile.objects.filter(
+                player_id__in=players, status=ProfileStatus.ALIVE
+            ).select_related("player")
+        }
+        profiles = [by_player[pk] for pk in players if pk in by_player]
+        if not profiles:
+            raise Refusal(_("An encounter needs characters: no player has a living character."))
+        return [SURVIVORS, ZOMBIES], [profile_combatant(p) for p in profiles], ""
+
+    def check_action(self, encounter, actor, target, action) -> None:
+        if action.kind not in self.KINDS:
+            raise Refusal(_("Choose what the combatant does."), field="kind")
+        if action.kind not in self.PHASE_KINDS.get(encounter.phase, ()):
+            if encounter.phase == Phase.MOVEMENT:
+                raise Refusal(_("The movement phase is for moving."), field="kind")
+            if encounter.phase == Phase.WRAP_UP:
+                raise Refusal(
+                    _("The wrap-up phase allows only first aid, or passing."), field="kind"
+                )
+            raise Refusal(_("Moves are made in the movement phase."), field="kind")
+        _in_game(actor, "actor")
+        if (actor.state or {}).get("unconscious"):
+            raise Refusal(_("This combatant cannot act now."), field="actor")
+        if action.kind in SELF_KINDS:
+            return
+        _in_game(target, "target")
+        if action.kind in ("brawl", "shot", "flee", "blast") and actor.pk == target.pk:
+            raise Refusal(_("A combatant does not attack itself."), field="target")
+        if action.kind == "flee" and actor.side == target.side:
+            raise Refusal(_("One flees an adversary."), field="target")
+
+    def resolver_input(self, encounter, actor, target, action) -> tuple[str | None, dict]:
+        """The resolver an action calls and its input (None: an action without dice, whose
+        input is its outcome)."""
+        kind = action.kind
+        if kind == "move":
+            declared = _option(action, "move", MOVES, "normal")
+            # "il n'est pas obligé d'aller jusqu'au bout du mouvement ... Cependant si il dépasse
+            # alors ... une marche normale devient une course": a move without a distance is
+            # the declared one, all of it, never the next one.
+            distance = action.distance_cm
+            if distance is None:
+                distance = load_catalogue(encounter.catalogue_version or None).moves[declared].cm
+            if not 0 <= distance <= 200:
+                raise Refusal(_("A distance from 0 to 200 cm."), field="distance_cm")
+            # The resolver reads at most 40 of a marker or of Moral (more changes no move).
+            combatant = {
+                name: min(value, MARKER_READ_MAX) if name in (*MARKERS, "moral") else value
+                for name, value in states.as_json(engine(actor)).items()
+            }
+            return "movement", {
+                "combatant": combatant,
+                "move": declared,
+                "distance_cm": distance,
+            }
+        if kind == "brawl":
+            defender = _fighter(target, "combat")
+            defender["surrounded_by"] = _surrounded(action)
+            return "brawl", {"attacker": _fighter(actor, "combat"), "defender": defender}
+        if kind == "shot":
+            attacker = _fighter(actor, "combat")
+            attacker.pop("zeal")  # O3: only the target rerolls when shot
+            attacker["surrounded_by"] = _surrounded(action)
+            defender = _fighter(target, "reflexes")
+            defender["cover"] = _option(action, "otd_cover", COVERS, "none")
+            return "shot", {
+                "attacker": attacker,
+                "defender": defender,
+                "range": _option(action, "range", RANGES, "useful"),
+            }
+        if kind == "throw":
+            s = actor.state or {}
+            if action.distance_cm is None:
+                raise Refusal(
+                    _("How far is the throw? A distance from 0 to 300 cm."), field="distance_cm"
+                )
+            if not 0 <= action.distance_cm <= 300:
+                raise Refusal(_("A distance from 0 to 300 cm."), field="distance_cm")
+            item = _option(action, "item", ITEMS, "explosive")
+            data: dict[str, Any] = {
+                "thrower": {
+                    "combat": int(s.get("combat", 0)),
+                    "physique": int(s.get("physique", 0)),
+                    "caution": int(s.get("caution", 0)) > 0,
+                    "surrounded_by": _surrounded(action),
+                    "panic": int(s.get("panic", 0)),
+                    "stunned": int(s.get("stun", 0)) > 0,
+                },
+                "item": item,
+                "distance_cm": action.distance_cm,
+            }
+            if item == "explosive":
+                data["size"] = _option(action, "size", SIZES, "slight")
+            return "throw", data
+        if kind == "blast":
+            s = target.state or {}
+            item = _option(action, "item", ITEMS, "explosive")
+            data = {
+                "item": item,
+                "fighter": {
+                    "reflexes": int(s.get("reflexes", 0)),
+                    "caution": int(s.get("caution", 0)) > 0,
+                    "life": max(1, int(s.get("life", 0))),
+                },
+            }
+            if item == "explosive":
+                data["size"] = _option(action, "size", SIZES, "slight")
+            return "blast", data
+        if kind == "flee":
+            # Fuir: an evasion roll, Réflexes against the blocker's Combat.
+            s = actor.state or {}
+            return "check", {
+                "kind": "evasion",
+                "attribute": int(s.get("reflexes", 0)),
+                "caution": int(s.get("caution", 0)) > 0,
+                "difficulty": int((target.state or {}).get("combat", 0)),
+            }
+        if kind == "pass":
+            return None, {"effects": [], "certain": True}
+        key = str(actor.pk) if kind != "first_aid" else str(target.pk)
+        named = {
+            "pull_together": states.pull_together,
+            "first_aid": lambda who: states.first_aid(who),
+            "make_noise": lambda who: states.make_noise(who),
+        }[kind]
+        return None, {"effects": named(key), "certain": True}
+
+    def refuse_blocked(self, outcome: dict[str, Any]) -> None:
+        """An action the rules forbid now (a panicked attacker, a hidden target, a throw too
+        far...): its sentence, before any dice (the odds) and after (the outcome)."""
+        if outcome.get("possible") is False:
+            reasons = outcome.get("blocked") or [outcome.get("reason")]
+            sentence = BLOCKED.get(str(reasons[0])) if reasons else None
+            if outcome.get("reason") in ("stunned", "stealth"):
+                sentence = _("This move is too far for the combatant now.")
+            elif outcome.get("reason") == "getting_up":
+                sentence = _("A combatant on the ground spends its move getting up (0 cm).")
+            elif outcome.get("reason") == "out_of_action":
+                sentence = _("This combatant cannot act now.")
+            raise Refusal(str(sentence or _("This action is not possible now.")), field="kind")
+
+    def apply_outcome(
+        self, encounter, action, outcome: dict[str, Any], actor, target, everyone=()
+    ) -> list[str]:
+        """The outcome's effects through the engine's `apply_effects`, on everyone (a lucky
+        break or a backfire moves a whole team's Moral, O4); a first aid marks its patient
+        treated for the wrap-up; the damage, deaths and kills by zombie type are counted."""
+        self.refuse_blocked(outcome)
+        if actor is not None and action.kind not in (*FREE_KINDS, *UNORDERED_KINDS):
+            actor.state = {**(actor.state or {}), "played": _phase_key(encounter)}
+        if outcome.get("pending"):
+            return []
+        if action.kind == "pass":
+            return []
+        combatants = list(everyone)
+        effects, roles = _effects_of(action, outcome, actor, target)
+        try:
+            applied = states.apply_effects([engine(c) for c in combatants], effects, roles)
+        except RuleInputError as error:
+            raise Refusal(_sentence(error), field="kind") from error
+        by_key = applied.by_key()
+        dead_before = {c.pk for c in combatants if c.dead}
+        for c in combatants:
+            _store(c, by_key[str(c.pk)])
+        names: list[str] = []
+        for event in applied.events:
+            who = next((c for c in combatants if str(c.pk) == event["key"]), None)
+            if who is None:
+                continue
+            if event["event"] == "life" and event["change"] < 0:
+                who.state["damage_taken"] = who.state.get("damage_taken", 0) - event["change"]
+                who.wounds += 1
+                if actor is not None and who.pk != actor.pk and who.side != actor.side:
+                    actor.state["damage_dealt"] = (
+                        actor.state.get("damage_dealt", 0) - event["change"]
+                    )
+            names.append(str(event["event"]))
+        for c in combatants:
+            if c.dead and c.pk not in dead_before and actor is not None and c.pk != actor.pk:
+                actor.kills += 1
+                kind = (c.state or {}).get("zombie_type") or ""
+                if kind:
+                    kills = dict(actor.state.get("kills_by_type") or {})
+                    kills[kind] = kills.get(kind, 0) + 1
+                    actor.state["kills_by_type"] = kills
+        if action.kind == "first_aid" and target is not None:
+            target.state["treated"] = True
+        return list(dict.fromkeys(names))
+
+    def order(self, combatants, phase: str, turn: int = 0) -> list[dict[str, Any]]:
+        """O5: who plays in the phase, in order, with their initiative (the living and
+        conscious; ties keep the table's order), read from the live state: whether each has
+        played in this phase of `turn`, and who plays now (`now`: the figures still to play at
+        the first initiative not yet done; tied figures share their step, "ou groupe de
+        personnages", the table settling who goes first among them)."""
+        if phase not in self.PHASES:
+            return []
+        by_key = {str(c.pk): c for c in combatants}
+        done = f"{turn}:{phase}"
+        rows = [
+            {
+                **row,
+                "name": by_key[row["key"]].name,
+                "id": by_key[row["key"]].pk,
+                "played": (by_key[row["key"]].state or {}).get("played") == done,
+            }
+            for row in turn_module.phase_order([engine(c) for c in combatants], str(phase))
+        ]
+        step = next((row["initiative"] for row in rows if not row["played"]), None)
+        for row in rows:
+            row["now"] = not row["played"] and row["initiative"] == step
+        return rows
+
+    def check_turn(self, encounter, combatants, actor, action) -> None:
+        """O5: "Les actions se jouent dans l'ordre décroissant de valeur d'initiative" (and the
+        movement and wrap-up in ascending order): a figure acts in its turn, once per phase.
+        The refusal names who plays now; the organiser may let a figure act out of turn (the
+        service's `out_of_turn`, which skips this check)."""
+        if action.kind in UNORDERED_KINDS:
+            return
+        rows = self.order(combatants, encounter.phase, encounter.turn)
+        row = next((r for r in rows if r["id"] == actor.pk), None)
+        if row is None:
+            return  # the dead and the unconscious: `check_action` has refused them
+        if row["played"]:
+            raise Refusal(
+                _("%(name)s has already played in this phase.") % {"name": actor.name},
+                field="actor",
+            )
+        if row["now"]:
+            return
+        now = [r for r in rows if r["now"]]
+        raise Refusal(
+            _("It is not %(name)s's turn. Playing now: %(now)s (initiative %(initiative)s).")
+            % {
+                "name": actor.name,
+                "now": ", ".join(r["name"] for r in now),
+                "initiative": now[0]["initiative"] if now else "",
+            },
+            field="actor",
+        )
+
+    def advance(self, encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+        """Movement -> action -> wrap-up; leaving the wrap-up runs it (noise decay, stun
+        countdown, bleeding and burning damage, in ascending initiative) and opens the next
+        turn's movement phase."""
+        if encounter.phase == Phase.MOVEMENT:
+            encounter.phase = Phase.ACTION
+            return EntryKind.PHASE, {"phase": Phase.ACTION}
+        if encounter.phase == Phase.ACTION:
+            encounter.phase = Phase.WRAP_UP
+            return EntryKind.PHASE, {"phase": Phase.WRAP_UP}
+        ordered = {row["key"]: i for i, row in enumerate(self.order(combatants, Phase.WRAP_UP))}
+        ranked = sorted(combatants, key=lambda c: ordered.get(str(c.pk), len(ordered)))
+        treated = [str(c.pk) for c in combatants if (c.state or {}).get("treated")]
+        applied = states.wrap_up([engine(c) for c in ranked], treated)
+        by_key = applied.by_key()
+        names = {str(c.pk): c.name for c in combatants}
+        for c in combatants:
+            before_life = int((c.state or {}).get("life", 0))
+            _store(c, by_key[str(c.pk)])
+            lost = before_life - int(c.state.get("life", 0))
+            if lost > 0:
+                c.state["damage_taken"] = c.state.get("damage_taken", 0) + lost
+            c.state["treated"] = False
+        ended_turn = encounter.turn
+        encounter.turn += 1
+        encounter.phase = Phase.MOVEMENT
+        events = [{**event, "name": names.get(event["key"], "?")} for event in applied.events]
+        return EntryKind.END_PHASE, {"turn": ended_turn, "events": events}
+
+    def summary(self, encounter, combatants: list[Combatant]) -> dict[str, Any]:
+        """What happened, for the chapter's close: per side, who died, who was hurt and their
+        Moral; per player, their character's death, kills by zombie type and damage dealt and
+        taken; the zombies killed by type."""
+        sides: dict[str, dict[str, Any]] = {}
+        players: dict[str, dict[str, Any]] = {}
+        zombies: dict[str, int] = {}
+        for c in combatants:
+            s = c.state or {}
+            row = sides.setdefault(
+                self.side_label(c.side), {"lost": [], "wounded": [], "moral": {}, "kills": 0}
+            )
+            if c.dead:
+                row["lost"].append(c.name)
+            elif s.get("damage_taken"):
+                row["wounded"].append(c.name)
+            row["moral"][c.name] = s.get("moral", 0)
+            row["kills"] += c.kills
+            if c.dead and s.get("zombie_type"):
+                zombies[s["zombie_type"]] = zombies.get(s["zombie_type"], 0) + 1
+            if s.get("kind") == PC and c.player_id is not None:
+                players[str(c.player_id)] = {
+                    "name": c.name,
+                    "side": self.side_label(c.side),
+                    "died": c.dead,
+                    "kills": {k: v for k, v in (s.get("kills_by_type") or {}).items() if v},
+                    "damage_dealt": s.get("damage_dealt", 0),
+                    "damage_taken": s.get("damage_taken", 0),
+                }
+        return {
+            "encounter": encounter.pk,
+            "ended": True,
+            "system": self.SYSTEM,
+            "turns": encounter.turn,
+            "sides": sides,
+            "players": players,
+            "zombies_killed": zombies,
+        }
+
+    def action_text(self, data: dict, actor: str, target: str) -> str:
+        """An action's line in the log."""
+        kind = data.get("kind", "")
+        label = str(self.KIND_LABELS.get(kind, kind))
+        if kind in SELF_KINDS:
+            text = _("%(actor)s: %(action)s") % {"actor": actor, "action": label}
+        else:
+            text = _("%(actor)s: %(action)s → %(target)s") % {
+                "actor": actor,
+                "action": label,
+                "target": target,
+            }
+        detail = _effects_text(data)
+        if detail:
+            text += f" ({detail})"
+        text += hand_suffix(data)
+        if data.get("out_of_turn"):
+            text += " · " + _("out of turn, by the organiser")
+        return text
+
+    def card_fields(self, combatant, *, sees: bool) -> dict[str, Any]:
+        """A figure's card at the table: what it is, its markers and states (`badges`); its
+        life and Moral are in its `state`."""
+        return {"badges": badges(combatant)}
 
 
 ADAPTER = OfTheDeadTable()

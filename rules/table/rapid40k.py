@@ -34,62 +34,11 @@ from rules.table.checks import require_kind_and_actor
 from rules.table.fighters import FightersTable
 from rules.table.models import Combatant, EntryKind, Phase
 
-SYSTEM = "rapid40k"
-KINDS = (
-    "shoot",
-    "overwatch",
-    "set_overwatch",
-    "melee",
-    "morale",
-    "disengage",
-    "vehicle",
-    "remove",
-)
-KIND_LABELS = {
-    "shoot": gettext_lazy("Shoot"),
-    "overwatch": gettext_lazy("Shoot from overwatch"),
-    "set_overwatch": gettext_lazy("Go into overwatch"),
-    "melee": gettext_lazy("Fight in melee"),
-    "morale": gettext_lazy("Morale roll"),
-    "disengage": gettext_lazy("Disengage from a melee"),
-    "vehicle": gettext_lazy("Attack a vehicle"),
-    "remove": gettext_lazy("Remove a figure (organisers)"),
-}
 # The rolls a squad makes for itself: the target is not read.
 SELF_KINDS = ("set_overwatch", "morale", "disengage")
-MANAGER_KINDS = ("remove",)
-FORM_FIELDS = (
-    "kind",
-    "actor",
-    "target",
-    "squad_weapon",
-    "aimed",
-    "charged",
-    "power_attack",
-    "chef_nearby",
-    "vehicle_attack",
-    "roll",
-)
-OPTION_FIELDS = (
-    "squad_weapon",
-    "aimed",
-    "charged",
-    "power_attack",
-    "chef_nearby",
-    "vehicle_attack",
-)
-HAND_DICE = ("dice", "deviation_dice", "a_dice", "b_dice")
-PHASES = (Phase.ACTION,)
-FIRST_PHASE = Phase.ACTION
-ADVANCE_LABELS = {Phase.ACTION: gettext_lazy("Next turn")}
 VEHICLE_ATTACKS = {
     "missile": gettext_lazy("A missile launcher"),
     "explosive_charge": gettext_lazy("An explosive charge (in contact)"),
-}
-FIELD_LABELS = {
-    "a_dice": gettext_lazy("Dice of who acts (one per figure)"),
-    "b_dice": gettext_lazy("Dice of the target (one per figure)"),
-    "dice": gettext_lazy("Quality roll (3 dice)"),
 }
 MORALE_LABELS = {
     "holds": gettext_lazy("holds"),
@@ -170,25 +119,6 @@ def army_combatants(army: Rapid40kArmy, side: str, player) -> list[Combatant]:
     ]
 
 
-def chapter_combatants(chapter) -> tuple[list[str], list[Combatant], str]:
-    """The Rapid 40000 chapter's encounter: each army entered is a side (or the side it was
-    entered on), each of its squads a combatant its player plays."""
-    entries = list(
-        chapter.army_entries.select_related("army")
-        .prefetch_related("army__squads")
-        .order_by("entered_at", "pk")
-    )
-    sides = list(dict.fromkeys((e.side or e.army.name) for e in entries))
-    if len(sides) < 2:
-        raise Refusal(_("An encounter needs two sides: enter at least two armies."))
-    combatants = [
-        c
-        for entry in entries
-        for c in army_combatants(entry.army, entry.side or entry.army.name, entry.player)
-    ]
-    return sides, combatants, entries[0].army.catalogue_version
-
-
 def _lead(combatant) -> dict[str, Any]:
     """Who leads the squad's rolls: its last figure (the leader while it lives)."""
     return combatant.state["figures"][-1]
@@ -231,89 +161,8 @@ def _missile(actor, action) -> str:
     return chosen
 
 
-def check_action(encounter, actor, target, action) -> None:
-    if require_kind_and_actor(action, actor, target, kinds=KINDS, applied="remove"):
-        return
-    state = actor.state
-    if action.kind in SELF_KINDS:
-        if action.kind == "disengage" and not state["engaged"]:
-            raise Refusal(_("This squad is not engaged in a melee."), field="actor")
-        if action.kind == "set_overwatch" and state["engaged"]:
-            raise Refusal(_("A squad in a melee cannot go into overwatch."), field="actor")
-        return
-    FightersTable.require_other_living(actor, target)
-    if action.kind == "vehicle":
-        if not target.state["vehicle"]:
-            raise Refusal(_("Choose a vehicle."), field="target")
-        return
-    if target.state["vehicle"]:
-        raise Refusal(
-            _("A vehicle is attacked with a missile or an explosive charge."), field="target"
-        )
-    if action.kind == "overwatch" and not state["overwatch"]:
-        raise Refusal(_("This squad is not in overwatch."), field="actor")
-    if action.kind == "melee" and state["vehicle"]:
-        raise Refusal(_("A vehicle does not fight in melee."), field="actor")
-
-
 def _flag(action, name: str) -> bool:
     return action.options.get(name) is True
-
-
-def resolver_input(encounter, actor, target, action) -> tuple[str | None, dict]:
-    """The resolver of the action and its input from both squads' live figures."""
-    kind = action.kind
-    if kind == "remove":
-        return None, {"removed": 1}
-    if kind == "set_overwatch":
-        return None, {"overwatch": True}
-    lead = _lead(actor)
-    if kind == "morale":
-        return "morale", {
-            "quality": lead["quality"],
-            "special_rules": lead["special_rules"],
-            "chef_nearby": _flag(action, "chef_nearby"),
-        }
-    if kind == "disengage":
-        return "disengage", {"quality": lead["quality"]}
-    if kind == "vehicle":
-        attack = action.options.get("vehicle_attack") or "missile"
-        if attack not in VEHICLE_ATTACKS:
-            raise Refusal(_("Choose a missile or an explosive charge."), field="vehicle_attack")
-        data = {"attack": attack, "quality": lead["quality"], "vehicle": target.state["vehicle"]}
-        if attack == "missile":
-            data.update(weapon=_missile(actor, action), combat=lead["combat"])
-        return "vehicle", data
-    other = _lead(target)
-    if kind == "melee":
-        return "melee", {
-            "a": {
-                "figures": _count(actor),
-                "combat": lead["combat"],
-                "special_rules": lead["special_rules"],
-                "charged": _flag(action, "charged"),
-                "power_attack": _flag(action, "power_attack"),
-            },
-            "b": {
-                "figures": _count(target),
-                "combat": other["combat"],
-                "special_rules": other["special_rules"],
-            },
-        }
-    weapon, shooters = _weapon(actor, action)
-    return "overwatch" if kind == "overwatch" else "shooting", {
-        "weapon": weapon,
-        "shooters": shooters,
-        "combat": lead["combat"],
-        "quality": lead["quality"],
-        "special_rules": lead["special_rules"],
-        "aimed": kind == "shoot" and _flag(action, "aimed"),
-        "target": {
-            "figures": _count(target),
-            "combat": other["combat"],
-            "special_rules": other["special_rules"],
-        },
-    }
 
 
 def remove_figure(squad) -> list[str]:
@@ -348,110 +197,6 @@ def _remove(loser, winner) -> list[str]:
     return effects
 
 
-def apply_outcome(encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
-    kind, result = action.kind, outcome.get("outcome")
-    if kind == "remove":
-        return remove_figure(target)
-    if kind == "set_overwatch":
-        actor.state = {**actor.state, "overwatch": True}
-        return ["overwatch"]
-    if kind == "morale":
-        routed = result == "routs"
-        fleeing = "" if result == "holds" else result
-        actor.state = {**actor.state, "morale_due": False, "fleeing": fleeing, "routed": routed}
-        if routed:
-            # "l'unité est en déroute (l'unité est retirée du jeu)": its figures count as lost.
-            state = actor.state
-            actor.state = {**state, "figures": [], "lost": [*state["lost"], *state["figures"]]}
-            actor.dead = True
-        return [result]
-    if kind == "disengage":
-        if result == "disengages":
-            actor.state = {**actor.state, "engaged": False}
-        return [result]
-    if kind == "vehicle":
-        if result == "destroyed":
-            state = target.state
-            target.state = {**state, "figures": [], "lost": [*state["lost"], *state["figures"]]}
-            target.dead = True
-            actor.kills += 1
-        elif result == "immobilised":
-            target.state = {**target.state, "immobilised": True}
-        return [result]
-    if kind == "melee":
-        # Overwatch: "Le marqueur est supprimé dès que l'unité ... entre dans un combat au
-        # corps à corps".
-        for squad in (actor, target):
-            squad.state = {**squad.state, "engaged": True, "overwatch": False}
-        if result == "a_wins":
-            return [result, *_remove(target, actor)]
-        if result == "b_wins":
-            return [result, *_remove(actor, target)]
-        return [result]
-    if result == "hit":
-        return [result, *_remove(target, actor)]
-    return [result]
-
-
-def advance(encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
-    """The turn ends when every squad has been played: the next one starts (the overwatch
-    markers stay, "jusqu'à ce que le joueur n'en décide autrement")."""
-    ended = encounter.turn
-    encounter.turn += 1
-    return EntryKind.END_PHASE, {"turn": ended, "characters": []}
-
-
-def summary(encounter, combatants: list[Combatant]) -> dict[str, Any]:
-    """What happened, for the chapter's close: per side and per army, each squad's figures
-    lost and their points (R1), and whether it was wiped out, routed or destroyed."""
-    sides: dict[str, dict[str, Any]] = {}
-    armies: dict[str, dict[str, Any]] = {}
-    for c in combatants:
-        state = c.state or {}
-        lost = state.get("lost", [])
-        row = {
-            "squad": state.get("squad"),
-            "name": c.name,
-            "start": state.get("start", 0),
-            "lost": len(lost),
-            "points_lost": sum(f["points"] for f in lost),
-            "out": c.dead,
-            "routed": state.get("routed", False),
-        }
-        side = sides.setdefault(c.side, {"lost": [], "figures_lost": 0, "points_lost": 0})
-        army = armies.setdefault(
-            str(state.get("army")),
-            {"side": c.side, "player": c.player_id, "squads": [], "figures_lost": 0},
-        )
-        army["squads"].append(row)
-        army["figures_lost"] += row["lost"]
-        side["figures_lost"] += row["lost"]
-        side["points_lost"] += row["points_lost"]
-        if c.dead:
-            side["lost"].append(c.name)
-    return {
-        "encounter": encounter.pk,
-        "ended": True,
-        "turns": encounter.turn,
-        "sides": sides,
-        "armies": armies,
-    }
-
-
-def state_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
-    """What the page shows of a squad: its figures left and their leader's numbers."""
-    figures = state.get("figures") or []
-    if state.get("vehicle"):
-        vehicle = load_catalogue().vehicles.get(state["vehicle"])
-        lines = [(str(_("Vehicle")), vehicle.label if vehicle else state["vehicle"])]
-    else:
-        lines = [(str(_("Figures")), f"{len(figures)}/{state.get('start', 0)}")]
-    if figures:
-        lead = figures[-1]
-        lines.append((str(_("Quality / Combat")), f"{lead['quality']}+ / {lead['combat']}"))
-    return lines
-
-
 def badges(state: dict[str, Any]) -> list[str]:
     shown = []
     if state.get("overwatch"):
@@ -467,87 +212,307 @@ def badges(state: dict[str, Any]) -> list[str]:
     return shown
 
 
-def odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every outcome in the calculators' words (A: who acts, B: the target)."""
-    exact = odds.get("outcomes_exact") or {}
-    return [(str(OUTCOME_LABELS.get(key, key)), p) for key, p in exact.items()]
-
-
-def card_fields(combatant, *, sees: bool) -> dict[str, Any]:
-    state = combatant.state or {}
-    return {"state_lines": tuple(state_lines(state)), "badges": badges(state)}
-
-
-def action_text(data: dict, actor: str, target: str) -> str:
-    outcome = data.get("outcome") or {}
-    kind, result = data.get("kind"), outcome.get("outcome")
-    names = {"actor": actor, "target": target}
-    effects = data.get("effects") or []
-    if kind == "remove":
-        text = _("%(target)s loses a figure.") % names
-    elif kind == "set_overwatch":
-        text = _("%(actor)s goes into overwatch.") % names
-    elif kind == "morale":
-        text = _("%(actor)s tests its morale: %(result)s.") % {
-            **names,
-            "result": MORALE_LABELS.get(result, result),
-        }
-    elif kind == "disengage":
-        text = (
-            _("%(actor)s disengages.")
-            if result == "disengages"
-            else _("%(actor)s stays in the melee.")
-        ) % names
-    elif kind == "vehicle":
-        text = {
-            "destroyed": _("%(actor)s destroys %(target)s."),
-            "immobilised": _("%(actor)s immobilises %(target)s."),
-            "deviated": _("%(actor)s's shot at %(target)s deviates."),
-        }.get(result, _("%(actor)s does not damage %(target)s.")) % names
-    elif kind == "melee":
-        text = {
-            "a_wins": _("%(actor)s wins the melee against %(target)s: %(target)s loses a figure."),
-            "b_wins": _("%(target)s wins the melee against %(actor)s: %(actor)s loses a figure."),
-            "armour_saved": _("%(actor)s and %(target)s: the armour saves the loser."),
-        }.get(result, _("%(actor)s and %(target)s: a tie, nobody falls.")) % names
-    else:
-        text = {
-            "hit": _("%(actor)s shoots %(target)s: a figure falls."),
-            "deviated": _("%(actor)s's shot at %(target)s deviates."),
-            "armour_saved": _("%(actor)s shoots %(target)s: the armour saves it."),
-        }.get(result, _("%(actor)s shoots %(target)s: no effect.")) % names
-        if kind == "overwatch":
-            text += " " + _("(overwatch)")
-    if "wiped_out" in effects:
-        text += " " + _("The squad is wiped out.")
-    elif "morale_due" in effects:
-        text += " " + _("It must test its morale.")
-    return text + hand_suffix(data)
-
-
 class Rapid40kTable(FightersTable):
-    SYSTEM = SYSTEM
-    KINDS = KINDS
-    KIND_LABELS = KIND_LABELS
-    MANAGER_KINDS = MANAGER_KINDS
-    FORM_FIELDS = FORM_FIELDS
-    HAND_DICE = HAND_DICE
-    OPTION_FIELDS = OPTION_FIELDS
-    PHASES = PHASES
-    FIRST_PHASE = FIRST_PHASE
-    ADVANCE_LABELS = ADVANCE_LABELS
-    FIELD_LABELS = FIELD_LABELS
+    SYSTEM = "rapid40k"
+    KINDS = (
+        "shoot",
+        "overwatch",
+        "set_overwatch",
+        "melee",
+        "morale",
+        "disengage",
+        "vehicle",
+        "remove",
+    )
+    KIND_LABELS = {
+        "shoot": gettext_lazy("Shoot"),
+        "overwatch": gettext_lazy("Shoot from overwatch"),
+        "set_overwatch": gettext_lazy("Go into overwatch"),
+        "melee": gettext_lazy("Fight in melee"),
+        "morale": gettext_lazy("Morale roll"),
+        "disengage": gettext_lazy("Disengage from a melee"),
+        "vehicle": gettext_lazy("Attack a vehicle"),
+        "remove": gettext_lazy("Remove a figure (organisers)"),
+    }
+    MANAGER_KINDS = ("remove",)
+    OPTION_FIELDS = (
+        "squad_weapon",
+        "aimed",
+        "charged",
+        "power_attack",
+        "chef_nearby",
+        "vehicle_attack",
+    )
+    FORM_FIELDS = ("kind", "actor", "target", *OPTION_FIELDS, "roll")
+    HAND_DICE = ("dice", "deviation_dice", "a_dice", "b_dice")
+    PHASES = (Phase.ACTION,)
+    FIRST_PHASE = Phase.ACTION
+    ADVANCE_LABELS = {Phase.ACTION: gettext_lazy("Next turn")}
+    FIELD_LABELS = {
+        "a_dice": gettext_lazy("Dice of who acts (one per figure)"),
+        "b_dice": gettext_lazy("Dice of the target (one per figure)"),
+        "dice": gettext_lazy("Quality roll (3 dice)"),
+    }
 
-    chapter_combatants = staticmethod(chapter_combatants)
-    check_action = staticmethod(check_action)
-    resolver_input = staticmethod(resolver_input)
-    apply_outcome = staticmethod(apply_outcome)
-    advance = staticmethod(advance)
-    summary = staticmethod(summary)
-    action_text = staticmethod(action_text)
-    state_lines = staticmethod(state_lines)
-    card_fields = staticmethod(card_fields)
-    odds_rows = staticmethod(odds_rows)
+    def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
+        """The Rapid 40000 chapter's encounter: each army entered is a side (or the side it was
+        entered on), each of its squads a combatant its player plays."""
+        entries = list(
+            chapter.army_entries.select_related("army")
+            .prefetch_related("army__squads")
+            .order_by("entered_at", "pk")
+        )
+        sides = list(dict.fromkeys((e.side or e.army.name) for e in entries))
+        if len(sides) < 2:
+            raise Refusal(_("An encounter needs two sides: enter at least two armies."))
+        combatants = [
+            c
+            for entry in entries
+            for c in army_combatants(entry.army, entry.side or entry.army.name, entry.player)
+        ]
+        return sides, combatants, entries[0].army.catalogue_version
+
+    def check_action(self, encounter, actor, target, action) -> None:
+        if require_kind_and_actor(action, actor, target, kinds=self.KINDS, applied="remove"):
+            return
+        state = actor.state
+        if action.kind in SELF_KINDS:
+            if action.kind == "disengage" and not state["engaged"]:
+                raise Refusal(_("This squad is not engaged in a melee."), field="actor")
+            if action.kind == "set_overwatch" and state["engaged"]:
+                raise Refusal(_("A squad in a melee cannot go into overwatch."), field="actor")
+            return
+        self.require_other_living(actor, target)
+        if action.kind == "vehicle":
+            if not target.state["vehicle"]:
+                raise Refusal(_("Choose a vehicle."), field="target")
+            return
+        if target.state["vehicle"]:
+            raise Refusal(
+                _("A vehicle is attacked with a missile or an explosive charge."), field="target"
+            )
+        if action.kind == "overwatch" and not state["overwatch"]:
+            raise Refusal(_("This squad is not in overwatch."), field="actor")
+        if action.kind == "melee" and state["vehicle"]:
+            raise Refusal(_("A vehicle does not fight in melee."), field="actor")
+
+    def resolver_input(self, encounter, actor, target, action) -> tuple[str | None, dict]:
+        """The resolver of the action and its input from both squads' live figures."""
+        kind = action.kind
+        if kind == "remove":
+            return None, {"removed": 1}
+        if kind == "set_overwatch":
+            return None, {"overwatch": True}
+        lead = _lead(actor)
+        if kind == "morale":
+            return "morale", {
+                "quality": lead["quality"],
+                "special_rules": lead["special_rules"],
+                "chef_nearby": _flag(action, "chef_nearby"),
+            }
+        if kind == "disengage":
+            return "disengage", {"quality": lead["quality"]}
+        if kind == "vehicle":
+            attack = action.options.get("vehicle_attack") or "missile"
+            if attack not in VEHICLE_ATTACKS:
+                raise Refusal(_("Choose a missile or an explosive charge."), field="vehicle_attack")
+            data = {
+                "attack": attack,
+                "quality": lead["quality"],
+                "vehicle": target.state["vehicle"],
+            }
+            if attack == "missile":
+                data.update(weapon=_missile(actor, action), combat=lead["combat"])
+            return "vehicle", data
+        other = _lead(target)
+        if kind == "melee":
+            return "melee", {
+                "a": {
+                    "figures": _count(actor),
+                    "combat": lead["combat"],
+                    "special_rules": lead["special_rules"],
+                    "charged": _flag(action, "charged"),
+                    "power_attack": _flag(action, "power_attack"),
+                },
+                "b": {
+                    "figures": _count(target),
+                    "combat": other["combat"],
+                    "special_rules": other["special_rules"],
+                },
+            }
+        weapon, shooters = _weapon(actor, action)
+        return "overwatch" if kind == "overwatch" else "shooting", {
+            "weapon": weapon,
+            "shooters": shooters,
+            "combat": lead["combat"],
+            "quality": lead["quality"],
+            "special_rules": lead["special_rules"],
+            "aimed": kind == "shoot" and _flag(action, "aimed"),
+            "target": {
+                "figures": _count(target),
+                "combat": other["combat"],
+                "special_rules": other["special_rules"],
+            },
+        }
+
+    def apply_outcome(self, encounter, action, outcome: dict[str, Any], actor, target, everyone=()):
+        kind, result = action.kind, outcome.get("outcome")
+        if kind == "remove":
+            return remove_figure(target)
+        if kind == "set_overwatch":
+            actor.state = {**actor.state, "overwatch": True}
+            return ["overwatch"]
+        if kind == "morale":
+            routed = result == "routs"
+            fleeing = "" if result == "holds" else result
+            actor.state = {**actor.state, "morale_due": False, "fleeing": fleeing, "routed": routed}
+            if routed:
+                # "l'unité est en déroute (l'unité est retirée du jeu)": its figures count as lost.
+                state = actor.state
+                actor.state = {**state, "figures": [], "lost": [*state["lost"], *state["figures"]]}
+                actor.dead = True
+            return [result]
+        if kind == "disengage":
+            if result == "disengages":
+                actor.state = {**actor.state, "engaged": False}
+            return [result]
+        if kind == "vehicle":
+            if result == "destroyed":
+                state = target.state
+                target.state = {**state, "figures": [], "lost": [*state["lost"], *state["figures"]]}
+                target.dead = True
+                actor.kills += 1
+            elif result == "immobilised":
+                target.state = {**target.state, "immobilised": True}
+            return [result]
+        if kind == "melee":
+            # Overwatch: "Le marqueur est supprimé dès que l'unité ... entre dans un combat au
+            # corps à corps".
+            for squad in (actor, target):
+                squad.state = {**squad.state, "engaged": True, "overwatch": False}
+            if result == "a_wins":
+                return [result, *_remove(target, actor)]
+            if result == "b_wins":
+                return [result, *_remove(actor, target)]
+            return [result]
+        if result == "hit":
+            return [result, *_remove(target, actor)]
+        return [result]
+
+    def advance(self, encounter, combatants: list[Combatant]) -> tuple[str, dict[str, Any]]:
+        """The turn ends when every squad has been played: the next one starts (the overwatch
+        markers stay, "jusqu'à ce que le joueur n'en décide autrement")."""
+        ended = encounter.turn
+        encounter.turn += 1
+        return EntryKind.END_PHASE, {"turn": ended, "characters": []}
+
+    def summary(self, encounter, combatants: list[Combatant]) -> dict[str, Any]:
+        """What happened, for the chapter's close: per side and per army, each squad's figures
+        lost and their points (R1), and whether it was wiped out, routed or destroyed."""
+        sides: dict[str, dict[str, Any]] = {}
+        armies: dict[str, dict[str, Any]] = {}
+        for c in combatants:
+            state = c.state or {}
+            lost = state.get("lost", [])
+            row = {
+                "squad": state.get("squad"),
+                "name": c.name,
+                "start": state.get("start", 0),
+                "lost": len(lost),
+                "points_lost": sum(f["points"] for f in lost),
+                "out": c.dead,
+                "routed": state.get("routed", False),
+            }
+            side = sides.setdefault(c.side, {"lost": [], "figures_lost": 0, "points_lost": 0})
+            army = armies.setdefault(
+                str(state.get("army")),
+                {"side": c.side, "player": c.player_id, "squads": [], "figures_lost": 0},
+            )
+            army["squads"].append(row)
+            army["figures_lost"] += row["lost"]
+            side["figures_lost"] += row["lost"]
+            side["points_lost"] += row["points_lost"]
+            if c.dead:
+                side["lost"].append(c.name)
+        return {
+            "encounter": encounter.pk,
+            "ended": True,
+            "turns": encounter.turn,
+            "sides": sides,
+            "armies": armies,
+        }
+
+    def action_text(self, data: dict, actor: str, target: str) -> str:
+        outcome = data.get("outcome") or {}
+        kind, result = data.get("kind"), outcome.get("outcome")
+        names = {"actor": actor, "target": target}
+        effects = data.get("effects") or []
+        if kind == "remove":
+            text = _("%(target)s loses a figure.") % names
+        elif kind == "set_overwatch":
+            text = _("%(actor)s goes into overwatch.") % names
+        elif kind == "morale":
+            text = _("%(actor)s tests its morale: %(result)s.") % {
+                **names,
+                "result": MORALE_LABELS.get(result, result),
+            }
+        elif kind == "disengage":
+            text = (
+                _("%(actor)s disengages.")
+                if result == "disengages"
+                else _("%(actor)s stays in the melee.")
+            ) % names
+        elif kind == "vehicle":
+            text = {
+                "destroyed": _("%(actor)s destroys %(target)s."),
+                "immobilised": _("%(actor)s immobilises %(target)s."),
+                "deviated": _("%(actor)s's shot at %(target)s deviates."),
+            }.get(result, _("%(actor)s does not damage %(target)s.")) % names
+        elif kind == "melee":
+            text = {
+                "a_wins": _(
+                    "%(actor)s wins the melee against %(target)s: %(target)s loses a figure."
+                ),
+                "b_wins": _(
+                    "%(target)s wins the melee against %(actor)s: %(actor)s loses a figure."
+                ),
+                "armour_saved": _("%(actor)s and %(target)s: the armour saves the loser."),
+            }.get(result, _("%(actor)s and %(target)s: a tie, nobody falls.")) % names
+        else:
+            text = {
+                "hit": _("%(actor)s shoots %(target)s: a figure falls."),
+                "deviated": _("%(actor)s's shot at %(target)s deviates."),
+                "armour_saved": _("%(actor)s shoots %(target)s: the armour saves it."),
+            }.get(result, _("%(actor)s shoots %(target)s: no effect.")) % names
+            if kind == "overwatch":
+                text += " " + _("(overwatch)")
+        if "wiped_out" in effects:
+            text += " " + _("The squad is wiped out.")
+        elif "morale_due" in effects:
+            text += " " + _("It must test its morale.")
+        return text + hand_suffix(data)
+
+    def state_lines(self, state: dict[str, Any]) -> list[tuple[str, str]]:
+        """What the page shows of a squad: its figures left and their leader's numbers."""
+        figures = state.get("figures") or []
+        if state.get("vehicle"):
+            vehicle = load_catalogue().vehicles.get(state["vehicle"])
+            lines = [(str(_("Vehicle")), vehicle.label if vehicle else state["vehicle"])]
+        else:
+            lines = [(str(_("Figures")), f"{len(figures)}/{state.get('start', 0)}")]
+        if figures:
+            lead = figures[-1]
+            lines.append((str(_("Quality / Combat")), f"{lead['quality']}+ / {lead['combat']}"))
+        return lines
+
+    def card_fields(self, combatant, *, sees: bool) -> dict[str, Any]:
+        state = combatant.state or {}
+        return {"state_lines": tuple(self.state_lines(state)), "badges": badges(state)}
+
+    def odds_rows(self, odds: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every outcome in the calculators' words (A: who acts, B: the target)."""
+        exact = odds.get("outcomes_exact") or {}
+        return [(str(OUTCOME_LABELS.get(key, key)), p) for key, p in exact.items()]
 
 
 ADAPTER = Rapid40kTable()

@@ -38,7 +38,9 @@ from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.ranged import ORDERS
 from rules.rolls.models import RollRecord
 from rules.rolls.services import _sentence
-from rules.table import kolaps, of_the_dead, rapid40k
+from rules.table import of_the_dead, rapid40k
+from rules.table.kolaps import adapter as kolaps
+from rules.table.kolaps.combatants import unit_combatants
 from rules.table.live import encounter_changed, spectators_revoked
 from rules.table.models import (
     UNDO_LOOKS_PAST,
@@ -478,7 +480,7 @@ def encounter_create_quick_party(*, actor, title: str = "") -> Encounter:
     combatants = [of_the_dead.profile_combatant(profile)] if profile else []
     return encounter_create_pickup(
         actor=actor,
-        system=of_the_dead.SYSTEM,
+        system=of_the_dead.ADAPTER.SYSTEM,
         sides=[of_the_dead.SURVIVORS, of_the_dead.ZOMBIES],
         combatants=combatants,
         title=_clean_title(title, _("A quick party")),
@@ -564,7 +566,7 @@ def encounter_add_combatants(
     """The organiser adds zombies by type, or a non-player character, to an Of the Dead
     encounter; the initiative order takes them in at once."""
     _require(actor, encounter, CAN_MANAGE)
-    if encounter.system != of_the_dead.SYSTEM:
+    if encounter.system != of_the_dead.ADAPTER.SYSTEM:
         raise Refusal(_("Zombies and non-player characters join Of the Dead encounters."))
     with transaction.atomic():
         locked = _lock(encounter, version)
@@ -616,12 +618,12 @@ def encounter_create_standalone(*, actor, units: list[KolapsUnit | None], title:
             raise Refusal(_("A unit without characters cannot fight."), field="units")
     return encounter_create_pickup(
         actor=actor,
-        system=kolaps.SYSTEM,
+        system=kolaps.ADAPTER.SYSTEM,
         sides=sides,
         combatants=[
             c
             for unit, side in zip(units, sides, strict=True)
-            for c in kolaps.unit_combatants(unit, side, unit.owner)
+            for c in unit_combatants(unit, side, unit.owner)
         ],
         title=_clean_title(title, " / ".join(u.name for u in units)),
         catalogue_version=units[0].catalogue_version,
@@ -650,7 +652,7 @@ def encounter_create_armies(*, actor, armies: list[Rapid40kArmy | None], title: 
         raise Refusal(_("An army list without squads cannot fight."), field="armies")
     return encounter_create_pickup(
         actor=actor,
-        system=rapid40k.SYSTEM,
+        system=rapid40k.ADAPTER.SYSTEM,
         sides=sides,
         combatants=combatants,
         title=_clean_title(title, " / ".join(a.name for a in armies)),

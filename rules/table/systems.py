@@ -10,8 +10,9 @@ button: that layer may not import this one).
 from django.utils.translation import gettext as _
 
 from characters.permissions import Refusal
-from rules.table import corporates, kolaps, modern, of_the_dead, rapid40k
+from rules.table import corporates, modern, of_the_dead, rapid40k
 from rules.table.adapter import TableAdapter
+from rules.table.kolaps import adapter as kolaps
 
 ADAPTERS: dict[str, TableAdapter] = {
     adapter.SYSTEM: adapter

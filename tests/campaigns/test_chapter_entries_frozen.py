@@ -19,7 +19,8 @@ from campaigns.services import campaign_add_participant, campaign_create
 from characters.kolaps import services as kolaps
 from characters.permissions import Refusal
 from characters.rapid40k import services as rapid40k
-from rules.table.kolaps import K12_FROM, chapter_combatants
+from rules.table.kolaps.adapter import ADAPTER
+from rules.table.kolaps.combatants import K12_FROM
 from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
 from tests.campaigns.test_rapid40k_chapters import army_of
 from tests.factories import PlayerFactory
@@ -125,7 +126,7 @@ def test_k12_side_changes_are_frozen_listed_and_played_on_the_other_side(client)
     # Edited after the start, Nord would be worth less: the table still plays the freeze.
     kolaps.unit_remove_lost(actor=None, unit=nord, character_ids=[members[1].pk])
     chapter.refresh_from_db()
-    sides, combatants, _version = chapter_combatants(chapter)
+    sides, combatants, _version = ADAPTER.chapter_combatants(chapter)
     assert sides == ["Nord", "Sud"]
     by_name = {c.name: c for c in combatants}
     assert (by_name["Nord 0"].side, by_name["Nord 0"].player_id) == ("Nord", alice.pk)

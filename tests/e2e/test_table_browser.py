@@ -212,7 +212,7 @@ def test_the_target_players_phone_chooses_the_stray_shots_figure_and_the_other_s
     from itertools import product
 
     from rules.engine.registry import resolver_get
-    from rules.table import kolaps
+    from rules.table.kolaps.adapter import ADAPTER as kolaps
     from rules.table.services import ActionInput, encounter_act, encounter_advance
 
     organiser = PlayerFactory(username="orga")

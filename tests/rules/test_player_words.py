@@ -10,7 +10,7 @@ from django.utils import translation
 
 from campaigns.services import campaign_create
 from rules.engine.systems.kolaps.catalogue import load_catalogue
-from rules.table.kolaps import action_text
+from rules.table.kolaps.adapter import ADAPTER
 from rules.table.models import Combatant
 from tests.factories import PlayerFactory
 from tests.table_fixtures import pick_up_encounter
@@ -91,7 +91,7 @@ def test_a_kolaps_melee_line_names_who_took_the_wound(attacker, struck):
         },
     }
     with translation.override("fr"):
-        line = action_text(data, "Sabre", "Brigadier Dupont")
+        line = ADAPTER.action_text(data, "Sabre", "Brigadier Dupont")
     assert line == (
         f"Sabre affronte Brigadier Dupont : Blessures graves pour {struck} (Santé 6 → 0) — tué"
     )

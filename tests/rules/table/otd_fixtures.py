@@ -45,7 +45,9 @@ def playing_now(encounter):
     encounter.refresh_from_db()
     everyone = list(Combatant.objects.filter(encounter=encounter).order_by("position", "pk"))
     return [
-        r["name"] for r in of_the_dead.order(everyone, encounter.phase, encounter.turn) if r["now"]
+        r["name"]
+        for r in of_the_dead.ADAPTER.order(everyone, encounter.phase, encounter.turn)
+        if r["now"]
     ]
 
 

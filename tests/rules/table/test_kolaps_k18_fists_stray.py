@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 
 from characters.permissions import Refusal
 from rules.engine.registry import resolver_get
-from rules.table import kolaps as adapter
+from rules.table.kolaps.adapter import ADAPTER as adapter
 from rules.table.models import Combatant
 from rules.table.services import (
     ActionInput,

@@ -89,7 +89,7 @@ def test_the_initiative_order_is_recomputed_from_the_live_state(table, client):
     encounter, _organiser, anna, _boris = table
     everyone = list(Combatant.objects.filter(encounter=encounter))
     # Anna 3 + 4 + 4 = 11, Boris 1 + 4 + 6 = 11, the zonards 1 + 0 + 2 = 3.
-    moving = of_the_dead.order(everyone, Phase.MOVEMENT)
+    moving = of_the_dead.ADAPTER.order(everyone, Phase.MOVEMENT)
     assert [(r["name"], r["initiative"]) for r in moving] == [
         ("Zonard 1", 3),
         ("Zonard 2", 3),
@@ -107,7 +107,7 @@ def test_the_initiative_order_is_recomputed_from_the_live_state(table, client):
         options={"move": "careful"},
     )
     everyone = list(Combatant.objects.filter(encounter=encounter))
-    acting = of_the_dead.order(everyone, Phase.ACTION)
+    acting = of_the_dead.ADAPTER.order(everyone, Phase.ACTION)
     assert [(r["name"], r["initiative"]) for r in acting][:2] == [("Anna", 12), ("Boris", 11)]
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from characters.accounts.services import player_update
 from characters.kolaps import services as kolaps
 from rules.engine.registry import resolver_get
-from rules.table import kolaps as adapter
+from rules.table.kolaps.adapter import ADAPTER as adapter
 from rules.table.models import Combatant, Encounter
 from rules.table.services import (
     ActionInput,
