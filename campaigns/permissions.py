@@ -1,19 +1,19 @@
 """The one permission helper for campaigns, and the campaign's members it reads.
 
-`members_of(campaign)` reads the memberships once (one query, in order of joining, compiled
-once: `CompiledRead`) with what the pages show of each member; `campaign_role(viewer,
+`members_of(campaign)` reads the memberships once (one query, in order of joining) with
+what the pages show of each member; `campaign_role(viewer,
 campaign, members=...)` answers from them without another query. A fetch that only
 authorises reads the viewer's own membership with the object instead (`viewer_membership`,
 then `member_role`).
 """
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
 from campaigns.models import Membership, MembershipRole
-from characters.compiled import CompiledRead
 from characters.permissions import Role
 
 MEMBER_FIELDS = ("player_id", "player__display_name", "player__username", "role")
@@ -25,7 +25,8 @@ class Member:
     display_name: str
     username: str
     role: str
-    extra: tuple[Any, ...] = ()  # the further fields a caller asked for, in its order
+    # The further fields a caller asked for, by their path.
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def name(self) -> str:
@@ -49,24 +50,26 @@ class Members:
         return {m.id for m in self.players}
 
 
-# The read of `members_of` for each tuple of extra fields asked (a handful, named in code).
-_MEMBER_READS: dict[tuple[str, ...], CompiledRead] = {}
-
-
 def members_of(campaign, *extra: str) -> Members:
     """One query: the campaign's members in order of joining, with the `extra` fields (paths
     from the membership, such as "player__otd_profile__status") in `Member.extra`."""
-    read = _MEMBER_READS.get(extra)
-    if read is None:
-        read = _MEMBER_READS[extra] = CompiledRead(
-            lambda campaign_id: (
-                Membership.objects.filter(campaign_id=campaign_id)
-                .order_by("joined_at", "pk")
-                .values_list(*MEMBER_FIELDS, *extra)
+    rows = (
+        Membership.objects.filter(campaign_id=getattr(campaign, "pk", campaign))
+        .order_by("joined_at", "pk")
+        .values(*MEMBER_FIELDS, *extra)
+    )
+    return Members(
+        tuple(
+            Member(
+                id=row["player_id"],
+                display_name=row["player__display_name"],
+                username=row["player__username"],
+                role=row["role"],
+                extra={name: row[name] for name in extra},
             )
+            for row in rows
         )
-    rows = read.rows(getattr(campaign, "pk", campaign))
-    return Members(tuple(Member(*row[:4], extra=tuple(row[4:])) for row in rows))
+    )
 
 
 def campaign_role(viewer, campaign, *, members: Members | None = None) -> set[Role]:

@@ -1,130 +1,38 @@
-"""Widgets drawn without the template engine: a form renderer shared by the apps' forms.
+"""The form renderer of the pages with a hundred widgets (the chapter close, the live
+table's action form): Django's Jinja2 renderer, with the usual widgets' templates in
+templates/jinja2/ (an input, a select, checkboxes or radios: each one template, its
+options and attributes drawn in its own loop rather than an `include` each, which was most
+of such a form's time); Django's own templates for the other widgets."""
 
-Django draws each widget and each <option> through its own template; on a form of a hundred
-widgets (the live table's action form, polled by phones; the organiser's chapter close form)
-that was most of the page's time. These draw the same HTML as Django's templates, byte for
-byte (tests/rules/table/test_table_widgets.py and tests/campaigns/test_close_widgets.py
-compare them), in plain Python; any other template goes to the engine as before. It lives in
-the lowest Django layer so that `rules` and `campaigns` may both use it.
-"""
+from pathlib import Path
 
-import html
-
-from django.forms.renderers import DjangoTemplates
-from django.utils.formats import localize
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeData
+from django import forms
+from django.conf import settings
+from django.forms.renderers import Jinja2
+from django.utils.functional import cached_property
 
 _WIDGETS = "django/forms/widgets/"
-
-
-def _text(value) -> str:
-    """`{{ value }}` in a template: localized, escaped unless already safe. A plain string
-    (most names, ids and attributes) is escaped as Django's `escape` does, without marking
-    each piece safe on the way: the renderer's whole answer is marked safe once."""
-    if type(value) is str:
-        return html.escape(value)
-    return conditional_escape(localize(value))
-
-
-def _formatted(value) -> str:
-    """`{{ value|stringformat:'s' }}`: safe stays safe, anything else escaped."""
-    if type(value) is str:
-        return html.escape(value)
-    text = "%s" % (str(value) if isinstance(value, tuple) else value)
-    return text if isinstance(value, SafeData) else html.escape(text)
-
-
-def _attrs(attrs: dict) -> str:
-    return "".join(
-        ""
-        if value is False
-        else f" {_text(name)}"
-        if value is True
-        else f' {_text(name)}="{_formatted(value)}"'
-        for name, value in attrs.items()
-    )
-
-
-def _input(widget: dict) -> str:
-    value = "" if widget["value"] is None else f' value="{_formatted(widget["value"])}"'
-    return (
-        f'<input type="{_text(widget["type"])}" name="{_text(widget["name"])}"{value}'
-        f"{_attrs(widget['attrs'])}>"
-    )
-
-
-def _option(widget: dict) -> str:
-    return (
-        f'<option value="{_formatted(widget["value"])}"{_attrs(widget["attrs"])}>'
-        f"{_text(widget['label'])}</option>"
-    )
-
-
-def _select(widget: dict) -> str:
-    parts = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
-    for group_name, group_choices, _index in widget["optgroups"]:
-        if group_name:
-            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
-        for option in group_choices:
-            if option["template_name"] != _WIDGETS + "select_option.html":
-                return ""  # not drawn here: the engine's
-            parts.append("\n  " + _option(option) + "\n")
-        if group_name:
-            parts.append("\n  </optgroup>")
-    parts.append("\n</select>")
-    return "".join(parts)
-
-
-_OPTIONS = {_WIDGETS + "checkbox_option.html", _WIDGETS + "radio_option.html"}
-
-
-def _input_option(widget: dict) -> str:
-    """checkbox_option.html / radio_option.html: input_option.html and its newline."""
-    wrap = widget.get("wrap_label")
-    label_for = widget["attrs"].get("id")
-    opening = (f'<label for="{_text(label_for)}">' if label_for else "<label>") if wrap else ""
-    closing = f" {_text(widget['label'])}</label>" if wrap else ""
-    return f"{opening}{_input(widget)}\n{closing}\n\n"
-
-
-def _multiple(widget: dict) -> str:
-    """checkbox_select.html / radio.html: multiple_input.html."""
-    attrs = widget["attrs"]
-    parts = ["<div"]
-    if attrs.get("id"):
-        parts.append(f' id="{_text(attrs["id"])}"')
-    if attrs.get("class"):
-        parts.append(f' class="{_text(attrs["class"])}"')
-    parts.append(">")
-    for group, options, _index in widget["optgroups"]:
-        if group:
-            parts.append(f"\n  <div><label>{_text(group)}</label>")
-        for option in options:
-            if option["template_name"] not in _OPTIONS:
-                return ""  # not drawn here: the engine's
-            parts.append("<div>\n    " + _input_option(option) + "</div>")
-        if group:
-            parts.append("\n  </div>")
-    parts.append("\n</div>")
-    return "".join(parts)
-
-
-_DRAWN = {
+# Django's templates of these only include the one named.
+_SAME = {
     **{
-        f"{_WIDGETS}{name}.html": _input
-        for name in ("input", "text", "number", "hidden", "email", "url", "password", "checkbox")
+        f"{_WIDGETS}{name}.html": f"{_WIDGETS}input.html"
+        for name in ("text", "number", "hidden", "checkbox", "email", "url", "password")
     },
-    _WIDGETS + "select.html": _select,
-    _WIDGETS + "checkbox_select.html": _multiple,
-    _WIDGETS + "radio.html": _multiple,
+    **{
+        f"{_WIDGETS}{name}.html": f"{_WIDGETS}multiple_input.html"
+        for name in ("checkbox_select", "radio")
+    },
 }
 
 
-class PlainWidgets(DjangoTemplates):
-    """A form renderer drawing the usual widgets in Python (byte-identical to Django's)."""
+class Widgets(Jinja2):
+    @cached_property
+    def engine(self):
+        dirs = [settings.BASE_DIR / "templates" / "jinja2", Path(forms.__file__).parent / "jinja2"]
+        return self.backend({"APP_DIRS": False, "DIRS": dirs, "NAME": "widgets", "OPTIONS": {}})
 
-    def render(self, template_name, context, request=None):
-        draw = _DRAWN.get(template_name)
-        drawn = draw(context["widget"]) if draw is not None else ""
-        return drawn or super().render(template_name, context, request=request)
+    def get_template(self, template_name):
+        return super().get_template(_SAME.get(template_name, template_name))
+
+
+RENDERER = Widgets()  # one engine for the process: the forms' `default_renderer`

@@ -24,3 +24,16 @@ def test_it_stops_the_worker_on_a_template_that_does_not_compile(settings, tmp_p
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path / "templates"]}]
     with pytest.raises(TemplateSyntaxError):
         config.wsgi._prepare()
+
+
+def test_it_stops_the_worker_on_a_widget_template_that_does_not_compile(settings, tmp_path):
+    (tmp_path / "templates" / "jinja2").mkdir(parents=True)
+    # Django's syntax, not Jinja2's
+    (tmp_path / "templates" / "jinja2" / "broken.html").write_text("{% load static %}")
+    settings.BASE_DIR = tmp_path
+    config.wsgi.RENDERER.__dict__.pop("engine", None)  # read BASE_DIR again
+    try:
+        with pytest.raises(TemplateSyntaxError):
+            config.wsgi._prepare()
+    finally:
+        config.wsgi.RENDERER.__dict__.pop("engine", None)

@@ -1,17 +1,11 @@
-"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries.
-
-The chapter page's reads are compiled once per process (`characters.compiled.CompiledRead`):
-building and compiling them through the ORM on every request cost several times what
-PostgreSQL took to answer them."""
+"""Load what the chapter, vote and upcoming pages show, in a fixed number of queries."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import DEFAULT_DB_ALIAS
-
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
-from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
+from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
 from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
 from campaigns.models import (
@@ -29,7 +23,6 @@ from campaigns.models import (
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from campaigns.systems import campaign_system
 from campaigns.systems.base import CloseEntry
-from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
@@ -241,44 +234,16 @@ PLAYER_FACTS = (
 
 
 def _facts(row) -> PlayerFacts:
-    profile_id, points, cards, equipment, status = row
-    if profile_id is None:
+    """`row`: a member's `PLAYER_FACTS` by name (`Member.extra`)."""
+    if row["player__otd_profile__id"] is None:
         return PlayerFacts(has_profile=False)
     return PlayerFacts(
         has_profile=True,
-        survival_points=points,
-        cards=tuple(cards or ()),
-        equipment=tuple(equipment or ()),
-        is_dead=status == ProfileStatus.DEAD,
+        survival_points=row["player__otd_profile__survival_points"],
+        cards=tuple(row["player__otd_profile__cards"] or ()),
+        equipment=tuple(row["player__otd_profile__equipment"] or ()),
+        is_dead=row["player__otd_profile__status"] == ProfileStatus.DEAD,
     )
-
-
-_UNIT_ENTRIES = CompiledRead(
-    lambda chapter: (
-        ChapterUnitEntry.objects.filter(chapter_id=chapter)
-        .order_by("entered_at", "pk")
-        .values_list(
-            "unit_id",
-            "unit__name",
-            "player_id",
-            "player__display_name",
-            "player__username",
-            "side",
-            "unit__vu",
-            "unit__status",
-            "unit__catalogue_version",
-            "frozen",
-        )
-    )
-)
-_CHARACTER_FIELDS = [f.attname for f in KolapsCharacter._meta.concrete_fields]
-_ENTERED_CHARACTERS = CompiledRead(
-    lambda chapter: (
-        KolapsCharacter.objects.filter(unit__chapter_entries__chapter_id=chapter)
-        .order_by("unit_id", "position", "pk")
-        .values_list(*_CHARACTER_FIELDS)
-    )
-)
 
 
 def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
@@ -291,28 +256,34 @@ def _entries(chapter, viewer_id) -> tuple[list[EntryLine], K12Line | None]:
 
 def _entry_lines(chapter, viewer_id) -> tuple[list[EntryLine], list[EnteredUnit]]:
     """The queries of `_entries`: the lines, and each unit as K12 reads it."""
-    rows = _UNIT_ENTRIES.rows(chapter.pk)
+    entries = list(
+        ChapterUnitEntry.objects.filter(chapter=chapter)
+        .select_related("unit", "player")
+        .order_by("entered_at", "pk")
+    )
     live: dict[int, list[dict]] = defaultdict(list)
-    if any(not row[-1] for row in rows):
-        for row in _ENTERED_CHARACTERS.rows(chapter.pk):
-            member = KolapsCharacter.from_db(DEFAULT_DB_ALIAS, _CHARACTER_FIELDS, row)
+    if any(not entry.frozen for entry in entries):
+        characters = KolapsCharacter.objects.filter(unit__chapter_entries__chapter=chapter)
+        for member in characters.order_by("unit_id", "position", "pk"):
             live[member.unit_id].append({f: getattr(member, f) for f in UNIT.member_fields})
     cat = kolaps_services.catalogue()
     lines, units = [], []
-    for unit_id, name, player_id, display, username, side, vu, status, version, frozen in rows:
+    for entry in entries:
+        frozen, unit = entry.frozen, entry.unit
+        name, vu, version = unit.name, unit.vu, unit.catalogue_version
         if frozen:
             name, vu, version = frozen["name"], frozen["value"], frozen["catalogue_version"]
-        members = frozen["members"] if frozen else live[unit_id]
+        members = frozen["members"] if frozen else live[unit.pk]
         lines.append(
             EntryLine(
-                unit_id=unit_id,
+                unit_id=unit.pk,
                 unit_name=name,
-                player_id=player_id,
-                player=display or username,
-                side=side,
+                player_id=entry.player_id,
+                player=entry.player.public_name,
+                side=entry.side,
                 vu=vu,
-                valid=bool(frozen) or status == KolapsUnit.Status.VALID,
-                mine=player_id == viewer_id,
+                valid=bool(frozen) or unit.status == KolapsUnit.Status.VALID,
+                mine=entry.player_id == viewer_id,
                 members=[
                     MemberLine(
                         m["id"],
@@ -326,109 +297,41 @@ def _entry_lines(chapter, viewer_id) -> tuple[list[EntryLine], list[EnteredUnit]
                 frozen=bool(frozen),
             )
         )
-        units.append(EnteredUnit(unit_id, name, side, version, members))
+        units.append(EnteredUnit(unit.pk, name, entry.side, version, members))
     return lines, units
-
-
-_ARMY_ENTRIES = CompiledRead(
-    lambda chapter: (
-        ChapterArmyEntry.objects.filter(chapter_id=chapter)
-        .order_by("entered_at", "pk")
-        .values_list(
-            "army_id",
-            "army__name",
-            "player_id",
-            "player__display_name",
-            "player__username",
-            "side",
-            "army__points",
-            "army__status",
-            "frozen",
-        )
-    )
-)
 
 
 def _army_entries(chapter, viewer_id) -> list[ArmyEntryLine]:
     """One query whatever the number of armies: the entries with their lists and players
     (as frozen at the start once the chapter is played)."""
+    entries = (
+        ChapterArmyEntry.objects.filter(chapter=chapter)
+        .select_related("army", "player")
+        .order_by("entered_at", "pk")
+    )
     return [
         ArmyEntryLine(
-            pk,
-            frozen["name"] if frozen else name,
-            display or username,
-            side,
-            frozen["value"] if frozen else points,
-            bool(frozen) or status == Rapid40kArmy.Status.VALID,
-            player_id == viewer_id,
-            frozen=bool(frozen),
+            entry.army_id,
+            entry.frozen["name"] if entry.frozen else entry.army.name,
+            entry.player.public_name,
+            entry.side,
+            entry.frozen["value"] if entry.frozen else entry.army.points,
+            bool(entry.frozen) or entry.army.status == Rapid40kArmy.Status.VALID,
+            entry.player_id == viewer_id,
+            frozen=bool(entry.frozen),
         )
-        for pk, name, player_id, display, username, side, points, status, frozen in (
-            _ARMY_ENTRIES.rows(chapter.pk)
-        )
+        for entry in entries
     ]
-
-
-def _my_rosters_read(kind) -> CompiledRead:
-    return CompiledRead(
-        lambda viewer: (
-            kind.roster.objects.filter(owner_id=viewer)
-            .order_by("-status", "name", "pk")
-            .values_list("pk", "name", kind.value, "status")
-        )
-    )
-
-
-_MY_ROSTERS = {kind.name: _my_rosters_read(kind) for kind in ENTRY_KINDS.values()}
 
 
 def _my_rosters(kind, user, choice: type) -> list:
     """One query: the viewer's rosters of `kind` (units, army lists), valid ones first, as
     `choice` lines for the form that enters one."""
+    rosters = kind.roster.objects.filter(owner=user).order_by("-status", "name", "pk")
     return [
-        choice(pk, name, value, status == "valid")
-        for pk, name, value, status in _MY_ROSTERS[kind.name].rows(user.pk)
+        choice(roster.pk, roster.name, getattr(roster, kind.value), roster.status == "valid")
+        for roster in rosters
     ]
-
-
-_VOCATIONS = CompiledRead(
-    lambda chapter: (
-        VocationAssignment.objects.filter(chapter_id=chapter)
-        .order_by("assigned_at", "pk")  # the model's order within one chapter, without joins
-        .values_list("player_id", "vocation")
-    )
-)
-_OUTCOMES = CompiledRead(
-    lambda chapter: (
-        ChapterOutcome.objects.filter(chapter_id=chapter)
-        .order_by("pk")
-        .values_list(
-            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
-        )
-    )
-)
-_UNIT_RESULTS = CompiledRead(
-    lambda chapter: (
-        ChapterUnitResult.objects.filter(chapter_id=chapter)
-        .order_by("pk")
-        .values_list(
-            "unit_id",
-            "unit_name",
-            "vu",
-            "player__display_name",
-            "player__username",
-            "side",
-            "result",
-            "losses",
-            "notes",
-        )
-    )
-)
-_OPEN_VOCATION_VOTES = CompiledRead(
-    lambda chapter: Vote.objects.filter(
-        chapter_id=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
-    ).values_list("pk")
-)
 
 
 def chapter_card(user, chapter: Chapter) -> ChapterCard:
@@ -449,7 +352,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     players = members.players
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
-    vocations = dict(_VOCATIONS.rows(chapter.pk))
+    assigned = VocationAssignment.objects.filter(chapter=chapter)
+    # the model's order within one chapter, without joins
+    vocations = dict(assigned.order_by("assigned_at", "pk").values_list("player_id", "vocation"))
     uses_profiles = campaign.system in PROFILE_SYSTEMS
     requirement = requirement_of(chapter)
     lines = []
@@ -477,31 +382,37 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         )
     outcomes = [
         OutcomeLine(
-            player=display or username,
-            side=side,
-            result=result,
-            died=died,
-            kills=kills,
-            notes=notes,
+            player=outcome.player.public_name,
+            side=outcome.side,
+            result=outcome.result,
+            died=outcome.died,
+            kills=outcome.kills,
+            notes=outcome.notes,
         )
-        for display, username, side, result, died, kills, notes in _OUTCOMES.rows(chapter.pk)
+        for outcome in ChapterOutcome.objects.filter(chapter=chapter)
+        .select_related("player")
+        .order_by("pk")
     ]
     units = [
         UnitLine(
-            unit_id=unit_id,
-            unit_name=name,
-            vu=vu,
-            player=display or username or "",
-            side=side,
-            result=result,
-            losses=[LossLine(loss.get("id"), loss.get("name", "")) for loss in losses],
-            notes=notes,
+            unit_id=result.unit_id,
+            unit_name=result.unit_name,
+            vu=result.vu,
+            player=result.player.public_name if result.player else "",
+            side=result.side,
+            result=result.result,
+            losses=[LossLine(loss.get("id"), loss.get("name", "")) for loss in result.losses],
+            notes=result.notes,
         )
-        for unit_id, name, vu, display, username, side, result, losses, notes in (
-            _UNIT_RESULTS.rows(chapter.pk)
-        )
+        for result in ChapterUnitResult.objects.filter(chapter=chapter)
+        .select_related("player")
+        .order_by("pk")
     ]
-    open_votes = [pk for (pk,) in _OPEN_VOCATION_VOTES.rows(chapter.pk)]
+    open_votes = list(
+        Vote.objects.filter(
+            chapter=chapter, kind=VoteKind.VOCATIONS, status=VoteStatus.OPEN
+        ).values_list("pk", flat=True)
+    )
     entry_kind = entry_kind_of(campaign.system)
     uses_units = entry_kind is UNIT
     entries, k12, my_units = [], None, []

@@ -21,7 +21,7 @@ from campaigns.votes import services as vote_services
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text, needs_isolation
 from characters.models import Player, Vocation
-from characters.widgets import PlainWidgets
+from characters.widgets import RENDERER
 from rules.engine.systems import uses_profiles
 from rules.engine.systems.seam import RESULT_LABELS, Kind, Per
 
@@ -192,7 +192,7 @@ class VocationBallotForm(ServiceForm):
 
 
 class VocationForm(ServiceForm):
-    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
+    default_renderer = RENDERER
     vocation = forms.ChoiceField(label=_("Vocation"), choices=Vocation.choices)
     player = forms.ChoiceField(label=_("Player"), required=False)
 
@@ -226,7 +226,7 @@ class EntryForm(ServiceForm):
     the subclass names the kind, its field and the card's list of the viewer's rosters.
     Drafts are listed too, so that choosing one gives the reason it cannot enter."""
 
-    default_renderer = PlainWidgets()  # the chapter page's widgets drawn in Python
+    default_renderer = RENDERER
     kind: entries.EntryKind
     mine: str  # the card's list of the viewer's rosters
     valid_label: str  # "%(name)s — %(vu)s VU": the key is the kind's value
@@ -327,9 +327,9 @@ class CloseForm(ServiceForm):
     for a player, the system's `entry_prefix` and the roster's id for an entry) and the
     declared field's name. What a live encounter told the chapter fills the first answers
     (`table_close_initial`). `card` is the chapter's `close_card`. Its hundred widgets are
-    drawn in Python (`PlainWidgets`), the same HTML as Django's templates."""
+    drawn by Jinja2 templates (`characters.widgets`)."""
 
-    default_renderer = PlainWidgets()
+    default_renderer = RENDERER
 
     epilogue = forms.CharField(label=_("Epilogue"), widget=forms.Textarea(attrs={"rows": 4}))
     notable_events = _lines(_("Notable events"))

@@ -9,8 +9,7 @@ chapters it shows (the next one and the organisers' chapters to close or settle,
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, the viewer's KOLAPS units and the characters in none (those
 in a unit are neither read nor costed: the page does not show them), their Rapid 40000
-army lists and their modern RPG characters. Each read is written
-for a viewer's id alone and compiled once per process (`characters.compiled.CompiledRead`).
+army lists and their modern RPG characters.
 """
 
 from dataclasses import dataclass, field
@@ -46,7 +45,6 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from characters.compiled import CompiledRead
 from characters.kolaps.cards import ListedCharacter, costed_line
 from characters.models import (
     KolapsCharacter,
@@ -183,10 +181,12 @@ class _Campaign:
     n_players: int
 
 
-# The viewer's campaigns, newest first, with their number of players and whether the
-# viewer plays in it.
-_CAMPAIGNS = CompiledRead(
-    lambda viewer: (
+def _campaigns(user) -> dict[int, tuple[_Campaign, str]]:
+    """One query: the viewer's campaigns, newest first, with their role ("player", else
+    "organiser": the organiser or a co-organiser who does not play) and their number of
+    players."""
+    viewer = user.pk
+    rows = (
         Campaign.objects.filter(
             Q(organiser_id=viewer)
             | Exists(Membership.objects.filter(campaign=OuterRef("pk"), player_id=viewer))
@@ -202,22 +202,19 @@ _CAMPAIGNS = CompiledRead(
             ),
         )
         .order_by("-created_at", "-pk")
-        .values_list("pk", "name", "system", "n_players", "is_player")
+        .values("pk", "name", "system", "n_players", "is_player")
     )
-)
-
-
-def _campaigns(user) -> dict[int, tuple[_Campaign, str]]:
-    """One query: the viewer's campaigns with their role ("player", else "organiser": the
-    organiser or a co-organiser who does not play) and their number of players."""
     return {
-        pk: (_Campaign(pk, name, system, n_players), "player" if is_player else "organiser")
-        for pk, name, system, n_players, is_player in _CAMPAIGNS.rows(user.pk)
+        row["pk"]: (
+            _Campaign(row["pk"], row["name"], row["system"], row["n_players"]),
+            "player" if row["is_player"] else "organiser",
+        )
+        for row in rows
     }
 
 
 def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
-    """The chapter `_CHAPTERS` marked as the next one, with the viewer's eligibility when
+    """The chapter `_chapters` marked as the next one, with the viewer's eligibility when
     they play it."""
     chapter = next((c for c in chapters if c.is_next), None)
     if chapter is None:
@@ -262,7 +259,7 @@ class _ChapterRow(NamedTuple):
     is_next: bool
 
 
-def _build_chapters(viewer):
+def _chapters(viewer) -> list[_ChapterRow]:
     """The chapters the page shows, in their order (dated ones first).
 
     The next chapter (`is_next`): the first one not closed of the campaigns the viewer plays
@@ -284,100 +281,92 @@ def _build_chapters(viewer):
     to_do = ~plays & (
         Q(status__in=[ChapterStatus.CLOSED, ChapterStatus.CURRENT]) | Q(starts_at__lt=Now())
     )
-    return (
+    rows = (
         Chapter.objects.filter(not_settled, _viewers(viewer))
         .annotate(is_next=ExpressionWrapper(Q(pk=Subquery(first)), output_field=BooleanField()))
         .filter(Q(is_next=True) | to_do)
         .order_by(*order)
         .values_list(*_ChapterRow._fields)
     )
+    return [_ChapterRow._make(row) for row in rows]
 
 
-_CHAPTERS = CompiledRead(_build_chapters)
-
-
-_VOTES = CompiledRead(
-    lambda viewer: (
+def _votes(viewer, now) -> list[DashboardVote]:
+    """One query: the open votes of the campaigns the viewer plays in, without their ballot;
+    past its date a vote is closed, whether or not the task has counted it yet."""
+    votes = (
         Vote.objects.filter(
             Exists(_memberships(viewer, MembershipRole.PLAYER)), status=VoteStatus.OPEN
         )
         .exclude(Exists(Ballot.objects.filter(vote=OuterRef("pk"), voter_id=viewer)))
+        .select_related("campaign", "chapter")
         .order_by("opened_at", "pk")
-        .values_list("pk", "campaign__name", "kind", "chapter__title", "opened_at", "closes_at")
     )
-)
-_EVENTS = CompiledRead(
-    lambda viewer: (
+    return [
+        DashboardVote(
+            id=vote.pk,
+            campaign_name=vote.campaign.name,
+            kind=vote.kind,
+            kind_label=str(VoteKind(vote.kind).label),
+            chapter_title=vote.chapter.title if vote.chapter else "",
+            opened_at=vote.opened_at,
+            closes_at=vote.closes_at,
+        )
+        for vote in votes
+        if vote.closes_at is None or vote.closes_at > now
+    ]
+
+
+def _history(viewer) -> list[DashboardHistoryLine]:
+    """One query: the latest lines of the histories of the viewer's campaigns."""
+    events = (
         CampaignEvent.objects.filter(_viewers(viewer))
-        .order_by("-at", "-pk")
-        .values_list(
-            "campaign_id",
-            "campaign__name",
-            "at",
-            "actor__display_name",
-            "actor__username",
-            "verb",
-            "data",
-        )[:HISTORY_LINES]
+        .select_related("campaign", "actor")
+        .order_by("-at", "-pk")[:HISTORY_LINES]
     )
-)
-_UNITS = CompiledRead(
-    lambda viewer: (
-        KolapsUnit.objects.filter(owner_id=viewer)
-        .annotate(size=Count("members"))
-        .order_by("name", "pk")
-        .values_list("pk", "name", "vu", "status", "size")
-    )
-)
-
-
-_LOOSE_CHARACTERS = CompiledRead(
-    lambda viewer: (
-        KolapsCharacter.objects.filter(owner_id=viewer, unit__isnull=True)
-        .order_by("name", "pk")
-        .values_list(*ListedCharacter._fields)
-    )
-)
-
-
-_ARMIES = CompiledRead(
-    lambda viewer: (
-        Rapid40kArmy.objects.filter(owner_id=viewer)
-        .annotate(size=Count("squads"))
-        .order_by("name", "pk")
-        .values_list("pk", "name", "points", "status", "size")
-    )
-)
-_MODERN_CHARACTERS = CompiledRead(
-    lambda viewer: (
-        ModernCharacter.objects.filter(owner_id=viewer)
-        .order_by("name", "pk")
-        .values_list("pk", "name", "stress")
-    )
-)
+    return [
+        DashboardHistoryLine(
+            campaign_id=event.campaign_id,
+            campaign_name=event.campaign.name,
+            at=event.at,
+            sentence=event_sentence(
+                event.actor.public_name if event.actor else "", event.verb, event.data
+            ),
+        )
+        for event in events
+    ]
 
 
 def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernCharacter]]:
     """Two queries: the viewer's Rapid 40000 army lists and modern RPG characters."""
-    armies = [
-        DashboardArmy(pk, name, points, status == Rapid40kArmy.Status.VALID, size)
-        for pk, name, points, status, size in _ARMIES.rows(user.pk)
-    ]
-    return armies, [DashboardModernCharacter(*row) for row in _MODERN_CHARACTERS.rows(user.pk)]
+    armies = (
+        Rapid40kArmy.objects.filter(owner=user)
+        .annotate(size=Count("squads"))
+        .order_by("name", "pk")
+    )
+    characters = ModernCharacter.objects.filter(owner=user).order_by("name", "pk")
+    return (
+        [
+            DashboardArmy(a.pk, a.name, a.points, a.status == Rapid40kArmy.Status.VALID, a.size)
+            for a in armies
+        ],
+        [DashboardModernCharacter(c.pk, c.name, c.stress) for c in characters],
+    )
 
 
 def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
     own page costs them (`characters.kolaps.cards.costed_line`)."""
-    units = [
-        DashboardUnit(pk, name, vu, status == KolapsUnit.Status.VALID, size)
-        for pk, name, vu, status, size in _UNITS.rows(user.pk)
-    ]
+    units = KolapsUnit.objects.filter(owner=user).annotate(size=Count("members"))
+    loose = KolapsCharacter.objects.filter(owner=user, unit__isnull=True).order_by("name", "pk")
     characters = [
         DashboardCharacter(c.pk, c.name, *costed_line(c))
-        for c in map(ListedCharacter._make, _LOOSE_CHARACTERS.rows(user.pk))
+        for c in map(ListedCharacter._make, loose.values_list(*ListedCharacter._fields))
     ]
-    return units, characters
+    return [
+        DashboardUnit(u.pk, u.name, u.vu, u.status == KolapsUnit.Status.VALID, u.size)
+        for u in units.order_by("name", "pk")
+    ], characters
 
 
 def _todo(chapters, campaigns, now) -> list[DashboardTodo]:
@@ -404,29 +393,17 @@ def dashboard_card(user) -> DashboardCard:
     """The signed-in viewer's dashboard (see the module docstring for its queries)."""
     campaigns = _campaigns(user)
     now = timezone.now()
-    chapters = [_ChapterRow._make(row) for row in _CHAPTERS.rows(user.pk)]
+    chapters = _chapters(user.pk)
     profile = viewer_profile(user.pk)
-    # Past its date a vote is closed, whether or not the task has counted it yet.
-    votes = [row for row in _VOTES.rows(user.pk) if row[-1] is None or row[-1] > now]
-    events = _EVENTS.rows(user.pk)
+    votes = _votes(user.pk, now)
+    history = _history(user.pk)
     units, characters = _mine(user)
     armies, modern_characters = _other_rosters(user)
     return DashboardCard(
         name=user.public_name,
         campaigns=len(campaigns),
         next_chapter=_next_chapter(chapters, campaigns, profile),
-        votes=[
-            DashboardVote(
-                id=pk,
-                campaign_name=campaign_name,
-                kind=kind,
-                kind_label=str(VoteKind(kind).label),
-                chapter_title=title or "",
-                opened_at=opened_at,
-                closes_at=closes_at,
-            )
-            for pk, campaign_name, kind, title, opened_at, closes_at in votes
-        ],
+        votes=votes,
         death_choice=profile is not None and profile.status == ProfileStatus.DEAD,
         profile=DashboardProfile(
             status=profile.status,
@@ -439,14 +416,6 @@ def dashboard_card(user) -> DashboardCard:
         characters=characters,
         armies=armies,
         modern_characters=modern_characters,
-        history=[
-            DashboardHistoryLine(
-                campaign_id=campaign_id,
-                campaign_name=campaign_name,
-                at=at,
-                sentence=event_sentence(display or username or "", verb, data),
-            )
-            for campaign_id, campaign_name, at, display, username, verb, data in events
-        ],
+        history=history,
         todo=_todo(chapters, campaigns, now),
     )

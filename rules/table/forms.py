@@ -4,8 +4,6 @@ order directive and pick-up game."""
 import re
 
 from django import forms
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.chapters.services import encounter_event_record
@@ -13,7 +11,7 @@ from campaigns.models import ZombieType
 from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text
 from characters.models import Player
-from characters.widgets import PlainWidgets
+from characters.widgets import RENDERER
 from rules.dice_calculators.cards import label
 from rules.labels import (
     OTD_COVER_LABELS,
@@ -90,7 +88,8 @@ def parse_dice(text: str, top: int = 6) -> list[int] | None:
 class TableActionForm(ServiceForm):
     """An action at the table: who, on whom, what, and the dice (the server's, or typed in)."""
 
-    default_renderer = PlainWidgets()
+    default_renderer = RENDERER
+    template_name = "rules/table/action_fields.html"  # its visible fields (`{{ form }}`)
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(label=_("Action"))
@@ -260,26 +259,6 @@ class TableActionForm(ServiceForm):
         for name in self.hand_dice:
             self.fields[name].widget.attrs.update(inputmode="numeric", placeholder="3 4 5")
 
-    def fields_html(self) -> str:
-        """The visible fields, each in its `div.field` with its label and errors, drawn in one
-        loop as the page's template loop drew them (tested equal): the engine's lookups on
-        each bound field were a good part of the page's time."""
-        parts = []
-        for field in self:
-            if field.is_hidden:
-                continue
-            errors = field.errors
-            invalid = " invalid" if errors else ""
-            shown = "".join(
-                f'<p class="error" role="alert">{conditional_escape(e)}</p>' for e in errors
-            )
-            parts.append(
-                f'\n  <div class="field field-{conditional_escape(field.name)}{invalid}">\n'
-                f'    <label for="{conditional_escape(field.id_for_label)}">'
-                f"{conditional_escape(field.label)}</label>\n    {field}\n    {shown}\n  </div>\n  "
-            )
-        return mark_safe("".join(parts))  # every value above escaped
-
     def clean(self):
         data = super().clean()
         if data.get("roll") == "hand":
@@ -415,7 +394,7 @@ class TableAddForm(ServiceForm):
     """The organiser adds zombies of a type, or a non-player character, to an Of the Dead
     encounter, with their attributes (those of the zombie's card or the scenario)."""
 
-    default_renderer = PlainWidgets()
+    default_renderer = RENDERER
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     kind = forms.ChoiceField(

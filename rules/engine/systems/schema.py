@@ -25,6 +25,11 @@ def integer(lo: int, hi: int, description: str, default: int | None = None) -> d
     return out
 
 
+def schema_object(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of an object with its required properties."""
+    return {"type": "object", "required": required, "properties": properties}
+
+
 def faces(description: str, sides: int = 6) -> dict[str, Any]:
     """Dice given rather than rolled (`evaluate`): each face from 1 to `sides`."""
     return {
