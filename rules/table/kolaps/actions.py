@@ -123,6 +123,9 @@ def _moral(combatant, change: int, catalogue: Catalogue) -> None:
         combatant.moral = clamp(combatant.moral + change, catalogue)
 
 
+# --- K18 at the table: Moral from events, the allies within 25 cm --------------------------
+
+
 def _count_event(combatant, event: str) -> None:
     """One more K18 Moral event of the turn for a living combatant (a new dict: the
     service's snapshot compares the old one)."""
@@ -382,6 +385,9 @@ def apply_stray(outcome: dict[str, Any], action, actor, everyone, catalogue) -> 
         _struck(ally, hit)
         effects.append("stray_ally_killed" if hit.get("killed") else "stray_ally_wounded")
     return effects
+
+
+# --- The stray shot on the target's side: chosen by its player after the roll --------------
 
 
 def stray_targets(target, everyone) -> list:
