@@ -1,0 +1,372 @@
+"""Issue 24's walkthrough, for each of the five systems: an organiser and two players run a
+campaign end to end through the pages, as they would in a browser (the forms each page
+shows, filled and sent, the redirects followed, the page read after each step): each player
+builds what the system's players bring, the organiser creates the campaign, invites the
+players and plans a chapter, the players enter their roster, the chapter is started, its
+live table opened from the chapter page, one action played and the game ended, the chapter
+closed through its close form, the settlement confirmed (Celery runs eagerly in the tests)
+and the standings or the party page read. Every page answers 200 and speaks its own
+system's words only (`tests.test_system_words`)."""
+
+import re
+
+import pytest
+from django.test import TestCase
+from django.urls import reverse
+
+from tests.campaigns.walkthrough_forms import Visit
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+SYSTEMS = ("of-the-dead", "kolaps", "rapid40k", "corporates", "modern-rpg")
+
+
+# --- 1. What each system's players bring ------------------------------------------------------
+
+
+def _of_the_dead_profile(visit: Visit, name: str) -> str:
+    visit.get(reverse("profile-mine"))
+    visit.submit(
+        "profile-form",
+        {"physique": 3, "psychique": 2, "reflexes": 2, "combat": 2, "description": name},
+    )
+    assert "Your profile is saved." in visit.html and "Status alive" in visit.text()
+    return name
+
+
+def _kolaps_unit(visit: Visit, name: str) -> str:
+    visit.get(reverse("kolaps-list"))
+    visit.submit(reverse("kolaps-unit-create"), {"name": name})
+    unit = visit.url
+    for character, rank in ((f"{name} chef", "veteran"), (f"{name} bleu", "novice")):
+        visit.get(unit)
+        visit.submit(
+            reverse("kolaps-character-create"),
+            {"name": character, "archetype": "agent-de-police", "rank": rank},
+        )
+        assert character in visit.text()
+    visit.get(unit)
+    avatar = next(o for o in visit.form(button=("act", "avatar")).options["act"] if "avatar" in o)
+    visit.submit(button=("act", avatar))
+    assert "The unit has no Avatar" not in visit.text()
+    return name
+
+
+def _rapid40k_army(visit: Visit, name: str) -> str:
+    visit.get(reverse("rapid40k-list"))
+    visit.submit(
+        reverse("rapid40k-army-create"), {"name": name, "faction": "orks", "points_limit": 1000}
+    )
+    squads = (
+        ("Boss", "command", "orks:big_boss"),
+        ("Boyz", "troops", "orks:nob"),
+        ("Gretchins", "troops", "orks:nob"),
+    )
+    for index, (squad, slot, leader) in enumerate(squads):
+        visit.submit(
+            button=("action", "squad_add"),
+            fill={"squad_name": squad, "slot": slot, "leader": leader},
+        )
+        visit.submit(
+            button=("action", "fighter_add"),
+            fill={"squad": index, "profile": "orks:boy", "count": 4},
+        )
+    assert "To solve before a battle" not in visit.text(), visit.text()
+    return name
+
+
+def _corporates_sheet(visit: Visit, name: str) -> str:
+    visit.get(reverse("corporates-list"))
+    visit.submit(reverse("corporates-list"), {"name": name, "combat_pool": 6})
+    assert name in visit.text()
+    return name
+
+
+def _modern_sheet(visit: Visit, name: str) -> str:
+    visit.get(reverse("modern-list"))
+    visit.submit(
+        reverse("modern-list"),
+        {
+            "name": name,
+            "reflexes": 10,
+            "endurance": 8,
+            "sang_froid": 10,
+            "empathie": 8,
+            "skill_tir": 6,
+            "skill_conduite": 5,
+            "specialities": ["pistolet", "course"],
+        },
+    )
+    assert name in visit.text()
+    return name
+
+
+BRINGS = {
+    "of-the-dead": _of_the_dead_profile,
+    "kolaps": _kolaps_unit,
+    "rapid40k": _rapid40k_army,
+    "corporates": _corporates_sheet,
+    "modern-rpg": _modern_sheet,
+}
+
+
+# The chapter page's form by which a player enters their roster, where the system has one.
+ENTRY = {"kolaps": "unit", "rapid40k": "army"}
+
+
+# --- 3. One action at the live table, by its page's form -------------------------------------
+
+
+def _choice(visit: Visit, field: str, label: str) -> str:
+    """The value of the action form's `field` option shown as `label`."""
+    found = re.search(
+        r'<option value="([^"]*)"[^>]*>' + re.escape(label) + r"(?: \([^)]*\))?</option>",
+        visit.html[visit.html.index(f'name="{field}"') :],
+    )
+    assert found, (field, label)
+    return found.group(1)
+
+
+def _of_the_dead_move(o: Visit, a: Visit) -> None:
+    me = _choice(a, "actor", "Alice")
+    a.submit("action-form", {"kind": "move", "actor": me, "target": me, "distance_cm": 10})
+    assert "Alice" in a.text()
+    assert "Alice: Move (Walk, 10 cm)" in a.text()
+
+
+def _kolaps_wound(o: Visit, a: Visit) -> None:
+    o.get(a.url)
+    target = _choice(o, "target", "Bravo bleu")
+    o.submit("action-form", {"kind": "wound", "target": target, "wound": "lethal"})
+    assert "Bravo bleu: Lethal wound" in o.text()
+
+
+def _rapid40k_shot(o: Visit, a: Visit) -> None:
+    boss = _choice(a, "actor", "Boss")
+    boyz = _choice(a, "target", "Boyz (Sud)")
+    a.submit(
+        "action-form",
+        {"kind": "shoot", "actor": boss, "target": boyz, "roll": "hand",
+         "a_dice": "6 6 6 6 6", "b_dice": "1 1 1 1 1"},
+    )  # fmt: skip
+    assert "Boss shoots Boyz: a figure falls. · dice rolled by hand" in a.text()
+    assert "Boyz Figures 4/5" in a.text()
+
+
+def _corporates_declare(o: Visit, a: Visit) -> None:
+    me = _choice(a, "actor", "Alpha")
+    a.submit("action-form", {"kind": "declare", "actor": me, "target": me, "declared": 2})
+    assert "Alpha declares 2 actions" in a.text()
+
+
+def _modern_attitude(o: Visit, a: Visit) -> None:
+    me = _choice(a, "actor", "Alpha")
+    a.submit(
+        "action-form", {"kind": "attitude", "actor": me, "target": me, "attitude": "aggressive"}
+    )
+    assert "Alpha takes the attitude: aggressive" in a.text()
+
+
+PLAYS = {
+    "of-the-dead": _of_the_dead_move,
+    "kolaps": _kolaps_wound,
+    "rapid40k": _rapid40k_shot,
+    "corporates": _corporates_declare,
+    "modern-rpg": _modern_attitude,
+}
+
+
+# --- 4. The close, as the organiser fills it ----------------------------------------------------
+
+
+def _prefix(visit: Visit, side: str) -> str:
+    """The close form's prefix of the roster played on `side` (`u12`, `a7`)."""
+    found = re.search(r'name="([a-z]\d+)_side"[^>]*value="' + side + '"', visit.html)
+    if found is None:
+        found = re.search(r'value="' + side + r'"[^>]*name="([a-z]\d+)_side"', visit.html)
+    assert found, side
+    return found.group(1)
+
+
+def _close_of_the_dead(o: Visit, alice, bruno) -> None:
+    o.submit(
+        "close-form",
+        {f"p{alice.pk}_result": "victory", f"p{alice.pk}_kills_zonard": 3,
+         f"p{bruno.pk}_result": "defeat", f"p{bruno.pk}_kills_zonard": 1},
+    )  # fmt: skip
+
+
+def _close_kolaps(o: Visit, alice, bruno) -> None:
+    nord, sud = _prefix(o, "Nord"), _prefix(o, "Sud")
+    # The live table's lethal wound is ticked already among Sud's lost characters.
+    form = o.form("close-form")
+    assert (f"{sud}_lost", form.options[f"{sud}_lost"][1], "checkbox") in form.fields
+    assert "Bravo bleu is lost." in o.text()
+    o.submit("close-form", {f"{nord}_result": "victory", f"{sud}_result": "defeat"})
+
+
+def _close_rapid40k(o: Visit, alice, bruno) -> list:
+    nord, sud = _prefix(o, "Nord"), _prefix(o, "Sud")
+    form = o.form("close-form")
+    lost = sorted(n for n, _v, _k in form.fields if n.startswith(f"{sud}_figures_lost_"))
+    # Sud's second squad (Boyz) lost a figure at the table: the close shows it already.
+    prefilled = (lost[1], "1", "number") in form.fields
+    o.submit("close-form", {f"{nord}_result": "victory", f"{sud}_result": "defeat", lost[1]: 1})
+    return [] if prefilled else ["not prefilled"]
+
+
+def _close_corporates(o: Visit, alice, bruno) -> None:
+    o.submit("close-form", {f"p{alice.pk}_result": "played", f"p{bruno.pk}_result": "played"})
+
+
+def _close_modern(o: Visit, alice, bruno) -> None:
+    o.submit(
+        "close-form",
+        {f"p{alice.pk}_result": "played", f"p{alice.pk}_xp": 5,
+         f"p{bruno.pk}_result": "played", f"p{bruno.pk}_xp": 3},
+    )  # fmt: skip
+
+
+CLOSES = {
+    "of-the-dead": _close_of_the_dead,
+    "kolaps": _close_kolaps,
+    "rapid40k": _close_rapid40k,
+    "corporates": _close_corporates,
+    "modern-rpg": _close_modern,
+}
+
+# --- 5. What the settlement shows: the preview, the settled page, the standings --------------
+
+EXPECTED = {
+    "of-the-dead": (
+        "Alice — victory Survival points 0 → 2 (+2) Life markers 6 → 6 Moral 4 → 4 Zombies "
+        "killed 3 Bruno — defeat Survival points 0 → 1 (+1)",
+        "2 participants, 1 victory, 0 deaths, 0 traumas healed, 3 survival points given.",
+        "# Player Reputation Played Survived Won Deaths Kills Survival points "
+        "1 Alice 9 1 1 1 0 3 2 2 Bruno 4 1 1 0 0 1 1",
+    ),
+    "kolaps": (
+        "Alice (Alpha) — victory VU destroyed 1 VU lost 0 Characters lost 0 Bruno (Bravo) — "
+        "defeat VU destroyed 0 VU lost 1 Characters lost 1 Dead Bravo bleu Leaving their unit "
+        "Bravo bleu (Bravo)",
+        "2 participants, 1 victory, 0 draws, 1 defeat.",
+        "# Player Standing points Played Victories Draws Defeats VU destroyed VU lost "
+        "Characters lost 1 Alice 3 1 1 0 0 1 0 0 2 Bruno 0 1 0 0 1 0 1 1",
+    ),
+    "rapid40k": (
+        "Alice (Alpha) — victory Points destroyed 59 Points lost 0 Bruno (Bravo) — defeat "
+        "Points destroyed 0 Points lost 59 Boyz 1 figure lost of 5",
+        "2 participants, 1 victory, 0 draws, 1 defeat.",
+        "# Player Standing points Played Wins Draws Losses Points destroyed Points lost "
+        "1 Alice 3 1 1 0 0 59 0 2 Bruno 0 1 0 0 1 0 59",
+    ),
+    "corporates": (
+        "fatigue and wounds stay on the character sheets. Alice — took part Bruno — took part",
+        "2 participants",
+        "The party: Walkthrough Player Sessions played Alice 1 Bruno 1",
+    ),
+    "modern-rpg": (
+        "Alice — took part XP earned 5 Bruno — took part XP earned 3",
+        "2 participants, 8 XP awarded.",
+        "The party: Walkthrough Player Sessions played XP earned Alice 1 5 Bruno 1 3",
+    ),
+}
+
+
+def _kolaps_after(o: Visit, a: Visit, b: Visit) -> None:
+    """K-rules' death: the dead leave their unit, which the player reads on its page."""
+    b.get(reverse("kolaps-list"))
+    b.get(b.link(r"/kolaps/units/\d+/"))
+    text = b.text()
+    assert "VU 3 · Valid" in text and "Bravo chef Avatar" in text
+    # No longer one of the unit's characters: one of the player's, which could join it.
+    assert "Bravo bleu Add to the unit" in text
+
+
+AFTER = {"kolaps": _kolaps_after}
+
+# Steps another helper's work makes pass; each is checked, and the walkthrough goes on as a
+# user would (by hand) where it is missing, then ends as an expected failure naming it.
+KNOWN_GAPS = {
+    "rapid40k": (
+        "h15: the Rapid 40000 close is not prefilled from the live table (a figure shot "
+        "down at the table leaves its squad's 'figures lost' empty and the epilogue says "
+        "'lost nobody')"
+    ),
+}
+
+
+# --- The walkthrough ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_campaign_of_each_system_from_roster_to_standings(system):
+    orga, alice, bruno = (PlayerFactory(username=n) for n in ("orga", "alice", "bruno"))
+    o, a, b = (Visit(p, system) for p in (orga, alice, bruno))
+    rosters = {a: BRINGS[system](a, "Alpha"), b: BRINGS[system](b, "Bravo")}
+
+    # 2. The organiser creates the campaign, invites the players, plans a chapter.
+    o.get(reverse("campaign-create") + f"?system={system}")
+    o.submit("campaign-form", {"name": "Walkthrough", "system": system})
+    campaign_url = o.url
+    assert "Walkthrough" in o.text()
+    o.submit(reverse("invitation-create", args=[campaign_url.split("/")[2]]))
+    join = o.link(r"[^\"]*/join/[^\"/]+/")
+    for player in (a, b):
+        player.get(join)
+        player.submit()
+        assert player.url == campaign_url
+    o.get(campaign_url)
+    assert alice.display_name in o.text() and bruno.display_name in o.text()
+    o.get(o.link(r"/campaigns/\d+/chapters/new/"))
+    o.submit("", {"title": "La gare"})
+    chapter_url = o.url
+    assert re.fullmatch(r"/chapters/\d+/", chapter_url) and "La gare" in o.text()
+
+    # The players enter what they bring, where the system has entries.
+    for player, side in ((a, "Nord"), (b, "Sud")):
+        player.get(chapter_url)
+        entry = ENTRY.get(system)
+        if entry is None:
+            assert "entry-form" not in player.html
+            continue
+        player.submit(f"{entry}-entry-form", {"side": side})
+        assert player.url == chapter_url
+        assert rosters[player] in player.text()
+
+    # The organiser starts the chapter.
+    o.get(chapter_url)
+    o.submit("start-chapter")
+    assert "La gare being played" in o.text()
+    # 3. The live table, opened from the chapter page.
+    o.submit(reverse("chapter-table", args=[chapter_url.split("/")[2]]))
+    assert re.fullmatch(r"/table/\d+/", o.url)
+    table_url = o.url
+    a.get(chapter_url)
+    a.get(a.link(table_url))
+    PLAYS[system](o, a)
+    o.get(table_url)
+    o.submit(f"{table_url}end/")
+    assert "Ended" in o.text()
+
+    # 4. The organiser closes the chapter, reads the settlement's preview and confirms it.
+    o.get(chapter_url)
+    o.get(o.link(r"/chapters/\d+/close/"))
+    gaps = CLOSES[system](o, alice, bruno)
+    assert o.url == f"{chapter_url}settlement/"
+    preview, settled, standings = EXPECTED[system]
+    assert "Preview of every change" in o.text() and preview in o.text(), o.text()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        o.submit(f"{chapter_url}settlement/")
+    o.get(f"{chapter_url}settlement/")
+    assert "Settled on" in o.text() and settled in o.text(), o.text()
+
+    # The standings (or the party's page), as each of them reads it.
+    for visit in (o, a, b):
+        visit.get(campaign_url)
+        visit.get(visit.link(r"/campaigns/\d+/leaderboard/"))
+        assert standings in visit.text(), visit.text()
+    AFTER.get(system, lambda *visits: None)(o, a, b)
+    if system in KNOWN_GAPS and gaps:
+        pytest.xfail(KNOWN_GAPS[system])
