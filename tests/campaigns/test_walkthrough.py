@@ -111,8 +111,10 @@ BRINGS = {
 }
 
 
-# The chapter page's form by which a player enters their roster, where the system has one.
-ENTRY = {"kolaps": "unit", "rapid40k": "army"}
+# The systems whose chapter page has players enter a roster (KOLAPS units, Rapid 40000 army
+# lists): in the others, the players come as they are (Of the Dead profiles), or enter their
+# character sheet where the chapter page offers it.
+ENTERED = ("kolaps", "rapid40k")
 
 
 # --- 3. One action at the live table, by its page's form -------------------------------------
@@ -158,6 +160,10 @@ def _corporates_declare(o: Visit, a: Visit) -> None:
     me = _choice(a, "actor", "Alpha")
     a.submit("action-form", {"kind": "declare", "actor": me, "target": me, "declared": 2})
     assert "Alpha declares 2 actions" in a.text()
+    o.get(a.url)
+    target = _choice(o, "target", "Alpha")
+    o.submit("action-form", {"kind": "wound", "target": target, "amount": 1})
+    assert "Alpha: 0 fatigue and 1 wound levels" in o.text()
 
 
 def _modern_attitude(o: Visit, a: Visit) -> None:
@@ -166,6 +172,10 @@ def _modern_attitude(o: Visit, a: Visit) -> None:
         "action-form", {"kind": "attitude", "actor": me, "target": me, "attitude": "aggressive"}
     )
     assert "Alpha takes the attitude: aggressive" in a.text()
+    o.get(a.url)
+    target = _choice(o, "target", "Alpha")
+    o.submit("action-form", {"kind": "damage", "target": target, "amount": 3})
+    assert "Alpha takes 3 damage (7 hit points)" in o.text()
 
 
 PLAYS = {
@@ -189,21 +199,23 @@ def _prefix(visit: Visit, side: str) -> str:
     return found.group(1)
 
 
-def _close_of_the_dead(o: Visit, alice, bruno) -> None:
+def _close_of_the_dead(o: Visit, alice, bruno) -> list:
     o.submit(
         "close-form",
         {f"p{alice.pk}_result": "victory", f"p{alice.pk}_kills_zonard": 3,
          f"p{bruno.pk}_result": "defeat", f"p{bruno.pk}_kills_zonard": 1},
     )  # fmt: skip
+    return []
 
 
-def _close_kolaps(o: Visit, alice, bruno) -> None:
+def _close_kolaps(o: Visit, alice, bruno) -> list:
     nord, sud = _prefix(o, "Nord"), _prefix(o, "Sud")
     # The live table's lethal wound is ticked already among Sud's lost characters.
     form = o.form("close-form")
     assert (f"{sud}_lost", form.options[f"{sud}_lost"][1], "checkbox") in form.fields
     assert "Bravo bleu is lost." in o.text()
     o.submit("close-form", {f"{nord}_result": "victory", f"{sud}_result": "defeat"})
+    return []
 
 
 def _close_rapid40k(o: Visit, alice, bruno) -> list:
@@ -216,16 +228,51 @@ def _close_rapid40k(o: Visit, alice, bruno) -> list:
     return [] if prefilled else ["not prefilled"]
 
 
-def _close_corporates(o: Visit, alice, bruno) -> None:
-    o.submit("close-form", {f"p{alice.pk}_result": "played", f"p{bruno.pk}_result": "played"})
+def _rows(o: Visit, alice, bruno) -> tuple[str, str]:
+    """The close form's prefixes of Alice's and Bruno's rows: by player (`p12`), or by the
+    character sheet each entered, shown as "Alpha — Alice" in the order of the fields."""
+    if f'name="p{alice.pk}_result"' in o.html:
+        return f"p{alice.pk}", f"p{bruno.pk}"
+    rows = [
+        n[: -len("_result")] for n, _v, _k in o.form("close-form").fields if n.endswith("_result")
+    ]
+    text = o.text()
+    assert len(rows) == 2 and "Alpha — Alice" in text and "Bravo — Bruno" in text, rows
+    return (
+        tuple(rows)
+        if text.index("Alpha — Alice") < text.index("Bravo — Bruno")
+        else tuple(rows[::-1])
+    )
 
 
-def _close_modern(o: Visit, alice, bruno) -> None:
-    o.submit(
-        "close-form",
-        {f"p{alice.pk}_result": "played", f"p{alice.pk}_xp": 5,
-         f"p{bruno.pk}_result": "played", f"p{bruno.pk}_xp": 3},
-    )  # fmt: skip
+def _sheet_close(o: Visit, alice, bruno, carried: dict, fill: dict) -> list:
+    """Both played; Alice's row carries what the table left on her character (`carried`:
+    field -> value), shown already where the close asks it, else typed by the organiser."""
+    mine, theirs = _rows(o, alice, bruno)
+    form, gaps, data = (
+        o.form("close-form"),
+        [],
+        {f"{mine}_result": "played", f"{theirs}_result": "played"},
+    )
+    for field, value in carried.items():
+        name = f"{mine}_{field}"
+        if name in form.options or any(n == name for n, _v, _k in form.fields):
+            if (name, str(value), "number") not in form.fields:
+                gaps.append(f"the close's {field} is not prefilled from the table")
+            data[name] = value
+    for field, (mine_value, theirs_value) in fill.items():
+        data[f"{mine}_{field}"], data[f"{theirs}_{field}"] = mine_value, theirs_value
+    o.submit("close-form", data)
+    return gaps
+
+
+def _close_corporates(o: Visit, alice, bruno) -> list:
+    return _sheet_close(o, alice, bruno, {"wounds": 1, "fatigue": 0}, {})
+
+
+def _close_modern(o: Visit, alice, bruno) -> list:
+    # The organiser awards XP; the 3 hit points lost at the table are carried.
+    return _sheet_close(o, alice, bruno, {"wounds": 3, "stress": 0}, {"xp": (5, 3)})
 
 
 CLOSES = {
@@ -238,6 +285,8 @@ CLOSES = {
 
 # --- 5. What the settlement shows: the preview, the settled page, the standings --------------
 
+# Each system's (preview, settled page, standings): the text each page shows (a pattern
+# where the words around a name may vary).
 EXPECTED = {
     "of-the-dead": (
         "Alice — victory Survival points 0 → 2 (+2) Life markers 6 → 6 Moral 4 → 4 Zombies "
@@ -262,12 +311,15 @@ EXPECTED = {
         "1 Alice 3 1 1 0 0 59 0 2 Bruno 0 1 0 0 1 0 59",
     ),
     "corporates": (
-        "fatigue and wounds stay on the character sheets. Alice — took part Bruno — took part",
+        re.compile(r"Alice(?: \(Alpha\))? — took part Bruno(?: \(Bravo\))? — took part"),
         "2 participants",
         "The party: Walkthrough Player Sessions played Alice 1 Bruno 1",
     ),
     "modern-rpg": (
-        "Alice — took part XP earned 5 Bruno — took part XP earned 3",
+        re.compile(
+            r"Alice(?: \(Alpha\))? — took part XP earned 5 "
+            r"Bruno(?: \(Bravo\))? — took part XP earned 3"
+        ),
         "2 participants, 8 XP awarded.",
         "The party: Walkthrough Player Sessions played XP earned Alice 1 5 Bruno 1 3",
     ),
@@ -282,9 +334,35 @@ def _kolaps_after(o: Visit, a: Visit, b: Visit) -> None:
     assert "VU 3 · Valid" in text and "Bravo chef Avatar" in text
     # No longer one of the unit's characters: one of the player's, which could join it.
     assert "Bravo bleu Add to the unit" in text
+    return []
 
 
-AFTER = {"kolaps": _kolaps_after}
+def _sheet(visit: Visit) -> dict:
+    """The player's character sheet as its form shows it."""
+    visit.get(reverse("modern-list" if visit.system == "modern-rpg" else "corporates-list"))
+    visit.get(visit.link(r"/(?:modern|corporates)/characters/\d+/"))
+    return {name: value for name, value, _kind in visit.form(has={"name": "Alpha"}).fields}
+
+
+def _corporates_after(o: Visit, a: Visit, b: Visit) -> list:
+    """Corporates: "wounds and fatigue carried from session to session" (issue 24): the
+    wound level taken at the table is on Alpha's sheet after the settlement."""
+    return [] if _sheet(a)["wounds"] == "1" else ["the table's wound is not on the sheet"]
+
+
+def _modern_after(o: Visit, a: Visit, b: Visit) -> list:
+    """Modern RPG, RULES-NOTES CL4: "stress and wounds carry over"; "the organiser awards XP
+    at a chapter's close", spent as at creation: Alpha ends with 7 hit points of 10, and 5 XP
+    more to spend (17 spent of the creation's 30, + 5)."""
+    sheet, gaps = _sheet(a), []
+    if sheet["hp"] != "7":
+        gaps.append(f"hit points {sheet['hp']} on the sheet, 7 at the table's end")
+    if "XP 17 / 35" not in a.text():
+        gaps.append("the 5 XP awarded at the close are not on the sheet")
+    return gaps
+
+
+AFTER = {"kolaps": _kolaps_after, "corporates": _corporates_after, "modern-rpg": _modern_after}
 
 # Steps another helper's work makes pass; each is checked, and the walkthrough goes on as a
 # user would (by hand) where it is missing, then ends as an expected failure naming it.
@@ -294,7 +372,21 @@ KNOWN_GAPS = {
         "down at the table leaves its squad's 'figures lost' empty and the epilogue says "
         "'lost nobody')"
     ),
+    "corporates": (
+        "h14: a Corporates chapter's close and settlement (the close prefilled from the live "
+        "table, the wound levels carried to the character sheet)"
+    ),
+    "modern-rpg": (
+        "h14: a modern RPG chapter's close and settlement (the close prefilled from the live "
+        "table, the hit points, stress and XP carried to the character sheet)"
+    ),
 }
+
+
+def _shows(visit: Visit, expected) -> bool:
+    if isinstance(expected, re.Pattern):
+        return expected.search(visit.text()) is not None
+    return expected in visit.text()
 
 
 # --- The walkthrough ------------------------------------------------------------------------
@@ -324,14 +416,14 @@ def test_a_campaign_of_each_system_from_roster_to_standings(system):
     chapter_url = o.url
     assert re.fullmatch(r"/chapters/\d+/", chapter_url) and "La gare" in o.text()
 
-    # The players enter what they bring, where the system has entries.
+    # The players enter what they bring, where the chapter page offers it.
     for player, side in ((a, "Nord"), (b, "Sud")):
         player.get(chapter_url)
-        entry = ENTRY.get(system)
+        entry = re.search(r'id="(\w+-entry-form)"', player.html)
+        assert entry is not None or system not in ENTERED, system
         if entry is None:
-            assert "entry-form" not in player.html
             continue
-        player.submit(f"{entry}-entry-form", {"side": side})
+        player.submit(entry.group(1), {"side": side} if "side" in player.html else {})
         assert player.url == chapter_url
         assert rosters[player] in player.text()
 
@@ -356,7 +448,7 @@ def test_a_campaign_of_each_system_from_roster_to_standings(system):
     gaps = CLOSES[system](o, alice, bruno)
     assert o.url == f"{chapter_url}settlement/"
     preview, settled, standings = EXPECTED[system]
-    assert "Preview of every change" in o.text() and preview in o.text(), o.text()
+    assert "Preview of every change" in o.text() and _shows(o, preview), o.text()
     with TestCase.captureOnCommitCallbacks(execute=True):
         o.submit(f"{chapter_url}settlement/")
     o.get(f"{chapter_url}settlement/")
@@ -367,6 +459,7 @@ def test_a_campaign_of_each_system_from_roster_to_standings(system):
         visit.get(campaign_url)
         visit.get(visit.link(r"/campaigns/\d+/leaderboard/"))
         assert standings in visit.text(), visit.text()
-    AFTER.get(system, lambda *visits: None)(o, a, b)
-    if system in KNOWN_GAPS and gaps:
-        pytest.xfail(KNOWN_GAPS[system])
+    gaps += AFTER.get(system, lambda *visits: [])(o, a, b)
+    if gaps:
+        assert system in KNOWN_GAPS, gaps
+        pytest.xfail(f"{KNOWN_GAPS[system]}: {'; '.join(gaps)}")
