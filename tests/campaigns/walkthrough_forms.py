@@ -118,7 +118,8 @@ class Visit:
         )
         self.url = response.request["PATH_INFO"]
         self.html = response.content.decode()
-        self.visited.append(self.url)
+        query = response.request.get("QUERY_STRING", "")
+        self.visited.append(self.url + (f"?{query}" if query else ""))
         foreign = sorted({m.group(0) for m in self.words.finditer(_text(self.html))})
         if self.system == "kolaps" and self.url.startswith("/table/"):
             # KOLAPS's own word at its table: "+ 1 per figure beyond the first when shooting
@@ -126,6 +127,13 @@ class Visit:
             foreign = [word for word in foreign if not word.lower().startswith("figure")]
         assert foreign == [], (self.system, self.url, foreign)
         return self.html
+
+    def again_in(self, language: str) -> None:
+        """Every page this person read, read again in `language`: each still answers 200 and
+        speaks its own system's words only."""
+        self.client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        for url in dict.fromkeys(self.visited[:]):
+            self._read(self.client.get(url, follow=True))
 
     def get(self, url: str) -> str:
         return self._read(self.client.get(url, follow=True))
