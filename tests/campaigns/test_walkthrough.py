@@ -143,10 +143,15 @@ def _of_the_dead_move(o: Visit, a: Visit) -> None:
 
 
 def _kolaps_wound(o: Visit, a: Visit) -> None:
+    """K8, a grave wound: Santé 6 falls to 2 and calls for a death roll (threshold 5 at Santé
+    2); the organiser types the die rolled by hand, a 1: Bravo bleu dies."""
     o.get(a.url)
     target = _choice(o, "target", "Bravo bleu")
-    o.submit("action-form", {"kind": "wound", "target": target, "wound": "lethal"})
-    assert "Bravo bleu: Lethal wound" in o.text()
+    o.submit(
+        "action-form",
+        {"kind": "wound", "target": target, "wound": "grave", "roll": "hand", "death_die": "1"},
+    )
+    assert "Bravo bleu: Grave wound (Santé 6 → 2) — killed · dice rolled by hand" in o.text()
 
 
 def _rapid40k_shot(o: Visit, a: Visit) -> None:
@@ -215,7 +220,7 @@ def _close_of_the_dead(o: Visit, alice, bruno) -> list:
 
 def _close_kolaps(o: Visit, alice, bruno) -> list:
     nord, sud = _prefix(o, "Nord"), _prefix(o, "Sud")
-    # The live table's lethal wound is ticked already among Sud's lost characters.
+    # The death at the live table is ticked already among Sud's lost characters.
     form = o.form("close-form")
     assert (f"{sud}_lost", form.options[f"{sud}_lost"][1], "checkbox") in form.fields
     assert "Bravo bleu is lost." in o.text()
@@ -510,7 +515,7 @@ class Api:
 
 
 TABLE_LINE = {
-    "kolaps": "Bravo bleu: Lethal wound (Santé 6 → 6) — killed",
+    "kolaps": "Bravo bleu: Grave wound (Santé 6 → 2) — killed · dice rolled by hand",
     "rapid40k": "Boss shoots Boyz: a figure falls. · dice rolled by hand",
 }
 
@@ -594,7 +599,8 @@ def test_the_same_walkthrough_through_the_api(system, password):
         table = o.post(
             "api-table-act", table["id"],
             body={"version": table["version"], "kind": "wound",
-                  "target": fighters[("Sud", "Bravo bleu")]["id"], "wound": "lethal"},
+                  "target": fighters[("Sud", "Bravo bleu")]["id"], "wound": "grave",
+                  "dice": {"death_die": [1]}},
         )  # fmt: skip
     else:
         table = a.post(
