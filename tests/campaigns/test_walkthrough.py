@@ -1,4 +1,4 @@
-"""Issue 24's walkthrough, for each of the five systems: an organiser and two players run a
+"""The seam's walkthrough, for each of the five systems: an organiser and two players run a
 campaign end to end through the pages, as they would in a browser (the forms each page
 shows, filled and sent, the redirects followed, the page read after each step): each player
 builds what the system's players bring, the organiser creates the campaign, invites the
@@ -355,7 +355,7 @@ def _sheet(visit: Visit) -> dict:
 
 
 def _corporates_after(o: Visit, a: Visit, b: Visit) -> list:
-    """Corporates: "wounds and fatigue carried from session to session" (issue 24): the
+    """Corporates: wounds and fatigue carried from session to session (the seam's brief): the
     wound level taken at the table is on Alpha's sheet after the settlement."""
     return [] if _sheet(a)["wounds"] == "1" else ["the table's wound is not on the sheet"]
 
@@ -374,20 +374,21 @@ def _modern_after(o: Visit, a: Visit, b: Visit) -> list:
 
 AFTER = {"kolaps": _kolaps_after, "corporates": _corporates_after, "modern-rpg": _modern_after}
 
-# Steps another helper's work makes pass; each is checked, and the walkthrough goes on as a
-# user would (by hand) where it is missing, then ends as an expected failure naming it.
+# Steps still missing from the product, by system: each is checked, the walkthrough goes on
+# as a user would (typing what was missing), then ends as an expected failure naming it.
+# Remove a system's entry once its step is built: the walkthrough must then pass whole.
 KNOWN_GAPS = {
     "rapid40k": (
-        "h15: the Rapid 40000 close is not prefilled from the live table (a figure shot "
+        "the Rapid 40000 close is not prefilled from the live table (a figure shot "
         "down at the table leaves its squad's 'figures lost' empty and the epilogue says "
         "'lost nobody')"
     ),
     "corporates": (
-        "h14: a Corporates chapter's close and settlement (the close prefilled from the live "
+        "a Corporates chapter's close and settlement (the close prefilled from the live "
         "table, the wound levels carried to the character sheet)"
     ),
     "modern-rpg": (
-        "h14: a modern RPG chapter's close and settlement (the close prefilled from the live "
+        "a modern RPG chapter's close and settlement (the close prefilled from the live "
         "table, the hit points, stress and XP carried to the character sheet)"
     ),
 }
