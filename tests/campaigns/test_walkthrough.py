@@ -268,7 +268,7 @@ def _sheet_close(o: Visit, alice, bruno, carried: dict, fill: dict) -> list:
         name = f"{mine}_{field}"
         if name in form.options or any(n == name for n, _v, _k in form.fields):
             if (name, str(value), "number") not in form.fields:
-                gaps.append(f"the close's {field} is not prefilled from the table")
+                gaps.append(f"the close's '{field}' is not prefilled from the table")
             data[name] = value
     for field, (mine_value, theirs_value) in fill.items():
         data[f"{mine}_{field}"], data[f"{theirs}_{field}"] = mine_value, theirs_value
