@@ -42,7 +42,8 @@ def test_the_kolaps_table_names_weapons_as_the_catalogue_and_ranks_with_their_ac
 
 def test_the_campaign_list_calls_a_system_as_the_calculators_do(client):
     """One name per system on every French page that names it: the home page, the campaign
-    list, a campaign's page, the new campaign's choices, the calculators, the catalogue."""
+    list, a campaign's page, the new campaign's choices, the calculators' index and a
+    calculator, the catalogue."""
     visitor = Client()
     visitor.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     organiser = PlayerFactory()
@@ -57,6 +58,7 @@ def test_the_campaign_list_calls_a_system_as_the_calculators_do(client):
             "campaign": reverse("campaign-detail", args=[campaign.pk]),
             "new campaign": reverse("campaign-create"),
             "calculators": reverse("dice-calculators", args=["modern-rpg"]),
+            "a calculator": reverse("dice-calculator", args=["modern-rpg", "chase-test"]),
             "catalogue": reverse("catalogue", args=["modern-rpg"]),
         }.items()
     }
