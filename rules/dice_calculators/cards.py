@@ -7,6 +7,7 @@ become sentences. A slug without a label is not shown, so nothing untranslated r
 """
 
 from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters.chance import chance
@@ -531,6 +532,11 @@ def label(slug) -> str:
     """The label of a slug, or the slug itself when it is a number (a count of successes)."""
     text = LABELS.get(str(slug))
     return str(text) if text is not None else str(slug)
+
+
+# The label in the language of the request that shows it: for choices a form declares once,
+# when its module is imported (`label` there would keep the language of that moment).
+label_lazy = lazy(label, str)
 
 
 def _value(key: str, value):

@@ -338,7 +338,16 @@ def _line_text(
     if kind == EntryKind.ACTION:
         return str(adapter.action_text(data, actor, target))
     if kind == EntryKind.UNDO:
-        return _("Action #%(version)s undone.") % {"version": data.get("undoes")}
+        # The undo names the action it took back as that action's line did (the undo keeps
+        # the action's data, its actor and its target); one written before it kept them
+        # names the kind of action.
+        if isinstance(data.get("action"), dict):
+            line = str(adapter.action_text(data["action"], actor, target)).rstrip(".")
+            return _('Undone: "%(action)s".') % {"action": line}
+        return _("Undone: %(kind)s (action #%(version)s).") % {
+            "kind": adapter.KIND_LABELS.get(data.get("kind"), _("an action")),
+            "version": data.get("undoes"),
+        }
     if kind == EntryKind.DIRECTIVE:
         if show_directive:
             return _("%(actor)s receives the order: %(directive)s.") % {

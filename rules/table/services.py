@@ -988,7 +988,8 @@ def _undo(actor, roles: set[Role], locked: Encounter) -> EncounterEntry:
     _save(*changed, before=snapshots)
     entry = _log(
         locked, actor, EntryKind.UNDO, actor_id=last.actor_id, target_id=last.target_id,
-        data={"undoes": last.version, "kind": last.data.get("kind")},
+        # The action's own data, so that the undo's line names the action as its line did.
+        data={"undoes": last.version, "kind": last.data.get("kind"), "action": last.data},
     )  # fmt: skip
     last.undone_by = entry
     last.save(update_fields=["undone_by"])
