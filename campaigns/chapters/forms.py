@@ -121,6 +121,11 @@ class VoteOpenForm(ServiceForm):
         self.fields["chapter"].queryset = open_chapters
         for name in ("candidates", "chapter"):
             self.fields[name].label_from_instance = _isolated_chapter
+        if not uses_profiles(campaign.system):
+            # Vocations are Of the Dead's: elsewhere a vote is on the next chapter only.
+            self.fields["kind"].choices = [(VoteKind.NEXT_CHAPTER, VoteKind.NEXT_CHAPTER.label)]
+            del self.fields["chapter"]
+            self.fields["candidates"].label = _("Candidate chapters")
 
     def save(self, actor):
         data = self.cleaned_data

@@ -297,6 +297,8 @@ def vote_open(
     require_manager(actor, campaign)
     if kind not in VoteKind.values:
         raise Refusal(_("Unknown kind of vote."), field="kind")
+    if kind == VoteKind.VOCATIONS and not uses_profiles(campaign.system):
+        raise Refusal(_("Vocations are voted on in Of the Dead campaigns only."), field="kind")
     if closes_at is not None and closes_at <= timezone.now():
         raise Refusal(_("This closing date is already past."), field="closes_at")
     with transaction.atomic():
