@@ -21,10 +21,12 @@ from campaigns.chapters.cards import (
     UpcomingLine,
     VoteCard,
     chapter_card,
+    close_card,
     sheet_card,
     upcoming_for,
     vote_card,
 )
+from campaigns.chapters.forms import CloseForm
 from campaigns.models import (
     ChapterResult,
     VoteKind,
@@ -277,9 +279,50 @@ class CloseSerializer(serializers.Serializer):
     army_results = ArmyWriteSerializer(many=True, required=False, default=list)
 
 
+class CloseMemberDraftSerializer(serializers.Serializer):
+    member = serializers.IntegerField(help_text="A character of the unit, a squad of the army.")
+    name = serializers.CharField()
+    figures = serializers.IntegerField()
+    answers = serializers.DictField(help_text="What the close asks of each member, by field.")
+
+
+class CloseEntryDraftSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="The unit or the army list entered.")
+    name = serializers.CharField()
+    player = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="Its VU or points when the chapter started.")
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each entry, by field.")
+    members = CloseMemberDraftSerializer(many=True)
+
+
+class ClosePlayerDraftSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each player, by field.")
+
+
+class CloseDraftSerializer(serializers.Serializer):
+    epilogue = serializers.CharField(allow_blank=True)
+    notable_events = serializers.ListField(child=serializers.CharField())
+    results = serializers.ListField(child=serializers.CharField())
+    players = ClosePlayerDraftSerializer(many=True)
+    entries = CloseEntryDraftSerializer(many=True)
+
+
 class ChapterCloseAPI(APIView):
-    """Close the chapter with its epilogue and record (organisers): one operation; the
-    settlement follows."""
+    """What the close asks and its first answers (GET: the page's form, prefilled from the
+    live table where the chapter was played), then close the chapter with its epilogue and
+    record (POST, organisers): one operation; the settlement follows."""
+
+    @extend_schema(responses=CloseDraftSerializer)
+    def get(self, request, pk: int):
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        card = close_card(request.user, chapter)
+        if card.is_closed:
+            raise Refusal(_("This chapter is already closed."))
+        return Response(CloseDraftSerializer(CloseForm(card=card).draft()).data)
 
     @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):

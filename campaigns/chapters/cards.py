@@ -5,6 +5,7 @@ building and compiling them through the ORM on every request cost several times 
 PostgreSQL took to answer them."""
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -30,7 +31,7 @@ from campaigns.models import (
 )
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from campaigns.systems import campaign_system
-from campaigns.systems.base import CloseEntry
+from campaigns.systems.base import CampaignSystem, CloseEntry
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text
@@ -591,11 +592,37 @@ class CloseCard:
         return self.status == ChapterStatus.CLOSED
 
 
+# The live table's account of an encounter still being played, as its end would tell the
+# chapter (`encounter id -> record`, `rules.table.services.encounter_summary`). The table
+# app sits above this one, which may not import it: it gives the reader when Django starts
+# (`rules.apps.RulesConfig.ready`).
+_LIVE_TABLE: list[Callable[[int], dict]] = []
+
+
+def live_table_reader(read: Callable[[int], dict]) -> None:
+    _LIVE_TABLE[:] = [read]
+
+
+def _table_record(chapter: Chapter, system: CampaignSystem) -> dict:
+    """What the live table told the chapter; for a system whose close reads the table while
+    it is played (`close_reads_live_table`), the encounter's account so far: two queries."""
+    record = dict(chapter.table_record or {})
+    if (
+        system.close_reads_live_table
+        and record.get("encounter")
+        and not record.get("ended")
+        and _LIVE_TABLE
+    ):
+        record = {**_LIVE_TABLE[0](record["encounter"]), "ended": False}
+    return record
+
+
 def close_card(user, chapter: Chapter) -> CloseCard:
     """For the close form of a chapter read by `chapter_get_for_user` (with the viewer's
     membership): one query, the members (a system of rosters: two, the rosters entered and
-    their members); none when the viewer may not close it or it is closed already (the
-    page refuses or sends them to the chapter)."""
+    their members; two more for an encounter still played whose system's close reads it);
+    none when the viewer may not close it or it is closed already (the page refuses or sends
+    them to the chapter)."""
     campaign = chapter.campaign
     can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
     system = campaign_system(campaign.system)
@@ -618,7 +645,7 @@ def close_card(user, chapter: Chapter) -> CloseCard:
         entry_prefix=system.entry_prefix,
         players=players,
         entries=entries,
-        table_record=dict(chapter.table_record or {}),
+        table_record=_table_record(chapter, system) if shown else {},
     )
 
 

@@ -100,6 +100,9 @@ class CampaignSystem:
     departures: Callable[[Chapter], list[UnitDeparture]] = _no_departures
     depart: Callable[[Chapter, Sequence[UnitDeparture]], None] = _no_depart
     restore: Callable[[Chapter], int] = _no_restore
+    # The close starts from the live table's account while its encounter is still played,
+    # not only once it has ended (Rapid 40000: the figures each squad lost so far).
+    close_reads_live_table: bool = False
 
     @property
     def slug(self) -> str:

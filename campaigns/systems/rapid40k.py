@@ -143,4 +143,5 @@ SYSTEM = CampaignSystem(
     entry_prefix="a",
     close_entries=close_entries,
     entry_rows=entry_rows,
+    close_reads_live_table=True,
 )
