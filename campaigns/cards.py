@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
-from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of
+from campaigns.chapters.services import facts_of
 from campaigns.history import event_sentence
 from campaigns.models import (
     Campaign,
@@ -26,7 +26,7 @@ from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.compiled import CompiledRead
 from characters.models import Profile
 from characters.permissions import Role
-from rules.engine.systems import system_get, uses_profiles
+from rules.engine.systems import system_get
 
 HISTORY_SHOWN = 50
 
@@ -234,8 +234,9 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
     is_player = Role.PARTICIPANT in roles
     events = _EVENTS.rows(campaign.pk)
     chapters = _CHAPTERS.rows(campaign.pk)
+    profiles = system_get(campaign.system).uses_profiles
     facts = None
-    if is_player and campaign.system in PROFILE_SYSTEMS:
+    if is_player and profiles:
         facts = facts_of(viewer_profile(user.pk))
     elif is_player:
         facts = facts_of(None)
@@ -258,7 +259,7 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
                     requirement,
                     facts,
                     players=len(player_ids),
-                    uses_profiles=campaign.system in PROFILE_SYSTEMS,
+                    uses_profiles=profiles,
                 )
         lines.append(
             ChapterLine(
@@ -292,7 +293,6 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             InvitationLine(id=inv_id, token=token, created_at=created_at)
             for inv_id, token, created_at in _INVITATIONS.rows(campaign.pk)
         ]
-    profiles = uses_profiles(campaign.system)
     return CampaignCard(
         summary=_summary(campaign, len(player_ids)),
         description=campaign.description,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
-from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of, vote_close_if_due
+from campaigns.chapters.services import requirement_of, vote_close_if_due
 from campaigns.models import (
     Ballot,
     Chapter,
@@ -40,6 +40,7 @@ from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from characters.rapid40k.models import Rapid40kArmy
+from rules.engine.systems import system_get
 from rules.engine.systems.seam import Close, Per, Words
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
@@ -453,7 +454,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     roles = campaign_role(user, campaign, members=members)
     can_manage = bool(roles & CAN_MANAGE)
     vocations = dict(_VOCATIONS.rows(chapter.pk))
-    uses_profiles = campaign.system in PROFILE_SYSTEMS
+    uses_profiles = system_get(campaign.system).uses_profiles
     requirement = requirement_of(chapter)
     lines = []
     for member in players:

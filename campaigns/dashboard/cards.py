@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from campaigns.cards import viewer_profile
 from campaigns.chapters.eligibility import eligibility
-from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
+from campaigns.chapters.services import facts_of, requirement_of
 from campaigns.history import event_sentence
 from campaigns.models import (
     Ballot,
@@ -55,6 +55,7 @@ from characters.models import (
     ProfileStatus,
     Rapid40kArmy,
 )
+from rules.engine.systems import system_get
 
 HISTORY_LINES = 6
 
@@ -225,7 +226,7 @@ def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
     campaign, role = campaigns[chapter.campaign_id]
     verdict = None
     if role == "player":
-        uses_profiles = campaign.system in PROFILE_SYSTEMS
+        uses_profiles = system_get(campaign.system).uses_profiles
         verdict = eligibility(
             requirement_of(chapter),
             facts_of(profile if uses_profiles else None),

@@ -214,3 +214,46 @@ class Words:
 
     entry: str = ""  # "unit", "army"
     value: str = ""  # "VU", "points"
+
+
+# --- The system's index (`/rules/<system>/`) -----------------------------------------------
+
+
+class Address(StrEnum):
+    """How a calculator's page is addressed from its URL name (`Calculator.route`)."""
+
+    ROUTE = "route"  # the route alone (`kolaps-test`)
+    RESOLVER = "resolver"  # the route and the resolver's name (`/rules/of-the-dead/brawl/`)
+    SYSTEM_PAGE = "system-page"  # the route, the system and the resolver in kebab-case
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A page of the system's index: the resolver whose odds it shows (and the API answers,
+    when the registry has it), its page, and its title ("": the resolver's own label)."""
+
+    resolver: str
+    route: str
+    address: Address = Address.RESOLVER
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Index:
+    """What the system's index lists: its calculators in order, where a pick-up game at the
+    table starts (a URL name, told the system when `table_asks_system`; "": from a chapter
+    only), and whether its calculators read a campaign's rules settings (`?campaign=`)."""
+
+    calculators: tuple[Calculator, ...]
+    table: str = ""
+    table_asks_system: bool = False
+    reads_campaign_settings: bool = False
+
+
+def calculators(route: str, address: Address, *resolvers: str) -> tuple[Calculator, ...]:
+    """Calculators of one page shape, titled by their resolvers' labels."""
+    return tuple(Calculator(name, route, address) for name in resolvers)
+
+
+# A system without calculators of its own (the tests' sixth system).
+NO_INDEX = Index(calculators=())
