@@ -214,30 +214,17 @@ class OutcomeWriteSerializer(serializers.Serializer):
     )
 
 
-class UnitWriteSerializer(serializers.Serializer):
-    unit = id_field(help_text="A unit entered into this chapter.")
+def _members(help_text: str) -> serializers.ListField:
+    """Some of a roster's members, by id (none by default)."""
+    return serializers.ListField(
+        child=id_field(), required=False, default=list, max_length=200, help_text=help_text
+    )
+
+
+class EntryWriteSerializer(serializers.Serializer):
+    """What the close records of any roster entered: its result, side and notes."""
+
     result = serializers.ChoiceField(choices=ChapterResult.choices)
-    lost = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters dead in the chapter (they leave the unit).",
-    )
-    wounded = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters wounded.",
-    )
-    changed_side = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters who changed sides (K12).",
-    )
     side = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -246,6 +233,13 @@ class UnitWriteSerializer(serializers.Serializer):
         help_text="Empty: the side it was entered on.",
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class UnitWriteSerializer(EntryWriteSerializer):
+    unit = id_field(help_text="A unit entered into this chapter.")
+    lost = _members("Ids of the unit's characters dead in the chapter (they leave the unit).")
+    wounded = _members("Ids of the unit's characters wounded.")
+    changed_side = _members("Ids of the unit's characters who changed sides (K12).")
 
 
 class SquadLossSerializer(serializers.Serializer):
@@ -253,20 +247,11 @@ class SquadLossSerializer(serializers.Serializer):
     lost = serializers.IntegerField(min_value=0, max_value=999)
 
 
-class ArmyWriteSerializer(serializers.Serializer):
+class ArmyWriteSerializer(EntryWriteSerializer):
     army = id_field(help_text="An army list entered into this chapter.")
-    result = serializers.ChoiceField(choices=ChapterResult.choices)
     squads = SquadLossSerializer(
         many=True, required=False, default=list, help_text="The figures each squad lost."
     )
-    side = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class CloseSerializer(serializers.Serializer):

@@ -762,7 +762,9 @@ def vote_card(user, vote: Vote) -> VoteCard:
 
 
 @dataclass(frozen=True)
-class UpcomingLine:
+class ChapterHead:
+    """A chapter as a list names it (the upcoming chapters, the dashboard's next one)."""
+
     id: int
     campaign_id: int
     campaign_name: str
@@ -770,6 +772,10 @@ class UpcomingLine:
     title: str
     status: str
     starts_at: datetime | None
+
+
+@dataclass(frozen=True)
+class UpcomingLine(ChapterHead):
     duration_minutes: int
     place: str
     objectives: str

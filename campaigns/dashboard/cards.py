@@ -31,6 +31,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from campaigns.cards import viewer_profile
+from campaigns.chapters.cards import ChapterHead
 from campaigns.chapters.eligibility import eligibility
 from campaigns.chapters.services import facts_of, requirement_of
 from campaigns.history import event_sentence
@@ -47,7 +48,7 @@ from campaigns.models import (
     VoteStatus,
 )
 from characters.compiled import CompiledRead
-from characters.kolaps.cards import ListedCharacter, costed_line
+from characters.kolaps.cards import CharacterSummary, ListedCharacter, costed_line
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
@@ -61,14 +62,7 @@ HISTORY_LINES = 6
 
 
 @dataclass(frozen=True)
-class DashboardChapter:
-    id: int
-    campaign_id: int
-    campaign_name: str
-    number: int
-    title: str
-    status: str
-    starts_at: datetime | None
+class DashboardChapter(ChapterHead):
     place: str
     eligible: bool | None  # None: the viewer organises it and does not play
     reasons: list[str]
@@ -139,16 +133,6 @@ class DashboardModernCharacter:
 
 
 @dataclass(frozen=True)
-class DashboardCharacter:
-    id: int
-    name: str
-    archetype_label: str
-    rank_label: str
-    value: int
-    pp_left: int
-
-
-@dataclass(frozen=True)
 class DashboardCard:
     name: str
     campaigns: int
@@ -157,7 +141,7 @@ class DashboardCard:
     death_choice: bool = False  # the viewer's Of the Dead character died: a choice waits
     profile: DashboardProfile | None = None
     units: list[DashboardUnit] = field(default_factory=list)
-    characters: list[DashboardCharacter] = field(default_factory=list)
+    characters: list[CharacterSummary] = field(default_factory=list)
     armies: list[DashboardArmy] = field(default_factory=list)
     modern_characters: list[DashboardModernCharacter] = field(default_factory=list)
     history: list[DashboardHistoryLine] = field(default_factory=list)
@@ -367,7 +351,7 @@ def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernChara
     return armies, [DashboardModernCharacter(*row) for row in _MODERN_CHARACTERS.rows(user.pk)]
 
 
-def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
+def _mine(user) -> tuple[list[DashboardUnit], list[CharacterSummary]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
     own page costs them (`characters.kolaps.cards.costed_line`)."""
     units = [
@@ -375,7 +359,7 @@ def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
         for pk, name, vu, status, size in _UNITS.rows(user.pk)
     ]
     characters = [
-        DashboardCharacter(c.pk, c.name, *costed_line(c))
+        CharacterSummary(c.pk, c.name, *costed_line(c), unit_id=None)
         for c in map(ListedCharacter._make, _LOOSE_CHARACTERS.rows(user.pk))
     ]
     return units, characters

@@ -10,13 +10,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
 
 from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import ChapterOutcome
 from campaigns.services import campaign_add_participant, campaign_create
-from characters.rapid40k import services as rapid40k
 from rules.table.models import Combatant
 from rules.table.services import (
     ActionInput,
@@ -24,41 +22,15 @@ from rules.table.services import (
     encounter_create_for_chapter,
     encounter_end,
 )
+from tests.campaigns.test_rapid40k_chapters import army_of
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-BOY = {"quality": 4, "combat": 3, "weapon": "fling", "special_rules": ["charge_feroce"]}
-
-
-@pytest.fixture(autouse=True)
-def _english(client):
-    client.cookies["django_language"] = "en"
-    with translation.override("en"):
-        yield
-
-
-def army_of(player, name: str):
-    squads = [("Boss", "command", "orks:big_boss"), ("Boyz", "troops", "orks:nob")]
-    squads.append(("Gretchin", "troops", "orks:nob"))
-    return rapid40k.army_import(
-        owner=player,
-        payload={
-            "format": "chronique.rapid40k.army",
-            "format_version": 1,
-            "name": name,
-            "squads": [
-                {"name": n, "slot": slot, "leader": leader, "fighters": [{**BOY, "count": 4}]}
-                for n, slot, leader in squads
-            ],
-        },
-    )
-
-
 def played(armies: int):
     """A started chapter with `armies` armies entered (each its own side) and its table
-    open: the organiser removes one figure of the first army's Boyz and two of the last
-    army's Gretchin."""
+    open: the organiser removes one figure of the first army's Boyz 0 and two of the last
+    army's Boyz 1."""
     organiser = PlayerFactory()
     campaign = campaign_create(organiser=organiser, name="Armageddon", system="rapid40k")
     chapter = chapter_plan(actor=organiser, campaign=campaign, title="La ruche")
@@ -74,7 +46,7 @@ def played(armies: int):
     squads = {
         (c.state["army"], c.name): c.pk for c in Combatant.objects.filter(encounter=encounter)
     }
-    for army, squad, times in ((entered[0], "Boyz", 1), (entered[-1], "Gretchin", 2)):
+    for army, squad, times in ((entered[0], "Boyz 0", 1), (entered[-1], "Boyz 1", 2)):
         for _n in range(times):
             encounter.refresh_from_db()
             encounter_act(
@@ -112,10 +84,10 @@ def test_the_close_starts_from_the_figures_lost_at_the_table_page_and_api_alike(
     for moment in ("in play", "ended"):
         html = client.get(reverse("chapter-close", args=[chapter.pk])).content.decode()
         draft = client.get(reverse("api-chapter-close", args=[chapter.pk])).json()
-        assert page_values(html, first) == {"Boss": "0", "Boyz": "1", "Gretchin": "0"}, moment
-        assert page_values(html, second) == {"Boss": "0", "Boyz": "0", "Gretchin": "2"}, moment
-        assert api_values(draft, first) == {"Boss": 0, "Boyz": 1, "Gretchin": 0}, moment
-        assert api_values(draft, second) == {"Boss": 0, "Boyz": 0, "Gretchin": 2}, moment
+        assert page_values(html, first) == {"Boss": "0", "Boyz 0": "1", "Boyz 1": "0"}, moment
+        assert page_values(html, second) == {"Boss": "0", "Boyz 0": "0", "Boyz 1": "2"}, moment
+        assert api_values(draft, first) == {"Boss": 0, "Boyz 0": 1, "Boyz 1": 0}, moment
+        assert api_values(draft, second) == {"Boss": 0, "Boyz 0": 0, "Boyz 1": 2}, moment
         # The table does not say who won: the organiser does.
         assert {e["result"] for e in draft["entries"]} == {None}
         assert draft["results"] == ["victory", "draw", "defeat"]
@@ -127,7 +99,7 @@ def test_the_close_starts_from_the_figures_lost_at_the_table_page_and_api_alike(
 def test_the_organiser_changes_what_the_table_filled_in(client):
     organiser, chapter, _encounter, (first, second) = played(armies=2)
     client.force_login(organiser)
-    boyz, gretchin = squad_ids(first)["Boyz"], squad_ids(second)["Gretchin"]
+    boyz, gretchin = squad_ids(first)["Boyz 0"], squad_ids(second)["Boyz 1"]
     body = {
         "epilogue": "La ruche tombe.",
         f"a{first.pk}_result": "victory",
@@ -141,7 +113,7 @@ def test_the_organiser_changes_what_the_table_filled_in(client):
         o.player_id: {m["name"]: m["lost"] for m in o.record["members"]}
         for o in ChapterOutcome.objects.filter(chapter=chapter)
     }
-    assert lost[first.owner_id]["Boyz"] == 3 and lost[second.owner_id]["Gretchin"] == 2
+    assert lost[first.owner_id]["Boyz 0"] == 3 and lost[second.owner_id]["Boyz 1"] == 2
 
 
 def _queries(client, url: str) -> int:

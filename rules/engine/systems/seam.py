@@ -86,6 +86,18 @@ class Close:
         return tuple(f for f in self.fields if f.per is per)
 
 
+def entry_close(*fields: CloseField, settles: str) -> Close:
+    """What the close asks of each roster entered (a KOLAPS unit, a Rapid 40000 army): its
+    result (victory, draw or defeat), the side it played on, then `fields`."""
+    side = CloseField("side", gettext_noop("Side (if any)"), Kind.TEXT, Per.ENTRY)
+    return Close(
+        per=Per.ENTRY,
+        results=("victory", "draw", "defeat"),
+        fields=(side, *fields),
+        settles=settles,
+    )
+
+
 # --- The settlement's pure part ------------------------------------------------------------
 
 
@@ -206,6 +218,25 @@ def score_of(terms: Sequence[Term], statistics: Mapping[str, int | None]) -> int
 
 
 WIN_DRAW_LOSS = (Term("chapters_won", 3), Term("chapters_drawn", 1))
+
+
+def results_standings(
+    *columns: Column, won: str, lost: str, tie_breaks: tuple[tuple[Term, ...], ...]
+) -> Standings:
+    """A table of results: chapters played, won (3 points), drawn (1), lost (0), headed
+    `won` and `lost` in the system's words, then `columns` (RULES-NOTES CL1, CL2)."""
+    return Standings(
+        columns=(
+            Column("chapters_played", gettext_noop("Played")),
+            Column("chapters_won", won),
+            Column("chapters_drawn", gettext_noop("Draws")),
+            Column("chapters_lost", lost),
+            *columns,
+        ),
+        score=WIN_DRAW_LOSS,
+        score_heading=gettext_noop("Standing points"),
+        tie_breaks=tie_breaks,
+    )
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,6 @@ loss 0; ties broken by points destroyed minus points lost."
 from collections.abc import Sequence
 
 from rules.engine.systems.seam import (
-    WIN_DRAW_LOSS,
-    Close,
     CloseField,
     Column,
     Figures,
@@ -20,21 +18,17 @@ from rules.engine.systems.seam import (
     Per,
     Record,
     Roster,
-    Standings,
     Term,
     Words,
+    entry_close,
     gettext_noop,
+    results_standings,
     settle_losses,
 )
 
 ROSTER = Roster.ARMY
-CLOSE = Close(
-    per=Per.ENTRY,
-    results=("victory", "draw", "defeat"),
-    fields=(
-        CloseField("side", gettext_noop("Side (if any)"), Kind.TEXT, Per.ENTRY),
-        CloseField("figures_lost", gettext_noop("Figures lost"), Kind.COUNT, Per.MEMBER),
-    ),
+CLOSE = entry_close(
+    CloseField("figures_lost", gettext_noop("Figures lost"), Kind.COUNT, Per.MEMBER),
     settles=gettext_noop(
         "Closing stores the record for good; the standings are settled afterwards from it. "
         "Losses do not carry over: each game is fought at the agreed army cost."
@@ -59,17 +53,11 @@ def settle(records: Sequence[Record]) -> dict[int, Figures]:
 
 
 SETTLE = settle
-STANDINGS = Standings(
-    columns=(
-        Column("chapters_played", gettext_noop("Played")),
-        Column("chapters_won", gettext_noop("Wins")),
-        Column("chapters_drawn", gettext_noop("Draws")),
-        Column("chapters_lost", gettext_noop("Losses")),
-        Column("value_destroyed", gettext_noop("Points destroyed")),
-        Column("value_lost", gettext_noop("Points lost")),
-    ),
-    score=WIN_DRAW_LOSS,
-    score_heading=gettext_noop("Standing points"),
+STANDINGS = results_standings(
+    Column("value_destroyed", gettext_noop("Points destroyed")),
+    Column("value_lost", gettext_noop("Points lost")),
+    won=gettext_noop("Wins"),
+    lost=gettext_noop("Losses"),
     tie_breaks=((Term("value_destroyed"), Term("value_lost", -1)),),
 )
 WORDS = Words(entry=gettext_noop("army"), value=gettext_noop("points"))
