@@ -27,6 +27,7 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
+
 def played(armies: int):
     """A started chapter with `armies` armies entered (each its own side) and its table
     open: the organiser removes one figure of the first army's Boyz 0 and two of the last
