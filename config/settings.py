@@ -165,6 +165,10 @@ CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", def
 # version among them (rules/table/views.py `table_encounter`): phones poll it far more often
 # than the encounter changes. 0 renders it on every request.
 TABLE_PAGE_CACHE_SECONDS = env.int("TABLE_PAGE_CACHE_SECONDS", default=3600)
+# What a chapter's close reads of its encounter still being played (`encounter id -> the
+# account its end would give`): the campaigns app sits below the table and may not import
+# it, so the site names it here, as Django names its backends.
+LIVE_TABLE_READER = "rules.live_close.live_table_record"
 
 # --- Accounts -------------------------------------------------------------------------
 AUTH_USER_MODEL = "characters.Player"

@@ -5,12 +5,13 @@ building and compiling them through the ORM on every request cost several times 
 PostgreSQL took to answer them."""
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, ENTRY_KINDS, UNIT, entry_kind_of
@@ -593,28 +594,14 @@ class CloseCard:
         return self.status == ChapterStatus.CLOSED
 
 
-# The live table's account of an encounter still being played, as its end would tell the
-# chapter (`encounter id -> record`, `rules.table.services.encounter_summary`). The table
-# app sits above this one, which may not import it: it gives the reader when Django starts
-# (`rules.apps.RulesConfig.ready`).
-_LIVE_TABLE: list[Callable[[int], dict]] = []
-
-
-def live_table_reader(read: Callable[[int], dict]) -> None:
-    _LIVE_TABLE[:] = [read]
-
-
 def _table_record(chapter: Chapter, system: CampaignSystem) -> dict:
     """What the live table told the chapter; for a system whose close reads the table while
     it is played (`close_reads_live_table`), the encounter's account so far: two queries."""
     record = dict(chapter.table_record or {})
-    if (
-        system.close_reads_live_table
-        and record.get("encounter")
-        and not record.get("ended")
-        and _LIVE_TABLE
-    ):
-        record = {**_LIVE_TABLE[0](record["encounter"]), "ended": False}
+    if system.close_reads_live_table and record.get("encounter") and not record.get("ended"):
+        # The table's own reader, named by the site (`settings.LIVE_TABLE_READER`).
+        read = import_string(settings.LIVE_TABLE_READER)
+        record = {**read(record["encounter"]), "ended": False}
     return record
 
 

@@ -280,6 +280,12 @@ class Index:
     table_asks_system: bool = False
     reads_campaign_settings: bool = False
 
+    @property
+    def drawn_from_schemas(self) -> bool:
+        """Its calculators are drawn from its resolvers' schemas (`Address.SYSTEM_PAGE`:
+        `rules.dice_calculators`), and its rolls are read in their words."""
+        return any(c.address is Address.SYSTEM_PAGE for c in self.calculators)
+
 
 def calculators(route: str, address: Address, *resolvers: str) -> tuple[Calculator, ...]:
     """Calculators of one page shape, titled by their resolvers' labels."""
