@@ -84,6 +84,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
                 Calculator("melee", "kolaps-melee", Address.ROUTE, gettext_noop("Melee")),
             ),
             table="table-new",
+            result_template="rules/calculators/_result.html",
         ),
     ),
     GameSystem(
@@ -106,6 +107,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
                 Calculator("throw", "of-the-dead-calculator", title=gettext_noop("Explosive")),
             ),
             table="table-new-of-the-dead",
+            result_template="rules/calculators/_of_the_dead_result.html",
         ),
     ),
     GameSystem(

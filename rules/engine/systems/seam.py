@@ -279,6 +279,9 @@ class Index:
     table: str = ""
     table_asks_system: bool = False
     reads_campaign_settings: bool = False
+    # How a server roll's whole result is shown (its calculator's template; "": the facts
+    # the roll came to, `rules.templatetags.outcomes.roll_facts`).
+    result_template: str = ""
 
     @property
     def drawn_from_schemas(self) -> bool:
