@@ -159,11 +159,12 @@ def side_of(record: Record) -> str:
 
 
 def settle_losses(
-    records: Sequence[Record], lost_value: Callable[[Member], int]
+    records: Sequence[Record], lost_value: Callable[[Member], int], *, characters: bool = True
 ) -> dict[int, Figures]:
     """Each participant's value lost (`lost_value` of each member) and the value the other
     sides lost (destroyed): RULES-NOTES CL1 (VU destroyed and lost) and CL2 (points
-    destroyed). With more than two sides, every other side's losses count as destroyed."""
+    destroyed). With more than two sides, every other side's losses count as destroyed.
+    `characters`: its members are characters, and those lost are counted (CL1)."""
     lost = {r.player_id: sum(lost_value(m) for m in r.members) for r in records}
     by_side: dict[str, int] = {}
     for record in records:
@@ -173,7 +174,7 @@ def settle_losses(
         r.player_id: Figures(
             value_lost=lost[r.player_id],
             value_destroyed=everything - by_side[side_of(r)],
-            characters_lost=sum(1 for m in r.members if m.figures == 1 and m.lost),
+            characters_lost=sum(1 for m in r.members if m.lost) if characters else 0,
         )
         for r in records
     }

@@ -7,17 +7,16 @@ not carry over: each game is fought at the agreed army cost. Standings: win 3, d
 loss 0; ties broken by points destroyed minus points lost."
 """
 
-from collections.abc import Sequence
+from functools import partial
 
 from rules.engine.systems.seam import (
     CloseField,
     Column,
-    Figures,
     Kind,
     Member,
     Per,
-    Record,
     Roster,
+    Settle,
     Term,
     Words,
     entry_close,
@@ -44,15 +43,9 @@ def squad_points_lost(squad: Member) -> int:
     return squad.value * min(squad.lost, squad.figures) // squad.figures
 
 
-def settle(records: Sequence[Record]) -> dict[int, Figures]:
-    """CL2: each army's points lost and the points the other sides lost (destroyed)."""
-    return {
-        player_id: Figures(value_destroyed=f.value_destroyed, value_lost=f.value_lost)
-        for player_id, f in settle_losses(records, squad_points_lost).items()
-    }
-
-
-SETTLE = settle
+# CL2: each army's points lost and the points the other sides lost (destroyed); a squad
+# is not a character: none is counted lost.
+SETTLE: Settle = partial(settle_losses, lost_value=squad_points_lost, characters=False)
 STANDINGS = results_standings(
     Column("value_destroyed", gettext_noop("Points destroyed")),
     Column("value_lost", gettext_noop("Points lost")),
