@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from campaigns.chapters.eligibility import Eligibility, Requirement, eligibility
-from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
+from campaigns.chapters.services import facts_of, requirement_of
 from campaigns.history import event_sentence
 from campaigns.models import (
     Campaign,
@@ -25,7 +25,7 @@ from campaigns.models import (
 from campaigns.permissions import CAN_MANAGE, campaign_role, members_of
 from characters.models import Profile
 from characters.permissions import Role
-from rules.engine.systems import system_get, uses_profiles
+from rules.engine.systems import system_get
 
 HISTORY_SHOWN = 50
 
@@ -194,8 +194,9 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
         .order_by("-at", "-pk")[:HISTORY_SHOWN]
     )
     chapters = Chapter.objects.filter(campaign=campaign).order_by("number").only(*_CHAPTER_LINE)
+    profiles = system_get(campaign.system).uses_profiles
     facts = None
-    if is_player and campaign.system in PROFILE_SYSTEMS:
+    if is_player and profiles:
         facts = facts_of(viewer_profile(user.pk))
     elif is_player:
         facts = facts_of(None)
@@ -211,7 +212,7 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
                     requirement,
                     facts,
                     players=len(player_ids),
-                    uses_profiles=campaign.system in PROFILE_SYSTEMS,
+                    uses_profiles=profiles,
                 )
         lines.append(
             ChapterLine(
@@ -246,7 +247,6 @@ def campaign_card(user, campaign: Campaign) -> CampaignCard:
             InvitationLine(id=inv.pk, token=inv.token, created_at=inv.created_at)
             for inv in Invitation.objects.filter(campaign=campaign, revoked_at__isnull=True)
         ]
-    profiles = uses_profiles(campaign.system)
     return CampaignCard(
         summary=_summary(campaign, len(player_ids)),
         description=campaign.description,

@@ -1048,6 +1048,7 @@ OTD_MATRIX: list[Row] = [
         api=True,
         writes=True,
     ),
+    Row("api-chapter-close", "get", MANAGE_API, kwargs=chapter_pk, api=True),
     Row(
         "api-chapter-close",
         "post",
@@ -1256,6 +1257,15 @@ KCHAP_MATRIX: list[Row] = [
         kwargs=kolaps_entry_kwargs,
         api=True,
         writes=True,
+    ),
+    Row("api-chapter-close", "get", MANAGE_API, kwargs=kolaps_chapter_pk, api=True, label="kolaps"),
+    Row(
+        "api-chapter-close",
+        "get",
+        MANAGE_API,
+        kwargs=rapid40k_chapter_pk,
+        api=True,
+        label="rapid40k",
     ),
     Row(
         "api-chapter-close",

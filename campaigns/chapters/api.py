@@ -20,9 +20,11 @@ from campaigns.chapters.cards import (
     SheetCard,
     UpcomingLine,
     chapter_card,
+    close_card,
     sheet_card,
     upcoming_for,
 )
+from campaigns.chapters.forms import CloseForm
 from campaigns.models import (
     ChapterResult,
     VoteKind,
@@ -212,30 +214,17 @@ class OutcomeWriteSerializer(serializers.Serializer):
     )
 
 
-class UnitWriteSerializer(serializers.Serializer):
-    unit = id_field(help_text="A unit entered into this chapter.")
+def _members(help_text: str) -> serializers.ListField:
+    """Some of a roster's members, by id (none by default)."""
+    return serializers.ListField(
+        child=id_field(), required=False, default=list, max_length=200, help_text=help_text
+    )
+
+
+class EntryWriteSerializer(serializers.Serializer):
+    """What the close records of any roster entered: its result, side and notes."""
+
     result = serializers.ChoiceField(choices=ChapterResult.choices)
-    lost = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters dead in the chapter (they leave the unit).",
-    )
-    wounded = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters wounded.",
-    )
-    changed_side = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters who changed sides (K12).",
-    )
     side = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -244,6 +233,13 @@ class UnitWriteSerializer(serializers.Serializer):
         help_text="Empty: the side it was entered on.",
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class UnitWriteSerializer(EntryWriteSerializer):
+    unit = id_field(help_text="A unit entered into this chapter.")
+    lost = _members("Ids of the unit's characters dead in the chapter (they leave the unit).")
+    wounded = _members("Ids of the unit's characters wounded.")
+    changed_side = _members("Ids of the unit's characters who changed sides (K12).")
 
 
 class SquadLossSerializer(serializers.Serializer):
@@ -251,20 +247,11 @@ class SquadLossSerializer(serializers.Serializer):
     lost = serializers.IntegerField(min_value=0, max_value=999)
 
 
-class ArmyWriteSerializer(serializers.Serializer):
+class ArmyWriteSerializer(EntryWriteSerializer):
     army = id_field(help_text="An army list entered into this chapter.")
-    result = serializers.ChoiceField(choices=ChapterResult.choices)
     squads = SquadLossSerializer(
         many=True, required=False, default=list, help_text="The figures each squad lost."
     )
-    side = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class CloseSerializer(serializers.Serializer):
@@ -277,9 +264,50 @@ class CloseSerializer(serializers.Serializer):
     army_results = ArmyWriteSerializer(many=True, required=False, default=list)
 
 
+class CloseMemberDraftSerializer(serializers.Serializer):
+    member = serializers.IntegerField(help_text="A character of the unit, a squad of the army.")
+    name = serializers.CharField()
+    figures = serializers.IntegerField()
+    answers = serializers.DictField(help_text="What the close asks of each member, by field.")
+
+
+class CloseEntryDraftSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="The unit or the army list entered.")
+    name = serializers.CharField()
+    player = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="Its VU or points when the chapter started.")
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each entry, by field.")
+    members = CloseMemberDraftSerializer(many=True)
+
+
+class ClosePlayerDraftSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each player, by field.")
+
+
+class CloseDraftSerializer(serializers.Serializer):
+    epilogue = serializers.CharField(allow_blank=True)
+    notable_events = serializers.ListField(child=serializers.CharField())
+    results = serializers.ListField(child=serializers.CharField())
+    players = ClosePlayerDraftSerializer(many=True)
+    entries = CloseEntryDraftSerializer(many=True)
+
+
 class ChapterCloseAPI(APIView):
-    """Close the chapter with its epilogue and record (organisers): one operation; the
-    settlement follows."""
+    """What the close asks and its first answers (GET: the page's form, prefilled from the
+    live table where the chapter was played), then close the chapter with its epilogue and
+    record (POST, organisers): one operation; the settlement follows."""
+
+    @extend_schema(responses=CloseDraftSerializer)
+    def get(self, request, pk: int):
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        card = close_card(request.user, chapter)
+        if card.is_closed:
+            raise Refusal(_("This chapter is already closed."))
+        return Response(CloseDraftSerializer(CloseForm(card=card).draft()).data)
 
     @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):

@@ -7,7 +7,7 @@ from datetime import datetime
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
-from campaigns.chapters.services import PROFILE_SYSTEMS, requirement_of
+from campaigns.chapters.services import requirement_of
 from campaigns.models import (
     Chapter,
     ChapterArmyEntry,
@@ -30,6 +30,7 @@ from characters.models import Profile, ProfileStatus, Vocation
 from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from characters.rapid40k.models import Rapid40kArmy
+from rules.engine.systems import system_get
 from rules.engine.systems.seam import Close, Per, Words
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
@@ -355,7 +356,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
     assigned = VocationAssignment.objects.filter(chapter=chapter)
     # the model's order within one chapter, without joins
     vocations = dict(assigned.order_by("assigned_at", "pk").values_list("player_id", "vocation"))
-    uses_profiles = campaign.system in PROFILE_SYSTEMS
+    uses_profiles = system_get(campaign.system).uses_profiles
     requirement = requirement_of(chapter)
     lines = []
     for member in players:
@@ -500,11 +501,19 @@ class CloseCard:
         return self.status == ChapterStatus.CLOSED
 
 
+def _table_record(chapter: Chapter) -> dict:
+    """What the live table told the chapter: its encounter while it is played, what it
+    played once it has ended (`rules.table` writes it through `chapter_table_record`; this
+    app sits below the table and never reads it)."""
+    return dict(chapter.table_record or {})
+
+
 def close_card(user, chapter: Chapter) -> CloseCard:
     """For the close form of a chapter read by `chapter_get_for_user` (with the viewer's
     membership): one query, the members (a system of rosters: two, the rosters entered and
-    their members); none when the viewer may not close it or it is closed already (the
-    page refuses or sends them to the chapter)."""
+    their members);
+    none when the viewer may not close it or it is closed already (the page refuses or sends
+    them to the chapter)."""
     campaign = chapter.campaign
     can_manage = bool(member_role(user, campaign, chapter.viewer_membership) & CAN_MANAGE)
     system = campaign_system(campaign.system)
@@ -527,7 +536,7 @@ def close_card(user, chapter: Chapter) -> CloseCard:
         entry_prefix=system.entry_prefix,
         players=players,
         entries=entries,
-        table_record=dict(chapter.table_record or {}),
+        table_record=_table_record(chapter) if shown else {},
     )
 
 
@@ -535,7 +544,9 @@ def close_card(user, chapter: Chapter) -> CloseCard:
 
 
 @dataclass(frozen=True)
-class UpcomingLine:
+class ChapterHead:
+    """A chapter as a list names it (the upcoming chapters, the dashboard's next one)."""
+
     id: int
     campaign_id: int
     campaign_name: str
@@ -543,6 +554,10 @@ class UpcomingLine:
     title: str
     status: str
     starts_at: datetime | None
+
+
+@dataclass(frozen=True)
+class UpcomingLine(ChapterHead):
     duration_minutes: int
     place: str
     objectives: str

@@ -30,8 +30,9 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from campaigns.cards import viewer_profile
+from campaigns.chapters.cards import ChapterHead
 from campaigns.chapters.eligibility import eligibility
-from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
+from campaigns.chapters.services import facts_of, requirement_of
 from campaigns.history import event_sentence
 from campaigns.models import (
     Ballot,
@@ -45,7 +46,7 @@ from campaigns.models import (
     VoteKind,
     VoteStatus,
 )
-from characters.kolaps.cards import ListedCharacter, costed_line
+from characters.kolaps.cards import CharacterSummary, ListedCharacter, costed_line
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
@@ -53,19 +54,13 @@ from characters.models import (
     ProfileStatus,
     Rapid40kArmy,
 )
+from rules.engine.systems import system_get
 
 HISTORY_LINES = 6
 
 
 @dataclass(frozen=True)
-class DashboardChapter:
-    id: int
-    campaign_id: int
-    campaign_name: str
-    number: int
-    title: str
-    status: str
-    starts_at: datetime | None
+class DashboardChapter(ChapterHead):
     place: str
     eligible: bool | None  # None: the viewer organises it and does not play
     reasons: list[str]
@@ -136,16 +131,6 @@ class DashboardModernCharacter:
 
 
 @dataclass(frozen=True)
-class DashboardCharacter:
-    id: int
-    name: str
-    archetype_label: str
-    rank_label: str
-    value: int
-    pp_left: int
-
-
-@dataclass(frozen=True)
 class DashboardCard:
     name: str
     campaigns: int
@@ -154,7 +139,7 @@ class DashboardCard:
     death_choice: bool = False  # the viewer's Of the Dead character died: a choice waits
     profile: DashboardProfile | None = None
     units: list[DashboardUnit] = field(default_factory=list)
-    characters: list[DashboardCharacter] = field(default_factory=list)
+    characters: list[CharacterSummary] = field(default_factory=list)
     armies: list[DashboardArmy] = field(default_factory=list)
     modern_characters: list[DashboardModernCharacter] = field(default_factory=list)
     history: list[DashboardHistoryLine] = field(default_factory=list)
@@ -222,7 +207,7 @@ def _next_chapter(chapters, campaigns, profile) -> DashboardChapter | None:
     campaign, role = campaigns[chapter.campaign_id]
     verdict = None
     if role == "player":
-        uses_profiles = campaign.system in PROFILE_SYSTEMS
+        uses_profiles = system_get(campaign.system).uses_profiles
         verdict = eligibility(
             requirement_of(chapter),
             facts_of(profile if uses_profiles else None),
@@ -354,13 +339,13 @@ def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernChara
     )
 
 
-def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
+def _mine(user) -> tuple[list[DashboardUnit], list[CharacterSummary]]:
     """Two queries: the viewer's KOLAPS units, and the characters in none, costed as their
     own page costs them (`characters.kolaps.cards.costed_line`)."""
     units = KolapsUnit.objects.filter(owner=user).annotate(size=Count("members"))
     loose = KolapsCharacter.objects.filter(owner=user, unit__isnull=True).order_by("name", "pk")
     characters = [
-        DashboardCharacter(c.pk, c.name, *costed_line(c))
+        CharacterSummary(c.pk, c.name, *costed_line(c), unit_id=None)
         for c in map(ListedCharacter._make, loose.values_list(*ListedCharacter._fields))
     ]
     return [

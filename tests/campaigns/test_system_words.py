@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.services import chapter_plan, vocation_choose
+from campaigns.chapters.services import chapter_plan, vocation_choose, vote_open
 from campaigns.models import VocationAssignment
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.permissions import Refusal
@@ -118,3 +118,21 @@ def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(clie
     assert (
         "Of the Dead campaigns only" in card["properties"]["survival_points_survive"]["description"]
     )
+
+
+def test_a_vote_on_vocations_is_offered_and_opened_only_in_of_the_dead(client, two_campaigns):
+    organiser, _alice, campaigns = two_campaigns
+    client.force_login(organiser)
+    for system, (campaign, _chapter) in campaigns.items():
+        form = client.get(reverse("vote-open", args=[campaign.pk])).content.decode()
+        assert ("vocation" in form.lower()) is (system == "of-the-dead"), system
+        assert "Candidate chapters" in form
+    rapid, rapid_chapter = campaigns["rapid40k"]
+    with pytest.raises(Refusal, match="Vocations are voted on in Of the Dead campaigns only"):
+        vote_open(actor=organiser, campaign=rapid, kind="vocations", chapter=rapid_chapter)
+    answer = client.post(
+        reverse("api-vote-open", args=[rapid.pk]),
+        {"kind": "vocations", "chapter": rapid_chapter.pk},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400 and not rapid.votes.exists()

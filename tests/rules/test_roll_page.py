@@ -149,3 +149,17 @@ def test_every_rapid40k_outcome_reads_as_a_sentence(name, data):
     with translation.override("fr"):
         said = {key: outcome_label(key, "rapid40k") for key in outcomes}
     assert {key: text for key, text in said.items() if key.replace("_", " ") == text} == {}
+
+
+def test_an_of_the_dead_throw_shows_where_it_landed_as_its_calculator_does(client):
+    """The roll page draws the result with the template its system declares
+    (`GameSystem.index.result_template`), given the resolver as the calculator gives it: a
+    throw says where the explosive landed, not a damage line."""
+    player = PlayerFactory()
+    data = {"thrower": {"combat": 3, "physique": 3}, "size": "moderate", "distance_cm": 3}
+    record = roll_on_server(player=player, system="of-the-dead", name="throw", data=data)
+    assert record.outcome.get("on_target") is not None
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("roll-detail", args=[record.pk])).content.decode()
+    assert "It lands where aimed." in html or "It scatters" in html
