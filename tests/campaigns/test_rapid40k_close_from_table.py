@@ -1,8 +1,9 @@
 """A Rapid 40000 chapter played at the live table: its close lists the armies entered and
-starts from the figures each squad lost at the table once the encounter has ended (while it
-is played, the close sends the organiser to the table) (RULES-NOTES CL2: "The close records each army's result and the figures each
-squad lost"); the page and its API twin agree, the organiser may change any of them, and
-the page reads in the same number of queries whatever the number of armies."""
+starts from the figures each squad lost at the table once the encounter has ended; while it
+is played, the close sends the organiser to the table (RULES-NOTES CL2: "The close records
+each army's result and the figures each squad lost"). The page and its API twin agree, the
+organiser may change any of them, and the page reads in the same number of queries whatever
+the number of armies."""
 
 import re
 
