@@ -33,6 +33,8 @@ class CloseEntry:
     side: str
     value: int
     members: list[CloseMember]
+    # The first answers of its fields (a sheet's levels as it entered the chapter).
+    initial: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class EntryResultInput:
     wounded_ids: Sequence[int] = ()
     changed_side_ids: Sequence[int] = ()
     figures_lost: dict[int, int] = field(default_factory=dict)
+    # The entry's own answers by declared field (a character's levels at the end, its XP).
+    answers: dict[str, int] = field(default_factory=dict)
 
     @property
     def unit_id(self) -> int:
@@ -107,7 +111,7 @@ class CampaignSystem:
 
 
 # What `ChapterOutcome.record` holds of a roster entered; the rest are the player's answers.
-ENTRY_KEYS = ("entry", "value", "members")
+ENTRY_KEYS = ("entry", "value", "members", "sheet")
 
 
 def record_of(outcome_player_id: int, result: str, side: str, record: dict) -> Record:

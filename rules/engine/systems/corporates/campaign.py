@@ -2,13 +2,20 @@
 
 The rule text has no campaign: RULES-NOTES CL3 is the product's reading. "Each character's
 fatigue and wound levels carry from session to session until the organiser records care
-between sessions." The close records who took part; what carries lives on the character
-sheets, so the campaign shows its party, not a ranking.
+between sessions." Each player enters a character sheet into a chapter; the close asks, per
+character, that it took part and the fatigue and wound levels it ended the session with
+(the levels the sheet carries: "Répartition des niveaux de dommages" splits each hit into
+fatigue and wounds), and the settlement carries them to the sheet
+(`campaigns.systems.sheets`). The text is a game master's roleplaying game with no winner,
+so the campaign shows its party, not a ranking.
 """
 
+from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.seam import (
     Close,
+    CloseField,
     Column,
+    Kind,
     Per,
     Roster,
     Standings,
@@ -17,12 +24,31 @@ from rules.engine.systems.seam import (
     settle_nothing,
 )
 
+LEVELS_MAX: int = load_catalogue().sheet["levels_max"]
+
 ROSTER = Roster.SHEET
 CLOSE = Close(
-    per=Per.PLAYER,
+    per=Per.ENTRY,
     results=("played",),
+    fields=(
+        CloseField(
+            "fatigue",
+            gettext_noop("Fatigue levels at the end"),
+            Kind.COUNT,
+            Per.ENTRY,
+            maximum=LEVELS_MAX,
+        ),
+        CloseField(
+            "wounds",
+            gettext_noop("Wound levels at the end"),
+            Kind.COUNT,
+            Per.ENTRY,
+            maximum=LEVELS_MAX,
+        ),
+    ),
     settles=gettext_noop(
-        "Closing stores the record for good; fatigue and wounds stay on the character sheets."
+        "Closing stores the record for good; when the chapter is settled, each character's "
+        "sheet takes the fatigue and wound levels it ended the session with."
     ),
 )
 SETTLE = settle_nothing
