@@ -9,7 +9,8 @@ their unit). The close form (`campaigns.chapters.forms.CloseForm`), the close se
 (`campaigns.chapters.services.chapter_close`), the settlement (`campaigns.settlement`) and
 the standings ask `campaign_system(campaign.system)`; none of them tests a system's name.
 
-A system whose players bring nothing but themselves (Of the Dead) needs no hook: the defaults are its behaviour.
+A system whose players bring nothing but themselves (Of the Dead) needs no hook: the
+defaults are its behaviour.
 """
 
 from campaigns.systems import kolaps, rapid40k, sheets

@@ -82,7 +82,7 @@ def corporates(client):
 
 
 def test_a_player_enters_only_their_own_sheet_and_only_into_its_systems_campaign(client):
-    organiser, alice, bruno, campaign, chapter = _campaign("corporates")
+    _organiser, alice, bruno, _, chapter = _campaign("corporates")
     brick = corporates_character_create(owner=bruno, name="Brick")
     with pytest.raises(Refusal, match="one of your own characters"):
         chapter_entry_enter(actor=alice, chapter=chapter, kind=CORPORATES_SHEET, roster=brick)
