@@ -212,7 +212,20 @@ class OutcomeWriteSerializer(serializers.Serializer):
     )
 
 
-class UnitWriteSerializer(serializers.Serializer):
+class EntryWriteSerializer(serializers.Serializer):
+    """What every roster's close row may add: its side, its notes."""
+
+    side = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=80,
+        help_text="Empty: the side it was entered on.",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class UnitWriteSerializer(EntryWriteSerializer):
     unit = id_field(help_text="A unit entered into this chapter.")
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     lost = serializers.ListField(
@@ -236,14 +249,6 @@ class UnitWriteSerializer(serializers.Serializer):
         max_length=200,
         help_text="Ids of the unit's characters who changed sides (K12).",
     )
-    side = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class SquadLossSerializer(serializers.Serializer):
@@ -251,23 +256,15 @@ class SquadLossSerializer(serializers.Serializer):
     lost = serializers.IntegerField(min_value=0, max_value=999)
 
 
-class ArmyWriteSerializer(serializers.Serializer):
+class ArmyWriteSerializer(EntryWriteSerializer):
     army = id_field(help_text="An army list entered into this chapter.")
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     squads = SquadLossSerializer(
         many=True, required=False, default=list, help_text="The figures each squad lost."
     )
-    side = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SheetWriteSerializer(serializers.Serializer):
+class SheetWriteSerializer(EntryWriteSerializer):
     character = id_field(help_text="A character sheet entered into this chapter.")
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     answers = serializers.DictField(
@@ -280,14 +277,6 @@ class SheetWriteSerializer(serializers.Serializer):
             "`stress` and `wounds` (hit points lost below its maximum)."
         ),
     )
-    side = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
-    )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class CloseSerializer(serializers.Serializer):

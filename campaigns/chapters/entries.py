@@ -28,7 +28,7 @@ from django.db import IntegrityError, models, transaction
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from campaigns.chapters.k12 import EnteredUnit, k12_balance
 from campaigns.models import (
@@ -125,6 +125,10 @@ class EntryKind:
     # freeze keeps (`frozen["sheet"]`), what the close asks about them starts from.
     sheet_fields: tuple[str, ...] = ()
     has_drafts: bool = True
+    # A sheet's page (its URL name) and the two levels a list of sheets shows beside its
+    # name (field, word): what the dashboard reads of every system's sheets.
+    page: str = ""
+    levels: tuple[tuple[str, str], ...] = ()
 
 
 def _unit_enterable(unit: KolapsUnit, chapter: Chapter) -> None:
@@ -244,7 +248,9 @@ def _sheet_words() -> EntryWords:
     )
 
 
-def _sheet_kind(roster, entry, sheet_fields: tuple[str, ...]) -> EntryKind:
+def _sheet_kind(
+    roster, entry, sheet_fields: tuple[str, ...], page: str, levels: tuple[tuple[str, str], ...]
+) -> EntryKind:
     """A roleplaying system's character sheet as a roster entered: one per player and
     chapter, frozen with its levels (`sheet_fields`) when the chapter starts."""
     return EntryKind(
@@ -261,13 +267,25 @@ def _sheet_kind(roster, entry, sheet_fields: tuple[str, ...]) -> EntryKind:
         words=_sheet_words(),
         sheet_fields=sheet_fields,
         has_drafts=False,
+        page=page,
+        levels=levels,
     )
 
 
 CORPORATES_SHEET = _sheet_kind(
-    CorporatesCharacter, ChapterCorporatesEntry, ("fatigue", "wounds", "numbers", "weapon")
+    CorporatesCharacter,
+    ChapterCorporatesEntry,
+    ("fatigue", "wounds", "numbers", "weapon"),
+    page="corporates-character",
+    levels=(("fatigue", gettext_noop("fatigue")), ("wounds", gettext_noop("wounds"))),
 )
-MODERN_SHEET = _sheet_kind(ModernCharacter, ChapterModernEntry, ("stress", "hp", "hp_max"))
+MODERN_SHEET = _sheet_kind(
+    ModernCharacter,
+    ChapterModernEntry,
+    ("stress", "hp", "hp_max"),
+    page="modern-character",
+    levels=(("stress", gettext_noop("stress")), ("hp", gettext_noop("hit points"))),
+)
 
 # Each kind of roster a system may declare (`rules.engine.systems.GameSystem.roster`).
 ENTRY_KINDS: Mapping[str, EntryKind] = {kind.name: kind for kind in (UNIT, ARMY)}

@@ -9,7 +9,8 @@ chapters it shows (the next one and the organisers' chapters to close or settle,
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, the viewer's KOLAPS units and the characters in none (those
 in a unit are neither read nor costed: the page does not show them), their Rapid 40000
-army lists and their modern RPG characters. Each read is written
+army lists and their character sheets of every system that has them (one union, read
+through `campaigns.chapters.entries.SHEET_KINDS`). Each read is written
 for a viewer's id alone and compiled once per process (`characters.compiled.CompiledRead`).
 """
 
@@ -19,6 +20,7 @@ from typing import NamedTuple
 
 from django.db.models import (
     BooleanField,
+    CharField,
     Count,
     Exists,
     ExpressionWrapper,
@@ -26,12 +28,16 @@ from django.db.models import (
     OuterRef,
     Q,
     Subquery,
+    Value,
 )
 from django.db.models.functions import Now
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaigns.cards import viewer_profile
 from campaigns.chapters.eligibility import eligibility
+from campaigns.chapters.entries import SHEET_KINDS
 from campaigns.chapters.services import PROFILE_SYSTEMS, facts_of, requirement_of
 from campaigns.history import event_sentence
 from campaigns.models import (
@@ -51,10 +57,10 @@ from characters.kolaps.cards import ListedCharacter, costed_line
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
-    ModernCharacter,
     ProfileStatus,
     Rapid40kArmy,
 )
+from rules.engine.systems import system_get
 
 HISTORY_LINES = 6
 
@@ -129,12 +135,22 @@ class DashboardArmy:
 
 
 @dataclass(frozen=True)
-class DashboardModernCharacter:
-    """A modern RPG character of the viewer's."""
+class DashboardLevel:
+    label: str
+    value: int
 
+
+@dataclass(frozen=True)
+class DashboardSheet:
+    """A character sheet of the viewer's, in any system whose players bring sheets
+    (`campaigns.chapters.entries.SHEET_KINDS`): its page and the levels it carries."""
+
+    system: str
+    system_name: str
     id: int
     name: str
-    stress: int
+    url: str
+    levels: list[DashboardLevel]
 
 
 @dataclass(frozen=True)
@@ -158,7 +174,7 @@ class DashboardCard:
     units: list[DashboardUnit] = field(default_factory=list)
     characters: list[DashboardCharacter] = field(default_factory=list)
     armies: list[DashboardArmy] = field(default_factory=list)
-    modern_characters: list[DashboardModernCharacter] = field(default_factory=list)
+    sheets: list[DashboardSheet] = field(default_factory=list)
     history: list[DashboardHistoryLine] = field(default_factory=list)
     todo: list[DashboardTodo] = field(default_factory=list)
 
@@ -348,22 +364,50 @@ _ARMIES = CompiledRead(
         .values_list("pk", "name", "points", "status", "size")
     )
 )
-_MODERN_CHARACTERS = CompiledRead(
-    lambda viewer: (
-        ModernCharacter.objects.filter(owner_id=viewer)
-        .order_by("name", "pk")
-        .values_list("pk", "name", "stress")
-    )
-)
 
 
-def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernCharacter]]:
-    """Two queries: the viewer's Rapid 40000 army lists and modern RPG characters."""
+def _sheets_read(viewer):
+    """Every system's sheets of the viewer, as one union: the system, the id, the name and
+    the two levels its kind shows."""
+    reads = [
+        kind.roster.objects.filter(owner_id=viewer).values_list(
+            Value(system, output_field=CharField()),
+            "pk",
+            "name",
+            *(name for name, _word in kind.levels),
+        )
+        for system, kind in SHEET_KINDS.items()
+    ]
+    return reads[0].union(*reads[1:], all=True).order_by("name", "pk")
+
+
+_SHEETS = CompiledRead(_sheets_read)
+
+
+def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardSheet]]:
+    """Two queries: the viewer's Rapid 40000 army lists, and their character sheets of
+    every system (one union)."""
     armies = [
         DashboardArmy(pk, name, points, status == Rapid40kArmy.Status.VALID, size)
         for pk, name, points, status, size in _ARMIES.rows(user.pk)
     ]
-    return armies, [DashboardModernCharacter(*row) for row in _MODERN_CHARACTERS.rows(user.pk)]
+    sheets = []
+    for system, pk, name, *values in _SHEETS.rows(user.pk):
+        kind = SHEET_KINDS[system]
+        sheets.append(
+            DashboardSheet(
+                system=system,
+                system_name=gettext(system_get(system).name),
+                id=pk,
+                name=name,
+                url=reverse(kind.page, args=[pk]),
+                levels=[
+                    DashboardLevel(gettext(word), value)
+                    for (_name, word), value in zip(kind.levels, values, strict=True)
+                ],
+            )
+        )
+    return armies, sheets
 
 
 def _mine(user) -> tuple[list[DashboardUnit], list[DashboardCharacter]]:
@@ -410,7 +454,7 @@ def dashboard_card(user) -> DashboardCard:
     votes = [row for row in _VOTES.rows(user.pk) if row[-1] is None or row[-1] > now]
     events = _EVENTS.rows(user.pk)
     units, characters = _mine(user)
-    armies, modern_characters = _other_rosters(user)
+    armies, sheets = _other_rosters(user)
     return DashboardCard(
         name=user.public_name,
         campaigns=len(campaigns),
@@ -438,7 +482,7 @@ def dashboard_card(user) -> DashboardCard:
         units=units,
         characters=characters,
         armies=armies,
-        modern_characters=modern_characters,
+        sheets=sheets,
         history=[
             DashboardHistoryLine(
                 campaign_id=campaign_id,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.chapters.entries import CORPORATES_SHEET, MODERN_SHEET, EntryKind
 from campaigns.models import Chapter, ChapterOutcome
@@ -23,7 +24,10 @@ from campaigns.systems.base import (
     CloseEntry,
     EntryResultInput,
     EntryRows,
+    RowWords,
     UnitDeparture,
+    entered_rows,
+    entry_outcome,
 )
 from characters.corporates.services import corporates_character_carry
 from characters.modern.services import modern_character_carry
@@ -31,8 +35,6 @@ from characters.permissions import Refusal
 from rules.engine.systems import system_get
 from rules.engine.systems.modern.campaign import HP_MIN
 from rules.engine.systems.seam import Kind, Per
-
-SIDE_MAX = 80
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,14 @@ def _close_entries(carry: SheetCarry, chapter: Chapter) -> list[CloseEntry]:
     return rows
 
 
+_ROW_WORDS = RowWords(
+    field="sheet_results",
+    not_entered=gettext_lazy("Record results for the characters entered into this chapter only."),
+    twice=gettext_lazy("One result per character."),
+    result=gettext_lazy("Choose each character's result among the ones offered."),
+)
+
+
 def _entry_rows(
     carry: SheetCarry, chapter: Chapter, results: Sequence[EntryResultInput]
 ) -> EntryRows:
@@ -100,22 +110,8 @@ def _entry_rows(
     close = system_get(chapter.campaign.system).close
     asked = {f.name: f for f in close.asked(Per.ENTRY) if f.kind is Kind.COUNT}
     entries = {e.character_id: e for e in _entries(carry, chapter)}
-    outcomes, seen = [], set()
-    for row in results:
-        entry = entries.get(row.entry_id) if isinstance(row.entry_id, int) else None
-        if entry is None:
-            raise Refusal(
-                _("Record results for the characters entered into this chapter only."),
-                field="sheet_results",
-            )
-        if row.entry_id in seen:
-            raise Refusal(_("One result per character."), field="sheet_results")
-        seen.add(row.entry_id)
-        if row.result not in close.results:
-            raise Refusal(
-                _("Choose each character's result among the ones offered."),
-                field="sheet_results",
-            )
+    outcomes = []
+    for row, entry in entered_rows(results, entries, close.results, _ROW_WORDS):
         name, sheet = _as_entered(carry, entry)
         answers = {}
         for field_name, declared in asked.items():
@@ -138,16 +134,8 @@ def _entry_rows(
         problem = carry.check(sheet, answers)
         if problem:
             raise Refusal(f"{name}: {problem}", field="sheet_results")
-        outcomes.append(
-            ChapterOutcome(
-                chapter=chapter,
-                player_id=entry.player_id,
-                result=row.result,
-                side=" ".join((row.side or entry.side).split())[:SIDE_MAX],
-                notes=row.notes.strip(),
-                record={"entry": name[:120], "sheet": entry.character_id, **answers},
-            )
-        )
+        record = {"entry": name[:120], "sheet": entry.character_id, **answers}
+        outcomes.append(entry_outcome(chapter, row, entry, record))
     return outcomes, []
 
 

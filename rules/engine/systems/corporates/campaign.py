@@ -10,52 +10,41 @@ fatigue and wounds), and the settlement carries them to the sheet
 so the campaign shows its party, not a ranking.
 """
 
+from rules.engine.systems import seam
 from rules.engine.systems.corporates.catalogue import load_catalogue
-from rules.engine.systems.seam import (
-    Close,
-    CloseField,
-    Column,
-    Kind,
-    Per,
-    Roster,
-    Standings,
-    Words,
-    gettext_noop,
-    settle_nothing,
-)
 
 LEVELS_MAX: int = load_catalogue().sheet["levels_max"]
 
-ROSTER = Roster.SHEET
-CLOSE = Close(
-    per=Per.ENTRY,
+ROSTER = seam.Roster.SHEET
+CLOSE = seam.Close(
+    per=seam.Per.ENTRY,
     results=("played",),
     fields=(
-        CloseField(
+        seam.CloseField(
             "fatigue",
-            gettext_noop("Fatigue levels at the end"),
-            Kind.COUNT,
-            Per.ENTRY,
+            seam.gettext_noop("Fatigue levels at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
             maximum=LEVELS_MAX,
         ),
-        CloseField(
+        seam.CloseField(
             "wounds",
-            gettext_noop("Wound levels at the end"),
-            Kind.COUNT,
-            Per.ENTRY,
+            seam.gettext_noop("Wound levels at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
             maximum=LEVELS_MAX,
         ),
     ),
-    settles=gettext_noop(
+    settles=seam.gettext_noop(
         "Closing stores the record for good; when the chapter is settled, each character's "
         "sheet takes the fatigue and wound levels it ended the session with."
     ),
 )
-SETTLE = settle_nothing
-STANDINGS = Standings(
-    columns=(Column("chapters_played", gettext_noop("Sessions played")),),
+SETTLE = seam.settle_nothing
+STANDINGS = seam.Standings(
+    columns=(seam.Column("chapters_played", seam.gettext_noop("Sessions played")),),
     score=(),
     score_heading="",
     ranked=False,
 )
-WORDS = Words()
+WORDS = seam.Words()
