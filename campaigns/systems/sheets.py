@@ -7,18 +7,18 @@ sheet through the sheet's own service, one line of its history with the chapter 
 session"; CL4: "stress and wounds carry over"). Reopening the chapter puts back what that
 line changed, as another line ("reopened").
 
-The two systems differ only by data: the entry kind, and how a close's answers become the
-sheet's values (`SheetCarry`).
+The two systems differ only by data: their entry and sheet models, and how a close's
+answers become the sheet's values (`SheetCarry`).
 """
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaigns.chapters.entries import CORPORATES_SHEET, MODERN_SHEET, EntryKind
-from campaigns.models import Chapter, ChapterOutcome
+from campaigns.models import Chapter, ChapterCorporatesEntry, ChapterModernEntry, ChapterOutcome
 from campaigns.systems.base import (
     CampaignSystem,
     CloseEntry,
@@ -29,7 +29,9 @@ from campaigns.systems.base import (
     entered_rows,
     entry_outcome,
 )
+from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import corporates_character_carry
+from characters.modern.models import ModernCharacter
 from characters.modern.services import modern_character_carry
 from characters.permissions import Refusal
 from rules.engine.systems import system_get
@@ -44,7 +46,9 @@ class SheetCarry:
     `carry(character, answers, source, verb)` writes them (or, reopening, `put_back` the
     values a carry's history line had before)."""
 
-    kind: EntryKind
+    entry: type[models.Model]  # the chapter's entry of a sheet (`chapters.entries`)
+    roster: type[models.Model]  # the sheet
+    fields: tuple[str, ...]  # what `initial` reads of a sheet not frozen
     initial: Callable[[dict], dict[str, int]]
     check: Callable[[dict, dict[str, int]], str]
     carry: Callable[..., object]
@@ -57,7 +61,7 @@ def _source(chapter: Chapter) -> str:
 
 def _entries(carry: SheetCarry, chapter: Chapter) -> list:
     return list(
-        carry.kind.entry.objects.filter(chapter=chapter)
+        carry.entry.objects.filter(chapter=chapter)
         .select_related("character", "player")
         .order_by("entered_at", "pk")
     )
@@ -65,7 +69,7 @@ def _entries(carry: SheetCarry, chapter: Chapter) -> list:
 
 def _as_entered(carry: SheetCarry, entry) -> tuple[str, dict]:
     frozen = entry.frozen or {}
-    sheet = frozen.get("sheet") or {f: getattr(entry.character, f) for f in carry.kind.sheet_fields}
+    sheet = frozen.get("sheet") or {f: getattr(entry.character, f) for f in carry.fields}
     return frozen.get("name", entry.character.name), sheet
 
 
@@ -150,7 +154,7 @@ def _carried(carry: SheetCarry, chapter: Chapter) -> list[tuple[object, dict]]:
         for row in ChapterOutcome.objects.filter(chapter=chapter).values_list("record", flat=True)
         if isinstance(row, dict) and isinstance(row.get("sheet"), int)
     }
-    sheets = carry.kind.roster.objects.filter(pk__in=list(records)).order_by("pk")
+    sheets = carry.roster.objects.filter(pk__in=list(records)).order_by("pk")
     return [(sheet, records[sheet.pk]) for sheet in sheets]
 
 
@@ -248,7 +252,9 @@ def _system(slug: str, carry: SheetCarry) -> CampaignSystem:
 CORPORATES = _system(
     "corporates",
     SheetCarry(
-        kind=CORPORATES_SHEET,
+        entry=ChapterCorporatesEntry,
+        roster=CorporatesCharacter,
+        fields=("fatigue", "wounds"),
         initial=_corporates_initial,
         check=_no_problem,
         carry=corporates_character_carry,
@@ -258,7 +264,9 @@ CORPORATES = _system(
 MODERN = _system(
     "modern-rpg",
     SheetCarry(
-        kind=MODERN_SHEET,
+        entry=ChapterModernEntry,
+        roster=ModernCharacter,
+        fields=("stress", "hp", "hp_max"),
         initial=_modern_initial,
         check=_modern_check,
         carry=_modern_carry,
