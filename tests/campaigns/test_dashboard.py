@@ -154,7 +154,7 @@ def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
     """KOLAPS units and characters, Rapid 40000 army lists, one query each whatever their
     number, and the character sheets of every system that has them (modern RPG,
     Corporates) in one more: "the dashboard lists everything a player has in every
-    system" (issue 24)."""
+    system"."""
     from characters.corporates.services import corporates_character_create
     from characters.modern.services import modern_character_create
     from tests.campaigns.test_rapid40k_chapters import army_of
