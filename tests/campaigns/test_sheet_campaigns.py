@@ -124,6 +124,9 @@ def test_the_corporates_close_asks_each_sheets_levels_and_the_settlement_carries
          f"c{brick.pk}_fatigue": 0, f"c{brick.pk}_wounds": 1},
     )  # fmt: skip
     assert response.status_code == 302, response.content.decode()
+    page = client.get(reverse("chapter-detail", args=[chapter.pk])).content.decode()
+    assert "the character sheets are not settled yet" in page
+    assert "trauma" not in page.lower() and "survival points" not in page.lower()
     settlement_apply(chapter_id=chapter.pk)
     vex.refresh_from_db()
     brick.refresh_from_db()
