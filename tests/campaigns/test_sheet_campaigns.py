@@ -178,6 +178,8 @@ def test_the_corporates_api_close_records_each_sheet_and_shows_the_party(client,
     ).content.decode()
     assert "The party: Arcologie" in html and "Sessions played" in html
     assert "<th>#</th>" not in html
+    # The party's sheets as they are now: what the session carried.
+    assert "<strong>Vex</strong>" in html and ", fatigue 2, wounds 5" in html
     _no_of_the_dead(html)
 
 
@@ -234,6 +236,7 @@ def test_the_modern_close_awards_xp_and_carries_stress_and_wounds_to_the_sheets(
     assert "3 XP awarded" in preview
     html = client.get(reverse("campaign-leaderboard", args=[modern["campaign"].pk])).content
     assert b"XP earned" in html and b"<th>#</th>" not in html
+    assert f", stress 2, hit points {lina.hp_max - 4}".encode() in html
     settlement_reopen(actor=modern["organiser"], chapter=chapter)
     lina.refresh_from_db()
     assert (lina.stress, lina.hp, lina.xp_awards) == (1, lina.hp_max, {})
