@@ -148,11 +148,18 @@ def _no_departures(chapter: Chapter) -> list[UnitDeparture]:
 
 
 def _carried(carry: SheetCarry, chapter: Chapter) -> list[tuple[object, dict]]:
-    """The sheets the chapter's close recorded, still there, each with its answers."""
+    """The sheets the chapter's close recorded, each with its answers: only a sheet its
+    player entered into this very chapter (a record brought by an imported file, or naming
+    another's sheet, carries nothing), and still there. Three queries."""
+    entered = set(
+        carry.entry.objects.filter(chapter=chapter).values_list("character_id", "player_id")
+    )
     records = {
-        row["sheet"]: row
-        for row in ChapterOutcome.objects.filter(chapter=chapter).values_list("record", flat=True)
-        if isinstance(row, dict) and isinstance(row.get("sheet"), int)
+        record["sheet"]: record
+        for player_id, record in ChapterOutcome.objects.filter(chapter=chapter).values_list(
+            "player_id", "record"
+        )
+        if isinstance(record, dict) and (record.get("sheet"), player_id) in entered
     }
     sheets = carry.roster.objects.filter(pk__in=list(records)).order_by("pk")
     return [(sheet, records[sheet.pk]) for sheet in sheets]

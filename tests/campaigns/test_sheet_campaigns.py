@@ -262,3 +262,29 @@ def test_the_modern_api_close_refuses_more_hit_points_than_the_sheet_has(client,
     settlement_apply(chapter_id=chapter.pk)
     lina.refresh_from_db()
     assert (lina.stress, lina.xp_awards) == (3, {f"chapter:{chapter.pk}": 2})
+
+
+def test_a_record_naming_a_sheet_not_entered_carries_nothing(corporates):
+    """A close record is data (an imported file brings its own): the settlement writes
+    only to a sheet its player entered into that chapter."""
+    chapter, vex, brick = corporates["chapter"], corporates["vex"], corporates["brick"]
+    stranger = corporates_character_create(owner=PlayerFactory(), name="Not in the chapter")
+    chapter_close(
+        actor=corporates["organiser"],
+        chapter=chapter,
+        epilogue="x",
+        entry_results=[
+            EntryResultInput(vex.pk, "played", answers={"fatigue": 5, "wounds": 5}),
+            EntryResultInput(brick.pk, "played", answers={"fatigue": 5, "wounds": 5}),
+        ],
+    )
+    # Brick's record made to name a stranger's sheet, Vex's to name Brick's.
+    for outcome in ChapterOutcome.objects.filter(chapter=chapter):
+        named = stranger if outcome.record["sheet"] == brick.pk else brick
+        ChapterOutcome.objects.filter(pk=outcome.pk).update(
+            record={**outcome.record, "sheet": named.pk}
+        )
+    settlement_apply(chapter_id=chapter.pk)
+    for sheet in (vex, brick, stranger):
+        sheet.refresh_from_db()
+    assert (stranger.fatigue, stranger.wounds, brick.wounds, vex.wounds) == (0, 0, 0, 2)
