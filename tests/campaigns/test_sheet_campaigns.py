@@ -288,3 +288,27 @@ def test_a_record_naming_a_sheet_not_entered_carries_nothing(corporates):
     for sheet in (vex, brick, stranger):
         sheet.refresh_from_db()
     assert (stranger.fatigue, stranger.wounds, brick.wounds, vex.wounds) == (0, 0, 0, 2)
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_the_chapter_page_and_the_close_cost_the_same_queries_whatever_the_sheets(
+    client, django_assert_num_queries, players
+):
+    organiser = PlayerFactory()
+    campaign = campaign_create(organiser=organiser, name="Q", system="corporates")
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Q")
+    for n in range(players):
+        player = PlayerFactory()
+        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+        sheet = corporates_character_create(owner=player, name=f"Runner {n}")
+        chapter_entry_enter(actor=player, chapter=chapter, kind=CORPORATES_SHEET, roster=sheet)
+    client.force_login(player)
+    # the user (the session from the cache), the chapter, the members, the vocations, the
+    # outcomes, the unit results, the open votes, the sheets entered, the viewer's sheets
+    with django_assert_num_queries(9):
+        assert client.get(reverse("chapter-detail", args=[chapter.pk])).status_code == 200
+    client.force_login(organiser)
+    # the user (the session from the cache), the chapter with my membership, the sheets
+    # entered with their players
+    with django_assert_num_queries(3):
+        assert client.get(reverse("chapter-close", args=[chapter.pk])).status_code == 200
