@@ -370,7 +370,9 @@ def _sheets_read(viewer):
     """Every system's sheets of the viewer, as one union: the system, the id, the name and
     the two levels its kind shows."""
     reads = [
-        kind.roster.objects.filter(owner_id=viewer).values_list(
+        kind.roster.objects.filter(owner_id=viewer)
+        .order_by()
+        .values_list(
             Value(system, output_field=CharField()),
             "pk",
             "name",
