@@ -254,6 +254,20 @@ class ArmyWriteSerializer(EntryWriteSerializer):
     )
 
 
+class SheetWriteSerializer(EntryWriteSerializer):
+    character = id_field(help_text="A character sheet entered into this chapter.")
+    answers = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=999),
+        required=False,
+        default=dict,
+        help_text=(
+            "What the system's close asks of each character, by field: Corporates `fatigue` "
+            "and `wounds` (the levels it ended the session with); modern RPG `xp` (awarded), "
+            "`stress` and `wounds` (hit points lost below its maximum)."
+        ),
+    )
+
+
 class CloseSerializer(serializers.Serializer):
     epilogue = serializers.CharField()
     notable_events = serializers.ListField(
@@ -262,6 +276,7 @@ class CloseSerializer(serializers.Serializer):
     outcomes = OutcomeWriteSerializer(many=True, required=False, default=list)
     unit_results = UnitWriteSerializer(many=True, required=False, default=list)
     army_results = ArmyWriteSerializer(many=True, required=False, default=list)
+    sheet_results = SheetWriteSerializer(many=True, required=False, default=list)
 
 
 class CloseMemberDraftSerializer(serializers.Serializer):
@@ -354,6 +369,16 @@ class ChapterCloseAPI(APIView):
                 )
                 for row in values["army_results"]
             ],
+            entry_results=[
+                EntryResultInput(
+                    entry_id=row["character"],
+                    result=row["result"],
+                    answers=row["answers"],
+                    side=row["side"],
+                    notes=row["notes"],
+                )
+                for row in values["sheet_results"]
+            ],
         )
         return _card(request, closed)
 
@@ -379,6 +404,11 @@ class ArmyEntrySerializer(serializers.Serializer):
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
+class SheetEntrySerializer(serializers.Serializer):
+    character = id_field(help_text="One of your character sheets of the campaign's system.")
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
 class _EntriesAPI(APIView):
     """Enter one of your rosters into a planned chapter (`campaigns.chapters.entries`): the
     subclass names the kind and its request body."""
@@ -386,15 +416,19 @@ class _EntriesAPI(APIView):
     kind: entries.EntryKind
     body: type[serializers.Serializer]
 
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return self.kind
+
     def post(self, request, pk: int):
         chapter = chapter_get_for_user(request.user, pk)
         data = self.body(data=request.data)
         data.is_valid(raise_exception=True)
+        kind = self.kind_of(chapter)
         entries.chapter_entry_enter(
             actor=request.user,
             chapter=chapter,
-            kind=self.kind,
-            roster=self.kind.roster.objects.filter(pk=data.validated_data[self.kind.name]).first(),
+            kind=kind,
+            roster=kind.roster.objects.filter(pk=data.validated_data[kind.name]).first(),
             side=data.validated_data["side"],
         )
         return _chapter(request, pk, status.HTTP_201_CREATED)
@@ -405,14 +439,16 @@ class _EntryAPI(APIView):
 
     kind: entries.EntryKind
 
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return self.kind
+
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
     def delete(self, request, pk: int, **roster: int):
-        """The URL names the roster's id by the kind (`unit`, `army`)."""
-        chapter, entered = chapter_entry_get_for_user(
-            request.user, pk, self.kind, roster[self.kind.name]
-        )
+        """The URL names the roster's id by the kind (`unit`, `army`, `character`)."""
+        kind = self.kind_of(chapter_get_for_user(request.user, pk))
+        chapter, entered = chapter_entry_get_for_user(request.user, pk, kind, roster[kind.name])
         entries.chapter_entry_withdraw(
-            actor=request.user, chapter=chapter, kind=self.kind, roster=entered
+            actor=request.user, chapter=chapter, kind=kind, roster=entered
         )
         return _chapter(request, pk)
 
@@ -443,6 +479,30 @@ class ChapterArmyAPI(_EntryAPI):
     """Withdraw an army list from a planned chapter (its player, or an organiser)."""
 
     kind = entries.ARMY
+
+
+def _sheet_kind(chapter) -> entries.EntryKind:
+    return entries.SHEET_KINDS.get(chapter.campaign.system, entries.CORPORATES_SHEET)
+
+
+@extend_schema(request=SheetEntrySerializer, responses={201: ChapterCardSerializer})
+class ChapterSheetsAPI(_EntriesAPI):
+    """Enter one of your character sheets into a planned chapter of a Corporates or modern
+    RPG campaign (the campaign's players)."""
+
+    kind, body = entries.CORPORATES_SHEET, SheetEntrySerializer
+
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return _sheet_kind(chapter)
+
+
+class ChapterSheetAPI(_EntryAPI):
+    """Withdraw a character from a planned chapter (its player, or an organiser)."""
+
+    kind = entries.CORPORATES_SHEET
+
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return _sheet_kind(chapter)
 
 
 # --- Votes -------------------------------------------------------------------------------------

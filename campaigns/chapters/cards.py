@@ -8,6 +8,7 @@ from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
 from campaigns.chapters.services import requirement_of
+from campaigns.chapters.sheets import SheetChoice, SheetEntryLine, my_sheets, sheet_entries
 from campaigns.models import (
     Chapter,
     ChapterArmyEntry,
@@ -187,12 +188,21 @@ class ChapterCard:
     entry_kind: str = ""
     # Its players bring their Of the Dead profile: vocations, survival points, cards.
     uses_profiles: bool = False
+    # A roleplaying campaign: character sheets enter its chapters (`chapters.sheets`).
+    uses_sheets: bool = False
+    sheets: list[SheetEntryLine] = field(default_factory=list)
+    my_sheets: list[SheetChoice] = field(default_factory=list)
 
     def can_enter_kind(self, kind) -> bool:
         """The viewer may enter a roster of `kind` now."""
         return (
             kind.name == self.entry_kind and self.is_player and self.status == ChapterStatus.PLANNED
         )
+
+    @property
+    def sheets_open(self) -> bool:
+        """Characters enter and leave while the chapter is planned."""
+        return self.uses_sheets and self.status == ChapterStatus.PLANNED
 
     @property
     def armies_open(self) -> bool:
@@ -427,6 +437,12 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         armies = _army_entries(chapter, getattr(user, "pk", None))
         if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
             my_armies = _my_rosters(ARMY, user, ArmyChoice)
+    uses_sheets = entry_kind is not None and bool(entry_kind.sheet_fields)
+    sheets, mine = [], []
+    if uses_sheets and not closed:
+        sheets = sheet_entries(entry_kind, chapter.pk, getattr(user, "pk", None))
+        if Role.PARTICIPANT in roles and chapter.status == ChapterStatus.PLANNED:
+            mine = my_sheets(entry_kind, user)
     return ChapterCard(
         id=chapter.pk,
         campaign_id=campaign.pk,
@@ -470,6 +486,9 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         my_armies=my_armies,
         entry_kind=entry_kind.name if entry_kind else "",
         uses_profiles=uses_profiles,
+        uses_sheets=uses_sheets,
+        sheets=sheets,
+        my_sheets=mine,
         table_record=dict(chapter.table_record or {}),
     )
 

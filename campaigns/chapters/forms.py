@@ -252,6 +252,11 @@ class EntryForm(ServiceForm):
             for roster in getattr(card, self.mine)
         ]
 
+    @classmethod
+    def kind_of(cls, system: str) -> entries.EntryKind:
+        """The kind entered into a chapter of `system`'s campaign."""
+        return cls.kind
+
     def save(self, actor, chapter):
         roster = self.kind.roster.objects.filter(pk=self.cleaned_data[self.kind.name]).first()
         return self.run(
@@ -288,6 +293,31 @@ class ArmyEntryForm(EntryForm):
         max_length=80,
         help_text=_("Armies with the same side play together; leave empty to play alone."),
     )
+
+
+class SheetEntryForm(EntryForm):
+    """A player enters one of their character sheets (Corporates, modern RPG): the kind is
+    the campaign's system's (`entries.SHEET_KINDS`)."""
+
+    kind = entries.CORPORATES_SHEET  # the name the page knows; the card's system's is used
+    character = forms.ChoiceField(label=_("Your character"))
+    side = forms.CharField(
+        label=_("Side"),
+        required=False,
+        max_length=80,
+        help_text=_("Characters with the same side play together; leave empty to play alone."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        ServiceForm.__init__(self, *args, **kwargs)
+        self.kind = self.kind_of(card.system)
+        self.fields["character"].choices = [
+            (str(sheet.id), isolate_text(sheet.name)) for sheet in card.my_sheets
+        ]
+
+    @classmethod
+    def kind_of(cls, system: str) -> entries.EntryKind:
+        return entries.SHEET_KINDS.get(system, cls.kind)
 
 
 def table_close_initial(card) -> dict:
@@ -366,6 +396,8 @@ class CloseForm(ServiceForm):
             asked = close.asked(Per.ENTRY)
             own = [f for f in asked if f.kind is not Kind.MEMBERS]
             self._row_fields(prefix, entry.name, own, side=entry.side)
+            for name, value in entry.initial.items():
+                self.fields[prefix + name].initial = value
             for f in asked:
                 if f.kind is Kind.MEMBERS:
                     self.fields[prefix + f.name] = forms.MultipleChoiceField(
@@ -455,6 +487,7 @@ class CloseForm(ServiceForm):
     def entries(self) -> list:
         data, rows = self.cleaned_data, []
         counted = self.card.close.asked(Per.MEMBER)
+        own = [f.name for f in self.card.close.asked(Per.ENTRY) if f.kind is Kind.COUNT]
         for entry in self.card.entries:
             prefix = self._entry_prefix(entry)
             if data[prefix + "result"] in (ABSENT, ""):
@@ -476,6 +509,7 @@ class CloseForm(ServiceForm):
                         for f in counted
                         for member in entry.members
                     },
+                    answers={name: data.get(prefix + name) or 0 for name in own},
                 )
             )
         return rows

@@ -9,7 +9,8 @@ chapters it shows (the next one and the organisers' chapters to close or settle,
 every chapter of every campaign), the viewer's profile, the open votes without their ballot,
 the latest history lines, the viewer's KOLAPS units and the characters in none (those
 in a unit are neither read nor costed: the page does not show them), their Rapid 40000
-army lists and their modern RPG characters.
+army lists and their character sheets of every system that has them (one union, read
+through `campaigns.chapters.entries.SHEET_KINDS`).
 """
 
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import NamedTuple
 
 from django.db.models import (
     BooleanField,
+    CharField,
     Count,
     Exists,
     ExpressionWrapper,
@@ -25,13 +27,17 @@ from django.db.models import (
     OuterRef,
     Q,
     Subquery,
+    Value,
 )
 from django.db.models.functions import Now
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaigns.cards import viewer_profile
 from campaigns.chapters.cards import ChapterHead
 from campaigns.chapters.eligibility import eligibility
+from campaigns.chapters.entries import SHEET_KINDS
 from campaigns.chapters.services import facts_of, requirement_of
 from campaigns.history import event_sentence
 from campaigns.models import (
@@ -50,7 +56,6 @@ from characters.kolaps.cards import CharacterSummary, ListedCharacter, costed_li
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
-    ModernCharacter,
     ProfileStatus,
     Rapid40kArmy,
 )
@@ -122,12 +127,22 @@ class DashboardArmy:
 
 
 @dataclass(frozen=True)
-class DashboardModernCharacter:
-    """A modern RPG character of the viewer's."""
+class DashboardLevel:
+    label: str
+    value: int
 
+
+@dataclass(frozen=True)
+class DashboardSheet:
+    """A character sheet of the viewer's, in any system whose players bring sheets
+    (`campaigns.chapters.entries.SHEET_KINDS`): its page and the levels it carries."""
+
+    system: str
+    system_name: str
     id: int
     name: str
-    stress: int
+    url: str
+    levels: list[DashboardLevel]
 
 
 @dataclass(frozen=True)
@@ -141,7 +156,7 @@ class DashboardCard:
     units: list[DashboardUnit] = field(default_factory=list)
     characters: list[CharacterSummary] = field(default_factory=list)
     armies: list[DashboardArmy] = field(default_factory=list)
-    modern_characters: list[DashboardModernCharacter] = field(default_factory=list)
+    sheets: list[DashboardSheet] = field(default_factory=list)
     history: list[DashboardHistoryLine] = field(default_factory=list)
     todo: list[DashboardTodo] = field(default_factory=list)
 
@@ -322,21 +337,51 @@ def _history(viewer) -> list[DashboardHistoryLine]:
     ]
 
 
-def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardModernCharacter]]:
-    """Two queries: the viewer's Rapid 40000 army lists and modern RPG characters."""
+def _sheets(user):
+    """Every system's sheets of the viewer, as one union: the system, the id, the name and
+    the two levels its kind shows."""
+    reads = [
+        kind.roster.objects.filter(owner=user)
+        .order_by()
+        .values_list(
+            Value(system, output_field=CharField()),
+            "pk",
+            "name",
+            *(name for name, _word in kind.levels),
+        )
+        for system, kind in SHEET_KINDS.items()
+    ]
+    return reads[0].union(*reads[1:], all=True).order_by("name", "pk")
+
+
+def _other_rosters(user) -> tuple[list[DashboardArmy], list[DashboardSheet]]:
+    """Two queries: the viewer's Rapid 40000 army lists, and their character sheets of
+    every system (one union)."""
     armies = (
         Rapid40kArmy.objects.filter(owner=user)
         .annotate(size=Count("squads"))
         .order_by("name", "pk")
     )
-    characters = ModernCharacter.objects.filter(owner=user).order_by("name", "pk")
-    return (
-        [
-            DashboardArmy(a.pk, a.name, a.points, a.status == Rapid40kArmy.Status.VALID, a.size)
-            for a in armies
-        ],
-        [DashboardModernCharacter(c.pk, c.name, c.stress) for c in characters],
-    )
+    sheets = []
+    for system, pk, name, *values in _sheets(user):
+        kind = SHEET_KINDS[system]
+        sheets.append(
+            DashboardSheet(
+                system=system,
+                system_name=gettext(system_get(system).name),
+                id=pk,
+                name=name,
+                url=reverse(kind.page, args=[pk]),
+                levels=[
+                    DashboardLevel(gettext(word), value)
+                    for (_name, word), value in zip(kind.levels, values, strict=True)
+                ],
+            )
+        )
+    return [
+        DashboardArmy(a.pk, a.name, a.points, a.status == Rapid40kArmy.Status.VALID, a.size)
+        for a in armies
+    ], sheets
 
 
 def _mine(user) -> tuple[list[DashboardUnit], list[CharacterSummary]]:
@@ -383,7 +428,7 @@ def dashboard_card(user) -> DashboardCard:
     votes = _votes(user.pk, now)
     history = _history(user.pk)
     units, characters = _mine(user)
-    armies, modern_characters = _other_rosters(user)
+    armies, sheets = _other_rosters(user)
     return DashboardCard(
         name=user.public_name,
         campaigns=len(campaigns),
@@ -400,7 +445,7 @@ def dashboard_card(user) -> DashboardCard:
         units=units,
         characters=characters,
         armies=armies,
-        modern_characters=modern_characters,
+        sheets=sheets,
         history=history,
         todo=_todo(chapters, campaigns, now),
     )
