@@ -64,14 +64,17 @@ class EncounterQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         pick_up, in_chapter = Q(chapter__isnull=True), Q(chapter__isnull=False)
-        member = Membership.objects.filter(campaign__chapters=OuterRef("chapter_id"), player=user)
-        plays = Combatant.objects.filter(encounter=OuterRef("pk"), player=user)
+        viewer = user.pk
+        member = Membership.objects.filter(
+            campaign__chapters=OuterRef("chapter_id"), player_id=viewer
+        )
+        plays = Combatant.objects.filter(encounter=OuterRef("pk"), player_id=viewer)
         # Each term says whether it is a pick-up game or a chapter's: never NULL (SQL's
         # unknown), though a pick-up game's campaign columns are.
-        organises = (pick_up & Q(created_by=user)) | (
+        organises = (pick_up & Q(created_by_id=viewer)) | (
             in_chapter
             & (
-                Q(chapter__campaign__organiser=user)
+                Q(chapter__campaign__organiser_id=viewer)
                 | Exists(member.filter(role=MembershipRole.CO_ORGANISER))
             )
         )

@@ -9,11 +9,16 @@ Who sees an encounter, and as what, is `Encounter.objects.visible_to(user)`
 (`rules.table.services.lock`).
 """
 
+from dataclasses import dataclass
+
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from campaigns.models import Campaign, Chapter
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW
+from characters.compiled import CompiledRead, fields_of
 from characters.permissions import Forbidden, Role, require
 from rules.table.models import Encounter
 
@@ -61,12 +66,60 @@ def require_role(user, encounter: Encounter, allowed: set[Role]) -> set[Role]:
     return roles
 
 
+@dataclass(frozen=True)
+class _Viewer:
+    """The viewer `visible_to` is compiled for: a parameter marker as their id."""
+
+    pk: int
+    is_authenticated: bool = True
+
+
+_ENCOUNTER, _CHAPTER, _CAMPAIGN = fields_of(Encounter), fields_of(Chapter), fields_of(Campaign)
+
+# The one statement of the live table compiled once per process (issue 25): every page, poll
+# and write of a page fetches its encounter through it. `visible_to` is the ORM's queryset;
+# compiled again on every request it cost four times the rest of a page kept as sent
+# (tests/benchmarks/test_table_page_bench.py, 2026-11-28, in turn on one machine at load
+# 7-9, the organiser's page shown again unchanged, CPU per request): 2.8 | 2.3 ms before
+# issue 25, 11.5 | 9.9 ms with the queryset compiled on each request, 2.1-2.9 ms with it
+# compiled once here.
+_VISIBLE = CompiledRead(
+    lambda pk, viewer: (
+        Encounter.objects.visible_to(_Viewer(viewer))
+        .filter(pk=pk)
+        .order_by()
+        .values_list(
+            *_ENCOUNTER,
+            *(f"chapter__{name}" for name in _CHAPTER),
+            *(f"chapter__campaign__{name}" for name in _CAMPAIGN),
+            "viewer_organises",
+        )
+    ),
+    2,
+)
+
+
+def _visible(user, pk: int) -> Encounter | None:
+    """One query: the encounter with its chapter and campaign (none for a pick-up game),
+    if `user` sees it, and whether they organise it (`viewer_organises`)."""
+    rows = _VISIBLE.rows(pk, user.pk) if user.is_authenticated else []
+    if not rows:
+        return None
+    row = rows[0]
+    split, end = len(_ENCOUNTER), len(_ENCOUNTER) + len(_CHAPTER)
+    encounter = Encounter.from_db(DEFAULT_DB_ALIAS, _ENCOUNTER, row[:split])
+    if encounter.chapter_id is not None:
+        chapter = Chapter.from_db(DEFAULT_DB_ALIAS, _CHAPTER, row[split:end])
+        chapter.campaign = Campaign.from_db(DEFAULT_DB_ALIAS, _CAMPAIGN, row[end:-1])
+        encounter.chapter = chapter
+    encounter.viewer_organises = row[-1]
+    return encounter
+
+
 def encounter_get_for_user(user, pk: int, *, need: str = "view") -> Encounter:
     """One query: the encounter with its chapter and campaign (none for a pick-up game)
-    and what `user` is to it."""
-    encounter = (
-        Encounter.objects.visible_to(user).select_related("chapter__campaign").filter(pk=pk).first()
-    )
+    and what `user` is to it (`Encounter.objects.visible_to`)."""
+    encounter = _visible(user, pk)
     if encounter is None:
         raise Http404
     encounter_authorize(user, encounter, need)
