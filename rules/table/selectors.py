@@ -99,10 +99,31 @@ _VISIBLE = CompiledRead(
 )
 
 
-def _visible(user, pk: int) -> Encounter | None:
+_LOCKED = CompiledRead(
+    lambda pk, viewer: (
+        Encounter.objects.visible_to(_Viewer(viewer))
+        .select_for_update(of=("self",))
+        .filter(pk=pk)
+        .order_by()
+        .values_list(
+            *_ENCOUNTER,
+            *(f"chapter__{name}" for name in _CHAPTER),
+            *(f"chapter__campaign__{name}" for name in _CAMPAIGN),
+            "viewer_organises",
+        )
+    ),
+    2,
+)
+
+
+def encounter_locked_for_user(user, pk: int) -> Encounter | None:
+    return _visible(user, pk, _LOCKED)
+
+
+def _visible(user, pk: int, read=_VISIBLE) -> Encounter | None:
     """One query: the encounter with its chapter and campaign (none for a pick-up game),
     if `user` sees it, and whether they organise it (`viewer_organises`)."""
-    rows = _VISIBLE.rows(pk, user.pk) if user.is_authenticated else []
+    rows = read.rows(pk, user.pk) if user.is_authenticated else []
     if not rows:
         return None
     row = rows[0]

@@ -27,7 +27,7 @@ from rules.table.models import (
     EncounterEntry,
     EncounterStatus,
 )
-from rules.table.selectors import encounter_authorize
+from rules.table.selectors import encounter_authorize, encounter_locked_for_user
 from rules.table.systems import adapter_for
 
 ENCOUNTER_FIELDS = ("turn", "phase", "attacker_side")
@@ -56,13 +56,7 @@ def _locked(actor, pk: int) -> Encounter:
     """The encounter numbered `pk`, its row locked until the commit, with its chapter and
     campaign and what `actor` is to it: 404 to who may not see it, whose row is left out
     before PostgreSQL would lock it."""
-    found = (
-        Encounter.objects.visible_to(actor)
-        .select_related("chapter__campaign")
-        .select_for_update(of=("self",))
-        .filter(pk=pk)
-        .first()
-    )
+    found = encounter_locked_for_user(actor, pk)
     if found is None:
         raise Http404
     return found
