@@ -99,6 +99,10 @@ _VISIBLE = CompiledRead(
 )
 
 
+# The same queryset locked, for every write (`rules.table.services.lock`): compiled on each
+# write it made an action cost 19.4 ms of server CPU against 12.0 before issue 25, and 13.8 ms
+# compiled once here (tests/benchmarks/test_table_bench.py, 2026-11-28, in turn on one
+# machine at load 5-9).
 _LOCKED = CompiledRead(
     lambda pk, viewer: (
         Encounter.objects.visible_to(_Viewer(viewer))
@@ -117,6 +121,8 @@ _LOCKED = CompiledRead(
 
 
 def encounter_locked_for_user(user, pk: int) -> Encounter | None:
+    """`_visible`, its row locked until the commit (PostgreSQL leaves out the rows `user`
+    may not see before it locks)."""
     return _visible(user, pk, _LOCKED)
 
 
