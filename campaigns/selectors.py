@@ -6,7 +6,7 @@ an invitation or a unit entered into a chapter.
 names: "view" (organisers and participants), "manage" (organisers), "vote" (participants).
 One query each: the viewer's membership is read with the object (`viewer_membership`), so a
 card that reads the members afterwards costs what it did when it fetched them itself. The
-campaign and chapter pages' fetches are compiled once (`_Fetch`); the others are querysets.
+fetches of the pages a benchmark names are compiled once (`_Fetch`); a vote's is a queryset.
 Services keep their own final check.
 """
 
@@ -33,9 +33,9 @@ class _Fetch:
     would join) and the viewer's membership role of its campaign (`via`: the row's field
     that leads to it; None: the row is the campaign), read in one query compiled once
     (`CompiledRead`) and made into the models the ORM would have loaded. Only for the
-    campaign and chapter pages: of their CPU in tests/benchmarks/test_browsing_pages_bench.py
-    (2026-11-28) the fetch written as a queryset was a fifth (chapter page: 14.6 ms with
-    every read a queryset, 6.1 ms compiled)."""
+    campaign and chapter pages and the settlement preview: of the chapter page's CPU in
+    tests/benchmarks/test_browsing_pages_bench.py (2026-11-28) the fetch written as a
+    queryset was a fifth (14.6 ms with every read a queryset, 6.1 ms compiled)."""
 
     def __init__(self, model, related: tuple[str, ...], via: str | None):
         self.model = model
@@ -79,17 +79,6 @@ class _Fetch:
         return found
 
 
-def _fetched(queryset, user, pk: int, via: str | None):
-    """The row `pk` of `queryset` with the viewer's membership of its campaign, as `_Fetch`
-    reads it, written as a queryset."""
-    viewer = user.pk if user.is_authenticated else 0
-    membership = viewer_membership(viewer, f"{via}_id" if via else "pk")
-    found = queryset.filter(pk=pk).annotate(viewer_membership=membership).first()
-    if found is None:
-        raise Http404
-    return found
-
-
 def _authorised(found, user, need: str, *, via: str | None):
     campaign = getattr(found, via) if via else found
     require(member_role(user, campaign, found.viewer_membership), NEEDS[need], visible=CAN_VIEW)
@@ -98,6 +87,9 @@ def _authorised(found, user, need: str, *, via: str | None):
 
 _CAMPAIGN = _Fetch(Campaign, ("organiser",), via=None)
 _CHAPTER = _Fetch(Chapter, ("campaign",), via="campaign")
+# The settlement preview: 15.6 ms of CPU with this fetch a queryset, 13.0 ms compiled
+# (tests/benchmarks/test_chapter_close_bench.py, "settlement preview", 2026-11-28).
+_CHAPTER_SETTLED = _Fetch(Chapter, ("campaign", "settlement"), via="campaign")
 
 
 def campaign_get_for_user(user, pk: int, *, need: str = "view") -> Campaign:
@@ -108,17 +100,21 @@ def chapter_get_for_user(
     user, pk: int, *, need: str = "view", with_settlement: bool = False
 ) -> Chapter:
     """`with_settlement`: its settlement's row read with it (the settlement pages)."""
-    if with_settlement:
-        queryset = Chapter.objects.select_related("campaign", "settlement")
-        found = _fetched(queryset, user, pk, via="campaign")
-    else:
-        found = _CHAPTER.get(user, pk)
+    found = (_CHAPTER_SETTLED if with_settlement else _CHAPTER).get(user, pk)
     return _authorised(found, user, need, via="campaign")
 
 
 def vote_get_for_user(user, pk: int, *, need: str = "view") -> Vote:
-    queryset = Vote.objects.select_related("campaign", "chapter", "winner")
-    return _authorised(_fetched(queryset, user, pk, via="campaign"), user, need, via="campaign")
+    membership = viewer_membership(user.pk if user.is_authenticated else 0, "campaign_id")
+    found = (
+        Vote.objects.select_related("campaign", "chapter", "winner")
+        .filter(pk=pk)
+        .annotate(viewer_membership=membership)
+        .first()
+    )
+    if found is None:
+        raise Http404
+    return _authorised(found, user, need, via="campaign")
 
 
 def invitation_get_for_user(user, campaign_pk: int, pk: int, *, need: str = "manage") -> Invitation:
