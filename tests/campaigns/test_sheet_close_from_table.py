@@ -160,3 +160,34 @@ def test_the_modern_close_starts_from_the_hit_points_lost_and_stress(client, mod
     assert _value(html, f"c{marc.pk}_wounds") == "0"
     assert _answers(draft, lina)["wounds"] == 4 and _answers(draft, lina)["stress"] == 2
     assert _answers(draft, marc)["wounds"] == 0
+
+
+def test_a_closed_chapters_page_shows_each_sheets_recorded_levels(client, corporates):
+    """The chapter's record, once closed: each character and the levels its close recorded,
+    the page and its API twin alike."""
+    organiser, chapter, encounter, vex, brick = corporates
+    encounter.refresh_from_db()
+    encounter_end(actor=organiser, encounter=encounter, version=encounter.version)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("chapter-close", args=[chapter.pk]),
+        {"epilogue": "Le niveau tombe.", f"c{vex.pk}_result": "played",
+         f"c{vex.pk}_fatigue": "1", f"c{vex.pk}_wounds": "2",
+         f"c{brick.pk}_result": "played", f"c{brick.pk}_wounds": "4"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("chapter-detail", args=[chapter.pk])).content.decode()
+    rows = re.findall(r'<td class="recorded-levels">(.*?)</td>', html.replace("\u00a0", " "))
+    assert rows == [
+        "Fatigue levels at the end: 1; Wound levels at the end: 2",
+        "Fatigue levels at the end: 0; Wound levels at the end: 4",
+    ]
+    assert "Vex" in html and "Brick" in html
+    api = client.get(reverse("api-chapter-detail", args=[chapter.pk])).json()
+    assert [
+        (o["sheet"], {lv["name"]: lv["value"] for lv in o["levels"]}) for o in api["outcomes"]
+    ] == [
+        ("Vex", {"fatigue": 1, "wounds": 2}),
+        ("Brick", {"fatigue": 0, "wounds": 4}),
+    ]
