@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.services import chapter_plan, vocation_choose, vote_open
+from campaigns.chapters.services import chapter_plan, vocation_choose
 from campaigns.models import VocationAssignment
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import vote_open
 from characters.permissions import Refusal
 from characters.profiles.services import profile_create
 from rules.engine.systems import SYSTEMS, profile_systems, uses_profiles
