@@ -2,8 +2,10 @@
 the target and its die, never only "a wound" followed by a dead target."""
 
 import re
+from importlib import import_module
 
 import pytest
+from django.apps import apps
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -163,3 +165,18 @@ def test_an_of_the_dead_throw_shows_where_it_landed_as_its_calculator_does(clien
     client.cookies["django_language"] = "en"
     html = client.get(reverse("roll-detail", args=[record.pk])).content.decode()
     assert "It lands where aimed." in html or "It scatters" in html
+
+
+def test_a_roll_made_through_an_underscored_address_still_shows(client):
+    """Rolls made through `/rules/of_the_dead/…` before the kebab-case addresses stored
+    `of_the_dead`; migration rules/0006 renames them to the system's slug, and their page
+    names the system again instead of failing."""
+    player = PlayerFactory()
+    data = {"thrower": {"combat": 3, "physique": 3}, "size": "moderate", "distance_cm": 3}
+    record = roll_on_server(player=player, system="of-the-dead", name="throw", data=data)
+    RollRecord.objects.filter(pk=record.pk).update(system="of_the_dead")
+    import_module("rules.migrations.0006_roll_system_slugs").slugs(apps, None)
+    record.refresh_from_db()
+    assert record.system == "of-the-dead"
+    client.force_login(player)
+    assert client.get(reverse("roll-detail", args=[record.pk])).status_code == 200
