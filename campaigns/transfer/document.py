@@ -54,6 +54,8 @@ from rules.engine.systems import uses_profiles
 
 FORMAT = "chronique.campaign"
 VERSION = 1
+# The tables every export has held since version 1 began; any other may be left out.
+CORE_TABLES = ("campaign", "memberships", "chapters")
 SCHEMA_FILE = Path(__file__).with_name("campaign-export.schema.json")
 # Never exported: secrets and what belongs to the instance, not to the campaign.
 LEFT_OUT = {"share_token"}
@@ -354,7 +356,9 @@ def json_schema() -> dict:
             "tables": {
                 "type": "object",
                 "properties": tables,
-                "required": sorted(tables),
+                # A table added since version 1 (the sheets of 2026-11-28) may be missing
+                # from an older file: it is read as empty (`campaigns.transfer.services`).
+                "required": sorted(CORE_TABLES),
                 "additionalProperties": False,
             },
         },

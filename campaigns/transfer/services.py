@@ -166,6 +166,8 @@ def _parse(text: bytes | str) -> dict:
             _("This export does not follow its schema at %(where)s: %(problem)s")
             % {"where": where[:200], "problem": _problem(error)}
         )
+    for table in document.TABLES:
+        data["tables"].setdefault(table.name, [])
     return data
 
 

@@ -190,6 +190,19 @@ def test_it_refuses_a_file_that_does_not_follow_its_schema(exported):
     )
 
 
+def test_a_file_exported_before_a_table_existed_imports_with_it_empty(exported):
+    """Files exported before the character sheets' tables (2026-11-28) are still version 1:
+    a table added since is read as empty, not refused."""
+    organiser, data = exported
+    for table in ("corporates_characters", "corporates_entries", "modern_characters",
+                  "modern_entries", "vocations"):  # fmt: skip
+        del data["tables"][table]
+    campaign = campaign_import(actor=organiser, text=json.dumps(data))
+    assert list(campaign.chapters.values_list("title", flat=True)) == ["Le pont"]
+    del data["tables"]["chapters"]
+    assert refused(organiser, json.dumps(data)).endswith("the field chapters is missing")
+
+
 def test_a_file_without_a_column_that_has_a_default_takes_the_default(exported):
     """A column added later with a default keeps older version-1 files importable."""
     organiser, data = exported
