@@ -38,6 +38,14 @@ WITH_ACTOR = {
     "vocation_released": gettext_lazy("%(actor)s released the vocation of %(player)s"),
     "unit_entered": gettext_lazy("%(actor)s entered the unit %(unit_name)s into a chapter"),
     "unit_withdrawn": gettext_lazy("%(actor)s withdrew the unit %(unit_name)s from a chapter"),
+    "army_entered": gettext_lazy("%(actor)s entered the army list %(army_name)s into a chapter"),
+    "army_withdrawn": gettext_lazy("%(actor)s withdrew the army list %(army_name)s from a chapter"),
+    "character_entered": gettext_lazy(
+        "%(actor)s entered the character %(character_name)s into a chapter"
+    ),
+    "character_withdrawn": gettext_lazy(
+        "%(actor)s withdrew the character %(character_name)s from a chapter"
+    ),
     "settlement_requested": gettext_lazy("%(actor)s confirmed the settlement of %(title)s"),
     "settlement_reopened": gettext_lazy("%(actor)s reopened the settlement of %(title)s"),
     "encounter_roll": gettext_lazy("%(actor)s recorded in %(title)s: a roll of %(player)s"),

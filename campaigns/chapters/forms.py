@@ -321,20 +321,19 @@ class SheetEntryForm(EntryForm):
 
 
 def table_close_initial(card) -> dict:
-    """What the live encounter told the chapter, as the close form's first answers for the
-    organiser to review: each army's figures lost per squad, from the table's account so
-    far or at its end (`close_card`); once it has ended, each character sheet's levels
-    (Corporates fatigue and wounds, modern hit points lost and stress), the characters
-    lost ticked, an epilogue and notable events drafted from the sides' losses, wounds and
-    Moral."""
+    """What the live encounter told the chapter when it ended (`chapter_table_record`), as
+    the close form's first answers for the organiser to review: each army's figures lost per
+    squad, each character sheet's levels (Corporates fatigue and wounds, modern hit points
+    lost and stress), the characters lost ticked, an epilogue and notable events drafted
+    from the sides' losses, wounds and Moral. Nothing while the game is still played."""
     record = card.table_record or {}
     initial: dict = {}
+    if not record.get("ended"):
+        return initial
     # Rapid 40000: the figures each squad of an army lost.
     for army_id, army in (record.get("armies") or {}).items():
         for squad in army.get("squads", []):
             initial[f"{card.entry_prefix}{army_id}_figures_lost_{squad['squad']}"] = squad["lost"]
-    if not record.get("ended"):
-        return initial
     # Corporates, the modern RPG: the levels each character sheet entered ended with.
     for sheet_id, levels in (record.get("sheets") or {}).items():
         for name, value in levels.items():

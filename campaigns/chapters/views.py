@@ -73,6 +73,7 @@ def chapter_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chapter-vocations",
         "chapter-units",
         "chapter-armies",
+        "chapter-sheets",
     ):
         template += "#" + request.htmx.target
     return render(

@@ -137,7 +137,10 @@ def _entry_rows(
             )
         problem = carry.check(sheet, answers)
         if problem:
-            raise Refusal(f"{name}: {problem}", field="sheet_results")
+            raise Refusal(
+                _("%(name)s: %(problem)s") % {"name": name, "problem": problem},
+                field="sheet_results",
+            )
         record = {"entry": name[:120], "sheet": entry.character_id, **answers}
         outcomes.append(entry_outcome(chapter, row, entry, record))
     return outcomes, []
