@@ -3,9 +3,12 @@ as KOLAPS units are, and a chapter that starts only with valid lists."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns.chapters.entries import chapter_army_enter, chapter_army_withdraw
 from campaigns.chapters.services import chapter_plan, chapter_start
+from campaigns.history import event_sentence
+from campaigns.models import CampaignEvent
 from campaigns.services import campaign_add_participant, campaign_create
 from characters.permissions import Refusal
 from characters.rapid40k import services as rapid40k
@@ -99,3 +102,20 @@ def test_the_api_enters_an_army_and_withdraws_it(client, table):
     assert [a["army_name"] for a in body["armies"]] == ["Waaagh"]
     response = client.delete(reverse("api-chapter-army", args=[table["chapter"].pk, army.pk]))
     assert response.json()["armies"] == []
+
+
+def test_the_campaign_history_names_the_army_entered_and_withdrawn(table):
+    """The history line of an entry says which army list, not "changed the campaign"."""
+    army = army_of(table["alice"], name="Waaagh du Nord")
+    chapter_army_enter(actor=table["alice"], chapter=table["chapter"], army=army)
+    chapter_army_withdraw(actor=table["alice"], chapter=table["chapter"], army=army)
+    events = CampaignEvent.objects.filter(verb__in=("army_entered", "army_withdrawn"))
+    with translation.override("fr"):
+        lines = [
+            event_sentence("Alice", e.verb, e.data).replace("\u2068", "").replace("\u2069", "")
+            for e in events.order_by("pk")
+        ]
+    assert lines == [
+        "Alice a engagé la liste d'armée Waaagh du Nord dans un chapitre",
+        "Alice a retiré la liste d'armée Waaagh du Nord d'un chapitre",
+    ]
