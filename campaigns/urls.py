@@ -84,6 +84,18 @@ urlpatterns = [
         name="chapter-unit-withdraw",
     ),
     path(
+        "chapters/<int:pk>/characters/",
+        chapters_views.chapter_entry_enter,
+        {"kind": "character"},
+        name="chapter-sheet-enter",
+    ),
+    path(
+        "chapters/<int:pk>/characters/<int:character>/withdraw/",
+        chapters_views.chapter_entry_withdraw,
+        {"kind": "character"},
+        name="chapter-sheet-withdraw",
+    ),
+    path(
         "chapters/<int:pk>/settlement/",
         settlement_views.chapter_settlement,
         name="chapter-settlement",
@@ -199,6 +211,16 @@ api_urlpatterns = [
         "chapters/<int:pk>/units/<int:unit>/",
         chapters_api.ChapterUnitAPI.as_view(),
         name="api-chapter-unit",
+    ),
+    path(
+        "chapters/<int:pk>/characters/",
+        chapters_api.ChapterSheetsAPI.as_view(),
+        name="api-chapter-sheets",
+    ),
+    path(
+        "chapters/<int:pk>/characters/<int:character>/",
+        chapters_api.ChapterSheetAPI.as_view(),
+        name="api-chapter-sheet",
     ),
     path(
         "chapters/<int:pk>/settlement/",

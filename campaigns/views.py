@@ -18,6 +18,7 @@ from campaigns.cards import campaign_card, campaign_list_for
 from campaigns.forms import CampaignForm, CoOrganiserForm
 from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
 from characters.kept import fragment_key
+from rules.engine.systems import system_get
 
 
 @login_required
@@ -42,7 +43,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chapters": fragment_key(card.chapters),
         "history": fragment_key(card.history),
     }
-    return render(request, template, {"campaign": card, "kept": kept})
+    # Its system's calculators read a campaign's rules settings (`GameSystem.index`).
+    settings_calculators = system_get(card.summary.system).index.reads_campaign_settings
+    return render(
+        request,
+        template,
+        {"campaign": card, "kept": kept, "settings_calculators": settings_calculators},
+    )
 
 
 @login_required

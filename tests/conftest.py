@@ -128,6 +128,7 @@ def make_roles() -> dict:
         ),
         **settlement,
         **_rapid40k_chapter_roles(organiser=organiser, participant=participant),
+        **_sheet_chapter_roles(organiser=organiser, participant=participant),
         **_modern_roles(owner),
         **_corporates_roles(owner),
     }
@@ -206,6 +207,27 @@ def _rapid40k_chapter_roles(*, organiser, participant) -> dict:
         "rapid40k_chapter": chapter,
         "rapid40k_other_chapter": other_chapter,
         "participant_army": army,
+    }
+
+
+def _sheet_chapter_roles(*, organiser, participant) -> dict:
+    """A Corporates campaign of the organiser with the participant as player, two planned
+    chapters and the participant's character sheet entered into the first."""
+    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
+    from campaigns.chapters.services import chapter_plan
+    from campaigns.services import campaign_add_participant, campaign_create
+    from characters.corporates.services import corporates_character_create
+
+    campaign = campaign_create(organiser=organiser, name="Matrix Corporates", system="corporates")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=participant)
+    sheet = corporates_character_create(owner=participant, name="Participant runner")
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le niveau -12")
+    other_chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le toit")
+    chapter_entry_enter(actor=participant, chapter=chapter, kind=CORPORATES_SHEET, roster=sheet)
+    return {
+        "sheet_chapter": chapter,
+        "sheet_other_chapter": other_chapter,
+        "participant_sheet": sheet,
     }
 
 

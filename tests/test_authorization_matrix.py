@@ -1048,6 +1048,7 @@ OTD_MATRIX: list[Row] = [
         api=True,
         writes=True,
     ),
+    Row("api-chapter-close", "get", MANAGE_API, kwargs=chapter_pk, api=True),
     Row(
         "api-chapter-close",
         "post",
@@ -1201,6 +1202,55 @@ RAPID40K_CHAPTER_MATRIX: list[Row] = [
 ]
 MATRIX += RAPID40K_CHAPTER_MATRIX
 
+
+def sheet_other_chapter_pk(roles):
+    return {"pk": roles["sheet_other_chapter"].pk}
+
+
+def sheet_entry_kwargs(roles):
+    return {"pk": roles["sheet_chapter"].pk, "character": roles["participant_sheet"].pk}
+
+
+def sheet_entry_body(roles, user):
+    return {"character": roles["participant_sheet"].pk}
+
+
+SHEET_CHAPTER_MATRIX: list[Row] = [
+    Row(
+        "chapter-sheet-enter",
+        "post",
+        PLAYERS_WRITE,
+        kwargs=sheet_other_chapter_pk,
+        data=sheet_entry_body,
+        writes=True,
+    ),
+    Row(
+        "chapter-sheet-withdraw",
+        "post",
+        {**MANAGE_WRITE, "participant": 302},
+        kwargs=sheet_entry_kwargs,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-sheets",
+        "post",
+        {**MANAGE_API, "organiser": 403, "participant": 201},
+        kwargs=sheet_other_chapter_pk,
+        data=sheet_entry_body,
+        api=True,
+        writes=True,
+    ),
+    Row(
+        "api-chapter-sheet",
+        "delete",
+        {**MANAGE_API, "participant": 200},
+        kwargs=sheet_entry_kwargs,
+        api=True,
+        writes=True,
+    ),
+]
+MATRIX += SHEET_CHAPTER_MATRIX
+
 KCHAP_MATRIX: list[Row] = [
     Row("chapter-start", "post", MANAGE_WRITE, kwargs=chapter_pk, writes=True),
     Row("chapter-detail", "get", CAMPAIGN_MEMBERS_PAGE, kwargs=kolaps_chapter_pk, label="kolaps"),
@@ -1256,6 +1306,15 @@ KCHAP_MATRIX: list[Row] = [
         kwargs=kolaps_entry_kwargs,
         api=True,
         writes=True,
+    ),
+    Row("api-chapter-close", "get", MANAGE_API, kwargs=kolaps_chapter_pk, api=True, label="kolaps"),
+    Row(
+        "api-chapter-close",
+        "get",
+        MANAGE_API,
+        kwargs=rapid40k_chapter_pk,
+        api=True,
+        label="rapid40k",
     ),
     Row(
         "api-chapter-close",
@@ -2322,6 +2381,8 @@ TWINS: tuple[Twin, ...] = (
     Twin("chapter-unit-withdraw", "api-chapter-unit", (("post", "delete"),)),
     Twin("chapter-army-enter", "api-chapter-armies"),
     Twin("chapter-army-withdraw", "api-chapter-army", (("post", "delete"),)),
+    Twin("chapter-sheet-enter", "api-chapter-sheets"),
+    Twin("chapter-sheet-withdraw", "api-chapter-sheet", (("post", "delete"),)),
     Twin("chapter-close", "api-chapter-close"),
     Twin("chapter-encounter", "api-chapter-encounter"),
     Twin("chapter-settlement", "api-chapter-settlement"),

@@ -70,9 +70,37 @@ def test_the_demo_has_alices_and_brunos_character_sheets():
     sheets = {c.owner.username: c for c in CorporatesCharacter.objects.select_related("owner")}
     assert sorted(sheets) == ["alice", "bruno"]
     vex = sheets["alice"]
-    # A session's levels carried, then a change: both in its history, undoable.
-    assert (vex.fatigue, vex.wounds) == (1, 2)
-    assert [e.verb for e in vex.events.all()] == ["changed", "carried", "created"]
+    # A session's levels carried, then a change, then the levels the settled chapter
+    # "L'extraction" carried (CL3): all in its history, undoable.
+    assert (vex.fatigue, vex.wounds) == (2, 3)
+    assert [e.verb for e in vex.events.all()] == ["carried", "changed", "carried", "created"]
     lina = ModernCharacter.objects.get(owner__username="alice")
     assert lina.skills == {"tir": 6, "athletisme": 4, "conduite": 5}
     assert [name for name, _c in lina.specialities] == ["pistolet", "course", "esquive"]
+
+
+@pytest.mark.django_db
+def test_the_demo_settles_a_chapter_of_each_that_carries_to_the_sheets():
+    """CL3: "each character's fatigue and wound levels carry from session to session"; CL4:
+    "the organiser awards XP at a chapter's close ...; stress and wounds carry over"."""
+    from campaigns.models import Chapter, SettlementEntry
+    from characters.corporates.models import CorporatesCharacter
+    from characters.modern.models import ModernCharacter
+
+    call_command("demo_load", stdout=io.StringIO())
+    call_command("demo_load", stdout=io.StringIO())
+    extraction = Chapter.objects.get(campaign__system="corporates", title="L'extraction")
+    assert extraction.settled_at is not None
+    brick = CorporatesCharacter.objects.get(owner__username="bruno")
+    assert (brick.fatigue, brick.wounds) == (1, 4)
+    assert brick.events.first().source == f"chapter:{extraction.pk}"
+    port = Chapter.objects.get(campaign__system="modern-rpg", title="Le Vieux-Port")
+    lina = ModernCharacter.objects.get(owner__username="alice")
+    assert (lina.stress, lina.hp_max - lina.hp) == (2, 3)
+    assert lina.xp_awards == {f"chapter:{port.pk}": 3}
+    assert ModernCharacter.objects.get(owner__username="bruno").xp_awards == {
+        f"chapter:{port.pk}": 2
+    }
+    # The standings are filled: each player's settled sessions in the ledger.
+    for chapter in (extraction, port):
+        assert SettlementEntry.objects.filter(chapter=chapter).count() == 2

@@ -10,12 +10,18 @@ fails when its visible text (and its labels: title, aria-label, placeholder, alt
   ("kolaps/ranged") or a Python dict;
 - a sentence of the other language: in French, a sentence of the English catalogue
   (an msgid whose translation differs) or English words ("the", "with", "your"...); in
-  English, a sentence of the French catalogue;
+  English, a sentence of the French catalogue, a word written with a French accent
+  ("réussite", "annulée", "à pied") or two French words on one line ("sur la route",
+  "DB -1 au tir");
 - a number as a program prints it: scientific notation ("2.30e-10"), a raw float
   ("0.000", "0.8035"), a decimal point on a French page ("80.4"), where a reader expects
   a chance ("80,4 %") or a localized number;
 - an id or slug shown as text: a catalogue slug with a number ("pa-police-50", "fa-f4");
 - on a French page, a colon without the space French sets before it ("Équipement:").
+
+What players typed (names of players, characters, units, armies, campaigns, chapters and
+their notes) and the catalogues' names of things are the same in every language: they are
+taken out of the text before it is read.
 
 The routes come from the URL list, so a page added later joins the test; the last test
 fails when a page route was never reached, unless it is listed in NOT_CRAWLED with why.
@@ -23,6 +29,7 @@ fails when a page route was never reached, unless it is listed in NOT_CRAWLED wi
 
 import gettext
 import html
+import json
 import re
 from collections import defaultdict
 from html.parser import HTMLParser
@@ -30,6 +37,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
@@ -38,9 +46,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
 from characters.models import Player
+from characters.profiles.models import Vocation
 from rules.engine.systems.kolaps.catalogue import catalogue_versions, load_catalogue
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
+RAPID40K_CATALOGUES = Path(settings.BASE_DIR) / "rules/engine/systems/rapid40k/catalogues"
 ACCOUNTS = ("anonymous", "orga", "alice", "bruno")
 LANGUAGES = ("fr", "en")
 VISITS_PER_ROUTE = 8  # pages of one route visited per account and language (ids differ)
@@ -109,6 +119,43 @@ ENGLISH_WORDS = frozenset(
         "who",
     ]
 )
+FRENCH_WORDS = frozenset(
+    [
+        "le",
+        "la",
+        "les",
+        "de",
+        "des",
+        "du",
+        "au",
+        "aux",
+        "un",
+        "une",
+        "et",
+        "ou",
+        "sur",
+        "pour",
+        "avec",
+        "dans",
+        "est",
+        "sont",
+        "pas",
+        "qui",
+        "que",
+        "ce",
+        "cette",
+        "ces",
+        "leur",
+        "aucun",
+        "chaque",
+        "tir",
+        "jet",
+    ]
+)
+# A letter with an accent English does not write ("à pied", "réussite", "Équipement").
+FRENCH_ACCENTED = re.compile(r"\w*[àâçéèêëîïôùûüÿœæÀÂÇÉÈÊËÎÏÔÙÛÜŸŒÆ]\w*")
+# Names of languages in the header's switch, each written in its own language.
+OWN_NAMES = ("Français",)
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 UNITS = {"km/h", "m/s"}  # units of measure, not slugs
 SLUG_PATH = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*/[a-z][a-z0-9_]*(?:-[a-z0-9]+)*\b")
@@ -184,26 +231,66 @@ def _catalogue_sentences() -> dict[str, set[str]]:
     return {"fr": english - french, "en": french - english}
 
 
+# The rule texts' names of characteristics and gauges, which the pages keep in every language
+# as they keep the catalogues' names (the English catalogue translates them to themselves).
+RULE_WORDS = (
+    "Santé",  # KOLAPS gauges: Santé, Souffle, Moral
+    "Souffle",
+    "Physique",  # Of the Dead (RULES-NOTES O1): Physique, Psychique, Réflexes, Combat
+    "Psychique",
+    "Réflexes",  # and the modern RPG's: Réflexes, Endurance, Sang-froid, Empathie
+    "Sang-froid",
+    "Empathie",
+    "sportivité",  # the modern RPG's vehicles: "sportivité", "maniabilité"
+    "maniabilité",
+)
+
+
+def _labels(value) -> list[str]:
+    """The `label` and `name` strings of a catalogue file, at any depth."""
+    if isinstance(value, dict):
+        return [
+            text
+            for key, item in value.items()
+            for text in ([item] if key in ("label", "name") and isinstance(item, str)
+                         else _labels(item))
+        ]  # fmt: skip
+    if isinstance(value, list):
+        return [text for item in value for text in _labels(item)]
+    return []
+
+
 def _game_terms() -> list[str]:
-    """Proper names and the catalogues' names of things (talents, weapons...: the rule
-    texts' own words, shown as they are in every language), longest first."""
-    terms = set(NAMES)
+    """Proper names and the catalogues' names of things (talents, weapons, special rules,
+    vocations...: the rule texts' own words, shown as they are in every language), longest
+    first."""
+    terms = set(NAMES) | set(RULE_WORDS) | set(Vocation.labels)
     for version in catalogue_versions():
         cat = load_catalogue(version)
         for section in (cat.ranks, cat.affiliations, cat.archetypes, cat.talents, cat.weapons,
-                        cat.armours, cat.veteran_traits):  # fmt: skip
+                        cat.armours, cat.veteran_traits, cat.mentioned_only):  # fmt: skip
             terms.update(entry.label for entry in section.values() if len(entry.label) > 3)
+    for path in RAPID40K_CATALOGUES.glob("*.json"):
+        terms.update(_labels(json.loads(path.read_text())))
     return sorted(terms, key=len, reverse=True)
 
 
 GAME_TERMS = _game_terms()
 
 
-def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
+def _without(text: str, names) -> str:
+    """The text with each name taken out (the longest first), its lines kept."""
+    names = sorted({name for name in names if name.strip()}, key=len, reverse=True)
+    if not names:
+        return text
+    return re.sub("|".join(re.escape(name) for name in names), " ", text)
+
+
+def problems_in(text: str, language: str, sentences: set[str], entered=()) -> list[str]:
+    """What is wrong with a page's visible text; `entered` is what players typed."""
     found = []
+    text = _without(text, [*entered, *GAME_TERMS])
     flat = re.sub(r"https?://\S+", " ", " ".join(text.split()))  # addresses are no words
-    for name in GAME_TERMS:
-        flat = flat.replace(name, " ")
     found += [f"key {m}" for m in sorted(set(SNAKE.findall(flat)))]
     found += [f"slug {m}" for m in sorted(set(SLUG_PATH.findall(flat)) - UNITS)]
     if PY_DICT.search(flat):
@@ -219,6 +306,15 @@ def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
         ]
     found += [f"{(language == 'fr' and 'English') or 'French'}: {s!r}" for s in sentences
               if s in flat]  # fmt: skip
+    if language == "en":
+        unnamed, accented = _without(flat, OWN_NAMES), {}
+        for m in FRENCH_ACCENTED.finditer(unnamed):
+            accented.setdefault(m.group(0), unnamed[max(0, m.start() - 30) : m.end() + 30])
+        found += [f"French word {word!r} in {around!r}" for word, around in accented.items()]
+        for line in text.splitlines():
+            words = re.findall(r"[A-Za-z']+", " ".join(line.split()).lower())
+            if len([w for w in words if w in FRENCH_WORDS]) >= 2:
+                found.append(f"French words: {' '.join(line.split())[:120]!r}")
     if language == "fr":
         for line in text.splitlines():
             words = re.findall(r"[A-Za-z']+", " ".join(line.split()).lower())
@@ -226,6 +322,59 @@ def problems_in(text: str, language: str, sentences: set[str]) -> list[str]:
             if len(english) >= 2 and not any(name.lower() in line.lower() for name in NAMES):
                 found.append(f"English words: {' '.join(line.split())[:120]!r}")
     return found
+
+
+# What players type, by model: (app label, model) -> fields. A JSON field's strings count.
+ENTERED = {
+    ("characters", "Player"): ("username", "display_name"),
+    ("characters", "Profile"): ("description", "equipment", "cards"),
+    ("characters", "Trauma"): ("name", "effect", "notes"),
+    ("characters", "KolapsUnit"): ("name",),
+    ("characters", "KolapsCharacter"): ("name",),
+    ("characters", "Rapid40kArmy"): ("name",),
+    ("characters", "Rapid40kSquad"): ("name",),
+    ("characters", "CorporatesCharacter"): ("name", "description", "equipment"),
+    ("characters", "ModernCharacter"): ("name", "description", "equipment"),
+    ("campaigns", "Campaign"): ("name", "description"),
+    ("campaigns", "Chapter"): (
+        "title",
+        "scenario",
+        "required_cards",
+        "required_items",
+        "objectives",
+        "weather",
+        "time_of_day",
+        "announced_events",
+        "place",
+        "epilogue",
+        "notable_events",
+    ),
+    ("campaigns", "ChapterOutcome"): ("side", "notes"),
+    ("campaigns", "ChapterUnitEntry"): ("side",),
+    ("campaigns", "ChapterArmyEntry"): ("side",),
+    ("campaigns", "ChapterUnitResult"): ("unit_name", "side", "notes"),
+    ("rules", "Encounter"): ("title", "attacker_side"),
+    ("rules", "Combatant"): ("name", "side"),
+}
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value, *value.splitlines()]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _entered_texts() -> set[str]:
+    """Everything the demo's players typed, as it is stored."""
+    texts = set()
+    for (app, model), fields in ENTERED.items():
+        for row in apps.get_model(app, model).objects.values_list(*fields):
+            texts.update(s.strip() for value in row for s in _strings(value) if s.strip())
+    return texts
 
 
 def _page_routes(patterns=None, prefix="") -> dict[str, str]:
@@ -257,6 +406,7 @@ def demo_pages(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("demo_load", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
         sentences = _catalogue_sentences()
+        entered = _entered_texts()
         starts = ["/"] + [
             "/" + path for path in _page_routes().values() if "<" not in path and path
         ]
@@ -267,12 +417,14 @@ def demo_pages(django_db_setup, django_db_blocker):
                 client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
                 if account != "anonymous":
                     client.force_login(Player.objects.get(username=account))
-                results.update(_crawl(client, language, account, starts, sentences, reached))
+                results.update(
+                    _crawl(client, language, account, starts, sentences, entered, reached)
+                )
         yield results, reached
         transaction.set_rollback(True)
 
 
-def _crawl(client, language, account, starts, sentences, reached):
+def _crawl(client, language, account, starts, sentences, entered, reached):
     queue, seen, per_route, results = list(starts), set(), defaultdict(int), {}
     while queue:
         path = queue.pop(0)
@@ -294,7 +446,7 @@ def _crawl(client, language, account, starts, sentences, reached):
         parser = _Text()
         parser.feed(response.content.decode())
         results[(language, account, path)] = problems_in(
-            parser.text(), language, sentences[language]
+            parser.text(), language, sentences[language], entered
         ) + [
             f"a label for the hidden field {i}"
             for i in sorted(parser.label_for & parser.hidden_ids)
@@ -322,6 +474,11 @@ def _crawl(client, language, account, starts, sentences, reached):
         ("fr", "Arme : pa-police-50", "slug pa-police-50"),
         ("en", "Weapon fa-f4", "slug fa-f4"),
         ("fr", "Équipement: lampe", "colon without its space"),
+        ("en", "Speed: à pied", "French word 'à'"),
+        ("en", "Action 18 annulée", "French word 'annulée'"),
+        ("en", "Equipment: lamp, Réussite", "French word 'Réussite'"),
+        ("en", "Terrain\nsur la route\nFlat out", "French words: 'sur la route'"),
+        ("en", "Armour: DB -1 au tir", "French words"),
     ],
 )
 def test_it_sees_each_kind_of_problem(language, text, problem):
@@ -332,6 +489,13 @@ def test_it_sees_each_kind_of_problem(language, text, problem):
 def test_it_lets_a_clean_page_through():
     text = "Section 4 du quai Saint-Antoine — 18 VU\nOf the Dead · Corps à corps 2"
     assert problems_in(text, "fr", _catalogue_sentences()["fr"]) == []
+
+
+def test_it_lets_what_players_typed_and_the_catalogues_names_through_in_english():
+    text = "Chapter: La rue Mercière\nWeapon: PA Police cal.50 · Corps à corps\nFrançais"
+    entered = {"La rue Mercière"}
+    assert problems_in(text, "en", _catalogue_sentences()["en"], entered) == []
+    assert problems_in(text, "en", _catalogue_sentences()["en"]) != []
 
 
 @pytest.mark.django_db

@@ -1,11 +1,13 @@
 """A campaign of one system never shows another system's words: a crawl of the demo's
 campaigns of every system but Of the Dead, in French and in English, as their organiser,
-over the pages each campaign's system speaks through (`PAGES`): the close of each chapter
-not closed yet, the settlement of each closed chapter, the standings.
+over every page of the campaign (`PAGES`): the campaign, its forms (the campaign's, a new
+chapter's, a vote's, the rules settings), each chapter and the form editing it, the close
+of each chapter not closed yet, the settlement of each closed chapter, the standings; then
+as a player and as a co-organiser of that campaign alone, the pages they see
+(`AS_MEMBERS`) and their dashboard.
 
 To cover more pages, add their route to `PAGES` (a route name and which chapters it is
-visited for); `NOT_YET` names the campaign pages whose words other work is cleaning, so
-that they join the crawl when it lands.
+visited for).
 """
 
 import re
@@ -19,19 +21,27 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign, ChapterStatus
+from campaigns.services import campaign_add_participant, co_organiser_add
 from characters.models import Player
 from rules.engine.systems import system_get
+from tests.factories import PlayerFactory
 
 LANGUAGES = ("fr", "en")
 # route name -> which of a campaign's chapters it is visited for ("campaign": once).
 PAGES = {
+    "campaign-detail": "campaign",
+    "campaign-edit": "campaign",
+    "chapter-create": "campaign",
+    "vote-open": "campaign",
+    "campaign-rules-settings": "campaign",
+    "chapter-detail": "all",
+    "chapter-edit": "open",
     "chapter-close": "open",
     "chapter-settlement": "closed",
     "campaign-leaderboard": "campaign",
 }
-# Campaign pages that still show Of the Dead's planning words to every system (the campaign
-# and chapter forms, the chapter page, the dashboard): they join PAGES once cleaned.
-NOT_YET = ("campaign-detail", "campaign-edit", "chapter-detail", "chapter-edit", "dashboard")
+# What a player and a co-organiser of the campaign alone see of it, then their dashboard.
+AS_MEMBERS = ("campaign-detail", "chapter-detail", "campaign-leaderboard")
 
 OF_THE_DEAD = (
     r"vocations?",
@@ -84,17 +94,28 @@ def _text(html: str) -> str:
     return " ".join(" ".join(parser.parts).split())
 
 
-def pages_of(campaign: Campaign) -> list[str]:
+def pages_of(campaign: Campaign, routes=tuple(PAGES)) -> list[str]:
     urls = []
-    for route, which in PAGES.items():
+    for route in routes:
+        which = PAGES[route]
         if which == "campaign":
             urls.append(reverse(route, args=[campaign.pk]))
             continue
-        for chapter in campaign.chapters.all():
+        for chapter in campaign.chapters.order_by("number"):
             closed = chapter.status == ChapterStatus.CLOSED
-            if closed == (which == "closed"):
+            if which == "all" or closed == (which == "closed"):
                 urls.append(reverse(route, args=[chapter.pk]))
     return urls
+
+
+def members_of(campaign: Campaign) -> list[Player]:
+    """A new player of the campaign and a new co-organiser of it, in no other campaign."""
+    organiser = campaign.organiser
+    player = PlayerFactory(username=f"crawl-player-{campaign.pk}")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    co_organiser = PlayerFactory(username=f"crawl-co-organiser-{campaign.pk}")
+    co_organiser_add(actor=organiser, campaign=campaign, player=co_organiser)
+    return [player, co_organiser]
 
 
 @pytest.fixture(scope="module")
@@ -102,19 +123,27 @@ def crawled(django_db_setup, django_db_blocker):
     """{(language, system, url): (status, foreign words found)}, the demo loaded once."""
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("demo_load", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
+        campaigns = list(Campaign.objects.select_related("organiser").order_by("pk"))
+        members = {campaign.pk: members_of(campaign) for campaign in campaigns}
+        orga = Player.objects.get(username="orga")
         found = {}
         for language in LANGUAGES:
-            client = Client()
-            client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-            client.force_login(Player.objects.get(username="orga"))
-            for campaign in Campaign.objects.order_by("pk"):
+            for campaign in campaigns:
                 words = re.compile(
                     r"\b(" + "|".join(FOREIGN[campaign.system]) + r")\b", re.IGNORECASE
                 )
-                for url in pages_of(campaign):
+                visits = [(orga, url) for url in pages_of(campaign)] + [
+                    (member, url)
+                    for member in members[campaign.pk]
+                    for url in [*pages_of(campaign, AS_MEMBERS), reverse("dashboard")]
+                ]
+                for viewer, url in visits:
+                    client = Client()
+                    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+                    client.force_login(viewer)
                     response = client.get(url)
                     text = _text(response.content.decode())
-                    found[(language, campaign.system, url)] = (
+                    found[(language, campaign.system, url, viewer.username)] = (
                         response.status_code,
                         sorted({m.group(0) for m in words.finditer(text)}),
                     )
@@ -213,12 +242,12 @@ def test_the_api_of_a_campaign_speaks_only_its_systems_words(api_crawled):
 @pytest.mark.django_db
 def test_the_crawl_reaches_each_systems_close_settlement_and_standings(crawled):
     routes = {(system, url.split("/")[1], url.rstrip("/").rsplit("/", 1)[-1])
-              for _lang, system, url in crawled}  # fmt: skip
+              for _lang, system, url, _viewer in crawled}  # fmt: skip
     for system in ("of-the-dead", "kolaps", "rapid40k", "modern-rpg"):
         assert (system, "chapters", "close") in routes
         assert (system, "chapters", "settlement") in routes
         assert (system, "campaigns", "leaderboard") in routes
-    assert all(status == 200 for status, _words in crawled.values())
+    assert {key: status for key, (status, _words) in crawled.items() if status != 200} == {}
 
 
 @pytest.mark.django_db

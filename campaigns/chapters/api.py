@@ -20,9 +20,11 @@ from campaigns.chapters.cards import (
     SheetCard,
     UpcomingLine,
     chapter_card,
+    close_card,
     sheet_card,
     upcoming_for,
 )
+from campaigns.chapters.forms import CloseForm
 from campaigns.models import (
     ChapterResult,
     VoteKind,
@@ -218,30 +220,17 @@ class OutcomeWriteSerializer(serializers.Serializer):
     )
 
 
-class UnitWriteSerializer(serializers.Serializer):
-    unit = id_field(help_text="A unit entered into this chapter.")
+def _members(help_text: str) -> serializers.ListField:
+    """Some of a roster's members, by id (none by default)."""
+    return serializers.ListField(
+        child=id_field(), required=False, default=list, max_length=200, help_text=help_text
+    )
+
+
+class EntryWriteSerializer(serializers.Serializer):
+    """What the close records of any roster entered: its result, side and notes."""
+
     result = serializers.ChoiceField(choices=ChapterResult.choices)
-    lost = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters dead in the chapter (they leave the unit).",
-    )
-    wounded = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters wounded.",
-    )
-    changed_side = serializers.ListField(
-        child=id_field(),
-        required=False,
-        default=list,
-        max_length=200,
-        help_text="Ids of the unit's characters who changed sides (K12).",
-    )
     side = serializers.CharField(
         required=False,
         allow_blank=True,
@@ -250,6 +239,13 @@ class UnitWriteSerializer(serializers.Serializer):
         help_text="Empty: the side it was entered on.",
     )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class UnitWriteSerializer(EntryWriteSerializer):
+    unit = id_field(help_text="A unit entered into this chapter.")
+    lost = _members("Ids of the unit's characters dead in the chapter (they leave the unit).")
+    wounded = _members("Ids of the unit's characters wounded.")
+    changed_side = _members("Ids of the unit's characters who changed sides (K12).")
 
 
 class SquadLossSerializer(serializers.Serializer):
@@ -257,20 +253,25 @@ class SquadLossSerializer(serializers.Serializer):
     lost = serializers.IntegerField(min_value=0, max_value=999)
 
 
-class ArmyWriteSerializer(serializers.Serializer):
+class ArmyWriteSerializer(EntryWriteSerializer):
     army = id_field(help_text="An army list entered into this chapter.")
-    result = serializers.ChoiceField(choices=ChapterResult.choices)
     squads = SquadLossSerializer(
         many=True, required=False, default=list, help_text="The figures each squad lost."
     )
-    side = serializers.CharField(
+
+
+class SheetWriteSerializer(EntryWriteSerializer):
+    character = id_field(help_text="A character sheet entered into this chapter.")
+    answers = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=999),
         required=False,
-        allow_blank=True,
-        default="",
-        max_length=80,
-        help_text="Empty: the side it was entered on.",
+        default=dict,
+        help_text=(
+            "What the system's close asks of each character, by field: Corporates `fatigue` "
+            "and `wounds` (the levels it ended the session with); modern RPG `xp` (awarded), "
+            "`stress` and `wounds` (hit points lost below its maximum)."
+        ),
     )
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class CloseSerializer(serializers.Serializer):
@@ -281,11 +282,53 @@ class CloseSerializer(serializers.Serializer):
     outcomes = OutcomeWriteSerializer(many=True, required=False, default=list)
     unit_results = UnitWriteSerializer(many=True, required=False, default=list)
     army_results = ArmyWriteSerializer(many=True, required=False, default=list)
+    sheet_results = SheetWriteSerializer(many=True, required=False, default=list)
+
+
+class CloseMemberDraftSerializer(serializers.Serializer):
+    member = serializers.IntegerField(help_text="A character of the unit, a squad of the army.")
+    name = serializers.CharField()
+    figures = serializers.IntegerField()
+    answers = serializers.DictField(help_text="What the close asks of each member, by field.")
+
+
+class CloseEntryDraftSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="The unit or the army list entered.")
+    name = serializers.CharField()
+    player = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="Its VU or points when the chapter started.")
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each entry, by field.")
+    members = CloseMemberDraftSerializer(many=True)
+
+
+class ClosePlayerDraftSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    result = serializers.CharField(allow_null=True, help_text="null: not known yet.")
+    answers = serializers.DictField(help_text="What the close asks of each player, by field.")
+
+
+class CloseDraftSerializer(serializers.Serializer):
+    epilogue = serializers.CharField(allow_blank=True)
+    notable_events = serializers.ListField(child=serializers.CharField())
+    results = serializers.ListField(child=serializers.CharField())
+    players = ClosePlayerDraftSerializer(many=True)
+    entries = CloseEntryDraftSerializer(many=True)
 
 
 class ChapterCloseAPI(APIView):
-    """Close the chapter with its epilogue and record (organisers): one operation; the
-    settlement follows."""
+    """What the close asks and its first answers (GET: the page's form, prefilled from the
+    live table where the chapter was played), then close the chapter with its epilogue and
+    record (POST, organisers): one operation; the settlement follows."""
+
+    @extend_schema(responses=CloseDraftSerializer)
+    def get(self, request, pk: int):
+        chapter = chapter_get_for_user(request.user, pk, need="manage")
+        card = close_card(request.user, chapter)
+        if card.is_closed:
+            raise Refusal(_("This chapter is already closed."))
+        return Response(CloseDraftSerializer(CloseForm(card=card).draft()).data)
 
     @extend_schema(request=CloseSerializer, responses=ChapterCardSerializer)
     def post(self, request, pk: int):
@@ -332,6 +375,16 @@ class ChapterCloseAPI(APIView):
                 )
                 for row in values["army_results"]
             ],
+            entry_results=[
+                EntryResultInput(
+                    entry_id=row["character"],
+                    result=row["result"],
+                    answers=row["answers"],
+                    side=row["side"],
+                    notes=row["notes"],
+                )
+                for row in values["sheet_results"]
+            ],
         )
         return _card(request, closed)
 
@@ -357,6 +410,11 @@ class ArmyEntrySerializer(serializers.Serializer):
     side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
+class SheetEntrySerializer(serializers.Serializer):
+    character = id_field(help_text="One of your character sheets of the campaign's system.")
+    side = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
 class _EntriesAPI(APIView):
     """Enter one of your rosters into a planned chapter (`campaigns.chapters.entries`): the
     subclass names the kind and its request body."""
@@ -364,15 +422,19 @@ class _EntriesAPI(APIView):
     kind: entries.EntryKind
     body: type[serializers.Serializer]
 
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return self.kind
+
     def post(self, request, pk: int):
         chapter = chapter_get_for_user(request.user, pk)
         data = self.body(data=request.data)
         data.is_valid(raise_exception=True)
+        kind = self.kind_of(chapter)
         entries.chapter_entry_enter(
             actor=request.user,
             chapter=chapter,
-            kind=self.kind,
-            roster=self.kind.roster.objects.filter(pk=data.validated_data[self.kind.name]).first(),
+            kind=kind,
+            roster=kind.roster.objects.filter(pk=data.validated_data[kind.name]).first(),
             side=data.validated_data["side"],
         )
         return _chapter(request, pk, status.HTTP_201_CREATED)
@@ -383,14 +445,16 @@ class _EntryAPI(APIView):
 
     kind: entries.EntryKind
 
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return self.kind
+
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
     def delete(self, request, pk: int, **roster: int):
-        """The URL names the roster's id by the kind (`unit`, `army`)."""
-        chapter, entered = chapter_entry_get_for_user(
-            request.user, pk, self.kind, roster[self.kind.name]
-        )
+        """The URL names the roster's id by the kind (`unit`, `army`, `character`)."""
+        kind = self.kind_of(chapter_get_for_user(request.user, pk))
+        chapter, entered = chapter_entry_get_for_user(request.user, pk, kind, roster[kind.name])
         entries.chapter_entry_withdraw(
-            actor=request.user, chapter=chapter, kind=self.kind, roster=entered
+            actor=request.user, chapter=chapter, kind=kind, roster=entered
         )
         return _chapter(request, pk)
 
@@ -421,6 +485,30 @@ class ChapterArmyAPI(_EntryAPI):
     """Withdraw an army list from a planned chapter (its player, or an organiser)."""
 
     kind = entries.ARMY
+
+
+def _sheet_kind(chapter) -> entries.EntryKind:
+    return entries.SHEET_KINDS.get(chapter.campaign.system, entries.CORPORATES_SHEET)
+
+
+@extend_schema(request=SheetEntrySerializer, responses={201: ChapterCardSerializer})
+class ChapterSheetsAPI(_EntriesAPI):
+    """Enter one of your character sheets into a planned chapter of a Corporates or modern
+    RPG campaign (the campaign's players)."""
+
+    kind, body = entries.CORPORATES_SHEET, SheetEntrySerializer
+
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return _sheet_kind(chapter)
+
+
+class ChapterSheetAPI(_EntryAPI):
+    """Withdraw a character from a planned chapter (its player, or an organiser)."""
+
+    kind = entries.CORPORATES_SHEET
+
+    def kind_of(self, chapter) -> entries.EntryKind:
+        return _sheet_kind(chapter)
 
 
 # --- Votes -------------------------------------------------------------------------------------

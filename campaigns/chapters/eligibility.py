@@ -1,7 +1,7 @@
 """Eligibility in the words of the pages: the engine's checks
 (`rules.engine.systems.of_the_dead.eligibility`) with their reasons translated."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -45,12 +45,8 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Eligibility:
-    checks: list[Check] = field(default_factory=list)
-
-    @property
-    def eligible(self) -> bool:
-        return all(check.met for check in self.checks)
+class Eligibility(rules.Eligibility):
+    """The engine's verdict (`eligible`), its checks (`Check`) with their reasons."""
 
     @property
     def reasons(self) -> list[str]:

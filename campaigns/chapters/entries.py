@@ -28,18 +28,28 @@ from django.db import IntegrityError, models, transaction
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from campaigns.chapters.k12 import EnteredUnit, k12_balance
-from campaigns.models import Chapter, ChapterArmyEntry, ChapterStatus, ChapterUnitEntry
+from campaigns.models import (
+    Chapter,
+    ChapterArmyEntry,
+    ChapterCorporatesEntry,
+    ChapterModernEntry,
+    ChapterStatus,
+    ChapterUnitEntry,
+)
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
 from campaigns.rules_settings.services import campaign_rules_settings
 from campaigns.services import _record
+from characters.corporates.models import CorporatesCharacter
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.kolaps.services import unit_require_valid
+from characters.modern.models import ModernCharacter
 from characters.permissions import Forbidden, Refusal, Role
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kSquad
 from rules.engine.systems import UnknownSystem, system_get
+from rules.engine.systems.seam import Roster
 
 SIDE_MAX = 80
 
@@ -103,7 +113,7 @@ class EntryKind:
     entry: type[models.Model]
     value: str
     value_unit: str
-    member_model: type[models.Model]
+    member_model: type[models.Model] | None
     member_of: str
     member_fields: tuple[str, ...]
     may_enter: frozenset[Role]
@@ -111,6 +121,14 @@ class EntryKind:
     words: EntryWords
     records_value_on_entry: bool = False
     sides_rule: Callable[[list[Any]], None] | None = None
+    # A character sheet (no members, never a draft): the fields of the sheet itself the
+    # freeze keeps (`frozen["sheet"]`), what the close asks about them starts from.
+    sheet_fields: tuple[str, ...] = ()
+    has_drafts: bool = True
+    # A sheet's page (its URL name) and the two levels a list of sheets shows beside its
+    # name (field, word): what the dashboard reads of every system's sheets.
+    page: str = ""
+    levels: tuple[tuple[str, str], ...] = ()
 
 
 def _unit_enterable(unit: KolapsUnit, chapter: Chapter) -> None:
@@ -209,16 +227,85 @@ ARMY = EntryKind(
     records_value_on_entry=True,
 )
 
+
+def _sheet_enterable(sheet, chapter: Chapter) -> None:
+    """A sheet always enters: its service never stores one the rules refuse."""
+
+
+def _sheet_words() -> EntryWords:
+    return EntryWords(
+        not_player=gettext_lazy(
+            "Only the campaign's players enter their characters into its chapters."
+        ),
+        wrong_system=gettext_lazy("This character belongs to another game system."),
+        not_own=gettext_lazy("Enter one of your own characters."),
+        entered_already=gettext_lazy("This character is already entered into this chapter."),
+        entered_concurrently=gettext_lazy(
+            "You already entered a character into this chapter: withdraw it first."
+        ),
+        not_entered=gettext_lazy("This character is not entered into this chapter."),
+        withdraw_forbidden=gettext_lazy("Only its player or an organiser withdraws a character."),
+    )
+
+
+def _sheet_kind(
+    roster, entry, sheet_fields: tuple[str, ...], page: str, levels: tuple[tuple[str, str], ...]
+) -> EntryKind:
+    """A roleplaying system's character sheet as a roster entered: one per player and
+    chapter, frozen with its levels (`sheet_fields`) when the chapter starts."""
+    return EntryKind(
+        name="character",
+        roster=roster,
+        entry=entry,
+        value="",
+        value_unit="",
+        member_model=None,
+        member_of="",
+        member_fields=(),
+        may_enter=frozenset({Role.PARTICIPANT}),
+        require_enterable=_sheet_enterable,
+        words=_sheet_words(),
+        sheet_fields=sheet_fields,
+        has_drafts=False,
+        page=page,
+        levels=levels,
+    )
+
+
+CORPORATES_SHEET = _sheet_kind(
+    CorporatesCharacter,
+    ChapterCorporatesEntry,
+    ("fatigue", "wounds", "numbers", "weapon"),
+    page="corporates-character",
+    levels=(("fatigue", gettext_noop("fatigue")), ("wounds", gettext_noop("wounds"))),
+)
+MODERN_SHEET = _sheet_kind(
+    ModernCharacter,
+    ChapterModernEntry,
+    ("stress", "hp", "hp_max"),
+    page="modern-character",
+    levels=(("stress", gettext_noop("stress")), ("hp", gettext_noop("hit points"))),
+)
+
 # Each kind of roster a system may declare (`rules.engine.systems.GameSystem.roster`).
 ENTRY_KINDS: Mapping[str, EntryKind] = {kind.name: kind for kind in (UNIT, ARMY)}
+# The character sheet each roleplaying system's players bring (`Roster.SHEET`): one line a
+# system with sheets of its own; a system of sheets not listed enters nothing.
+SHEET_KINDS: Mapping[str, EntryKind] = {
+    "corporates": CORPORATES_SHEET,
+    "modern-rpg": MODERN_SHEET,
+}
 
 
 def entry_kind_of(system: str) -> EntryKind | None:
     """What the players of `system` enter into its chapters (None: nothing)."""
     try:
-        return ENTRY_KINDS.get(system_get(system).roster)
+        roster = system_get(system).roster
     except UnknownSystem:
         return None
+    if roster is Roster.SHEET:
+        return SHEET_KINDS.get(system)
+    return ENTRY_KINDS.get(roster)
 
 
 # --- Enter, withdraw, ready -------------------------------------------------------------------
@@ -255,7 +342,7 @@ def chapter_entry_enter(*, actor, chapter: Chapter, kind: EntryKind, roster, sid
                 % {"name": entered.name},
                 field=field,
             )
-        value = getattr(roster, kind.value)
+        value = getattr(roster, kind.value) if kind.value else 0
         fields = {kind.name: roster, "chapter": locked, "player": actor, "side": side}
         if kind.records_value_on_entry:
             fields[kind.value] = value
@@ -270,7 +357,8 @@ def chapter_entry_enter(*, actor, chapter: Chapter, kind: EntryKind, roster, sid
             verb=f"{kind.name}_entered",
             chapter=locked.pk,
             side=side,
-            **{kind.name: roster.pk, f"{kind.name}_name": roster.name, kind.value: value},
+            **{kind.name: roster.pk, f"{kind.name}_name": roster.name},
+            **({kind.value: value} if kind.value else {}),
         )
     return entry
 
@@ -323,7 +411,7 @@ def require_entries_ready(chapter: Chapter) -> None:
     """Before a chapter starts: every roster entered is still valid (its owner may have
     edited it into a draft since it was entered)."""
     kind = entry_kind_of(chapter.campaign.system)
-    if kind is None:
+    if kind is None or not kind.has_drafts:
         return
     drafts = list(
         _entries_of(kind, chapter)
@@ -346,6 +434,8 @@ def require_entries_ready(chapter: Chapter) -> None:
 
 def _members(kind: EntryKind, roster_ids: Iterable[int]) -> dict[int, list[dict]]:
     members: dict[int, list[dict]] = {pk: [] for pk in roster_ids}
+    if kind.member_model is None:
+        return members
     rows = (
         kind.member_model.objects.filter(**{f"{kind.member_of}__in": list(members)})
         .order_by(kind.member_of, "position", "pk")
@@ -377,12 +467,14 @@ def chapter_entries_freeze(chapter: Chapter) -> None:
         roster = rosters[getattr(entry, f"{kind.name}_id")]
         entry.frozen = {
             "name": roster.name,
-            "value": getattr(roster, kind.value),
+            "value": getattr(roster, kind.value) if kind.value else 0,
             "value_unit": kind.value_unit,
             "catalogue_version": roster.catalogue_version,
             "members": members[roster.pk],
             "frozen_at": at,
         }
+        if kind.sheet_fields:
+            entry.frozen["sheet"] = {f: getattr(roster, f) for f in kind.sheet_fields}
     if kind.sides_rule is not None:
         kind.sides_rule(entries)
     kind.entry.objects.bulk_update(entries, ["frozen"])

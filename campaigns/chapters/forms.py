@@ -122,6 +122,11 @@ class VoteOpenForm(ServiceForm):
         self.fields["chapter"].queryset = open_chapters
         for name in ("candidates", "chapter"):
             self.fields[name].label_from_instance = _isolated_chapter
+        if not uses_profiles(campaign.system):
+            # Vocations are Of the Dead's: elsewhere a vote is on the next chapter only.
+            self.fields["kind"].choices = [(VoteKind.NEXT_CHAPTER, VoteKind.NEXT_CHAPTER.label)]
+            del self.fields["chapter"]
+            self.fields["candidates"].label = _("Candidate chapters")
 
     def save(self, actor):
         data = self.cleaned_data
@@ -247,6 +252,11 @@ class EntryForm(ServiceForm):
             for roster in getattr(card, self.mine)
         ]
 
+    @classmethod
+    def kind_of(cls, system: str) -> entries.EntryKind:
+        """The kind entered into a chapter of `system`'s campaign."""
+        return cls.kind
+
     def save(self, actor, chapter):
         roster = self.kind.roster.objects.filter(pk=self.cleaned_data[self.kind.name]).first()
         return self.run(
@@ -285,14 +295,44 @@ class ArmyEntryForm(EntryForm):
     )
 
 
+class SheetEntryForm(EntryForm):
+    """A player enters one of their character sheets (Corporates, modern RPG): the kind is
+    the campaign's system's (`entries.SHEET_KINDS`)."""
+
+    kind = entries.CORPORATES_SHEET  # the name the page knows; the card's system's is used
+    character = forms.ChoiceField(label=_("Your character"))
+    side = forms.CharField(
+        label=_("Side"),
+        required=False,
+        max_length=80,
+        help_text=_("Characters with the same side play together; leave empty to play alone."),
+    )
+
+    def __init__(self, *args, card, **kwargs):
+        ServiceForm.__init__(self, *args, **kwargs)
+        self.kind = self.kind_of(card.system)
+        self.fields["character"].choices = [
+            (str(sheet.id), isolate_text(sheet.name)) for sheet in card.my_sheets
+        ]
+
+    @classmethod
+    def kind_of(cls, system: str) -> entries.EntryKind:
+        return entries.SHEET_KINDS.get(system, cls.kind)
+
+
 def table_close_initial(card) -> dict:
     """What the live encounter told the chapter, as the close form's first answers for the
-    organiser to review: the characters lost ticked, an epilogue and notable events drafted
-    from the sides' losses, wounds and Moral."""
+    organiser to review: each army's figures lost per squad, from the table's account so
+    far or at its end (`close_card`); once it has ended, the characters lost ticked, an
+    epilogue and notable events drafted from the sides' losses, wounds and Moral."""
     record = card.table_record or {}
-    if not record.get("ended"):
-        return {}
     initial: dict = {}
+    # Rapid 40000: the figures each squad of an army lost.
+    for army_id, army in (record.get("armies") or {}).items():
+        for squad in army.get("squads", []):
+            initial[f"{card.entry_prefix}{army_id}_figures_lost_{squad['squad']}"] = squad["lost"]
+    if not record.get("ended"):
+        return initial
     for unit_id, unit in (record.get("units") or {}).items():
         initial[f"u{unit_id}_lost"] = [str(pk) for pk in unit.get("lost_ids", [])]
         initial[f"u{unit_id}_side"] = unit.get("side", "")
@@ -356,6 +396,8 @@ class CloseForm(ServiceForm):
             asked = close.asked(Per.ENTRY)
             own = [f for f in asked if f.kind is not Kind.MEMBERS]
             self._row_fields(prefix, entry.name, own, side=entry.side)
+            for name, value in entry.initial.items():
+                self.fields[prefix + name].initial = value
             for f in asked:
                 if f.kind is Kind.MEMBERS:
                     self.fields[prefix + f.name] = forms.MultipleChoiceField(
@@ -445,6 +487,7 @@ class CloseForm(ServiceForm):
     def entries(self) -> list:
         data, rows = self.cleaned_data, []
         counted = self.card.close.asked(Per.MEMBER)
+        own = [f.name for f in self.card.close.asked(Per.ENTRY) if f.kind is Kind.COUNT]
         for entry in self.card.entries:
             prefix = self._entry_prefix(entry)
             if data[prefix + "result"] in (ABSENT, ""):
@@ -466,6 +509,7 @@ class CloseForm(ServiceForm):
                         for f in counted
                         for member in entry.members
                     },
+                    answers={name: data.get(prefix + name) or 0 for name in own},
                 )
             )
         return rows
@@ -480,6 +524,68 @@ class CloseForm(ServiceForm):
             entry_results=self.entries(),
             notable_events=self.cleaned_data["notable_events"],
         )
+
+    def draft(self) -> dict:
+        """The form's first answers in the API's words (`ChapterCloseAPI.get`): the same
+        values the page's fields start with, by declared field name."""
+
+        def answers(prefix: str, asked) -> dict:
+            shown = {}
+            for f in asked:
+                if f.kind is Kind.COUNT and f.split:
+                    shown[f.name] = {
+                        value: self[f"{prefix}{f.name}_{value}"].value() for value, _kind in f.split
+                    }
+                elif f.kind is Kind.MEMBERS:
+                    shown[f.name] = [int(pk) for pk in self[prefix + f.name].value() or []]
+                else:
+                    shown[f.name] = self[prefix + f.name].value()
+            return shown
+
+        def result(prefix: str) -> str | None:
+            value = self[prefix + "result"].value()
+            return None if value in (ABSENT, "", None) else value
+
+        close = self.card.close
+        return {
+            "epilogue": self["epilogue"].value() or "",
+            "notable_events": (self["notable_events"].value() or "").splitlines(),
+            "results": list(close.results),
+            "players": [
+                {
+                    "player": player.id,
+                    "name": player.name,
+                    "result": result(f"p{player.id}_"),
+                    "answers": answers(f"p{player.id}_", close.asked(Per.PLAYER)),
+                }
+                for player in self.card.players
+            ],
+            "entries": [
+                {
+                    "entry": entry.id,
+                    "name": entry.name,
+                    "player": entry.player_id,
+                    "value": entry.value,
+                    "result": result(self._entry_prefix(entry)),
+                    "answers": answers(self._entry_prefix(entry), close.asked(Per.ENTRY)),
+                    "members": [
+                        {
+                            "member": member.id,
+                            "name": member.name,
+                            "figures": member.figures,
+                            "answers": {
+                                f.name: self[
+                                    f"{self._entry_prefix(entry)}{f.name}_{member.id}"
+                                ].value()
+                                for f in close.asked(Per.MEMBER)
+                            },
+                        }
+                        for member in entry.members
+                    ],
+                }
+                for entry in self.card.entries
+            ],
+        }
 
     def text_fields(self):
         """The epilogue and the notable events, for the template (without walking the

@@ -392,3 +392,44 @@ class ChapterArmyEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army_id} @ {self.chapter_id}"
+
+
+class SheetEntry(models.Model):
+    """A character sheet a participant entered into a planned chapter of a roleplaying
+    campaign (Corporates, modern RPG), as a unit or an army enters (`ChapterUnitEntry`).
+
+    Written only by `campaigns.chapters.entries`; frozen when the chapter starts (the
+    sheet's levels as they were), and its close record carries the levels the session
+    ended with back to the sheet when the chapter is settled (`campaigns.systems.sheets`).
+    """
+
+    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    side = models.CharField(_("side"), max_length=80, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    frozen = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+        verbose_name = _("character entered")
+        verbose_name_plural = _("characters entered")
+        ordering = ["chapter", "entered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["chapter", "character"], name="%(class)s_unique"),
+            models.UniqueConstraint(fields=["chapter", "player"], name="%(class)s_one_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} @ {self.chapter_id}"  # type: ignore[attr-defined]
+
+
+class ChapterCorporatesEntry(SheetEntry):
+    character = models.ForeignKey(
+        "characters.CorporatesCharacter", on_delete=models.CASCADE, related_name="chapter_entries"
+    )
+
+
+class ChapterModernEntry(SheetEntry):
+    character = models.ForeignKey(
+        "characters.ModernCharacter", on_delete=models.CASCADE, related_name="chapter_entries"
+    )

@@ -34,7 +34,7 @@ from campaigns.systems import campaign_system
 from campaigns.systems.base import EntryResultInput
 from characters.models import ProfileStatus, Vocation
 from characters.permissions import Refusal, require
-from rules.engine.systems import profile_systems, uses_profiles
+from rules.engine.systems import system_get, uses_profiles
 from rules.engine.systems.seam import Close, Kind, Per
 
 # The rows of a close for the rosters entered (KOLAPS units, Rapid 40000 armies).
@@ -42,8 +42,6 @@ UnitResultInput = EntryResultInput
 
 MAX_LIST = 30
 MAX_NAME = 120
-# The systems whose players bring their Of the Dead profile (their declaration says so).
-PROFILE_SYSTEMS = profile_systems()
 
 
 def _names(values: Iterable[str] | str, field_name: str) -> list[str]:
@@ -253,7 +251,7 @@ def chapter_eligibility(*, chapter: Chapter, profile, players: int) -> Eligibili
         requirement_of(chapter),
         facts_of(profile),
         players=players,
-        uses_profiles=chapter.campaign.system in PROFILE_SYSTEMS,
+        uses_profiles=system_get(chapter.campaign.system).uses_profiles,
     )
 
 

@@ -26,6 +26,7 @@ from campaigns.chapters.forms import (
     CloseForm,
     EntryForm,
     NextChapterBallotForm,
+    SheetEntryForm,
     UnitEntryForm,
     VocationBallotForm,
     VocationForm,
@@ -158,6 +159,13 @@ ENTRY_PAGES = {
         gettext_lazy("Your army is entered into the chapter."),
         gettext_lazy("The army is withdrawn from the chapter."),
     ),
+    "character": EntryPage(
+        SheetEntryForm,
+        "chapter-sheets",
+        "sheet_form",
+        gettext_lazy("Your character is entered into the chapter."),
+        gettext_lazy("The character is withdrawn from the chapter."),
+    ),
 }
 
 
@@ -205,9 +213,10 @@ def chapter_entry_enter(request: HttpRequest, pk: int, kind: str) -> HttpRespons
 def chapter_entry_withdraw(request: HttpRequest, pk: int, kind: str, **roster: int) -> HttpResponse:
     """Withdraw a roster from a chapter; the URL names its id by the kind (`unit`, `army`)."""
     page = ENTRY_PAGES[kind]
-    chapter, entered = chapter_entry_get_for_user(request.user, pk, page.form.kind, roster[kind])
+    entry_kind = page.form.kind_of(chapter_get_for_user(request.user, pk).campaign.system)
+    chapter, entered = chapter_entry_get_for_user(request.user, pk, entry_kind, roster[kind])
     entries.chapter_entry_withdraw(
-        actor=request.user, chapter=chapter, kind=page.form.kind, roster=entered
+        actor=request.user, chapter=chapter, kind=entry_kind, roster=entered
     )
     if not request.htmx:
         messages.success(request, page.withdrawn)

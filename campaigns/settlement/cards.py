@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from campaigns.chapters.entries import SHEET_KINDS
 from campaigns.models import (
     Campaign,
     Chapter,
@@ -195,6 +196,39 @@ def settlement_card(chapter: Chapter, *, with_plan: bool = True) -> SettlementCa
 
 
 @dataclass(frozen=True)
+class PartySheet:
+    """A character sheet that played in the campaign, with the levels it carries now."""
+
+    name: str
+    player: str
+    levels: list[tuple[str, int]]
+
+
+def party_sheets(campaign: Campaign) -> list[PartySheet]:
+    """The sheets entered into the campaign's chapters (`chapters.entries.SHEET_KINDS`), as
+    they are now: one query; none for a system whose players bring no sheet."""
+    kind = SHEET_KINDS.get(campaign.system)
+    if kind is None:
+        return []
+    rows = (
+        kind.roster.objects.filter(chapter_entries__chapter__campaign=campaign)
+        .distinct()
+        .order_by("name", "pk")
+        .values_list(
+            "name", "owner__display_name", "owner__username", *(f for f, _w in kind.levels)
+        )
+    )
+    return [
+        PartySheet(
+            name,
+            display or username,
+            [(_(word), value) for (_f, word), value in zip(kind.levels, values, strict=True)],
+        )
+        for name, display, username, *values in rows
+    ]
+
+
+@dataclass(frozen=True)
 class LeaderboardCard:
     """A campaign's standings as its system declares them (`GameSystem.standings`: the
     columns, the score that ranks and its heading), or the overall leaderboard (Of the
@@ -203,6 +237,8 @@ class LeaderboardCard:
     campaign: Campaign | None
     rows: list[StandingRow]
     system: GameSystem = OVERALL
+    # The party's character sheets and their levels (a campaign whose players bring one).
+    sheets: list[PartySheet] = field(default_factory=list)
 
     @property
     def ranked(self) -> bool:
@@ -239,10 +275,11 @@ class LeaderboardCard:
 
 def campaign_leaderboard_card(campaign: Campaign) -> LeaderboardCard:
     """For organisers and participants (`campaign_get_for_user`): one query, the rows
-    ranked as the campaign's system says."""
+    ranked as the campaign's system says; a party of sheets one more (`party_sheets`)."""
     system = campaign_system(campaign.system).game
     rows = leaderboard(campaign_id=campaign.pk, standings=system.standings)
-    return LeaderboardCard(campaign=campaign, rows=rows, system=system)
+    sheets = [] if system.standings.ranked else party_sheets(campaign)
+    return LeaderboardCard(campaign=campaign, rows=rows, system=system, sheets=sheets)
 
 
 # Who the overall leaderboard ranks: the players whose profile shows its statistics publicly

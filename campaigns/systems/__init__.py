@@ -9,16 +9,19 @@ their unit). The close form (`campaigns.chapters.forms.CloseForm`), the close se
 (`campaigns.chapters.services.chapter_close`), the settlement (`campaigns.settlement`) and
 the standings ask `campaign_system(campaign.system)`; none of them tests a system's name.
 
-A system whose players bring nothing but themselves (Of the Dead, the roleplaying games)
-needs no hook: the defaults are its behaviour.
+A system whose players bring nothing but themselves (Of the Dead) needs no hook: the
+defaults are its behaviour.
 """
 
-from campaigns.systems import kolaps, rapid40k
+from campaigns.systems import kolaps, rapid40k, sheets
 from campaigns.systems.base import CampaignSystem
 from rules.engine.systems import SYSTEMS, UnknownSystem
 
 # One line per system with hooks of its own; every other system takes the defaults.
-_HOOKED = {system.slug: system for system in (kolaps.SYSTEM, rapid40k.SYSTEM)}
+_HOOKED = {
+    system.slug: system
+    for system in (kolaps.SYSTEM, rapid40k.SYSTEM, sheets.CORPORATES, sheets.MODERN)
+}
 REGISTRY: dict[str, CampaignSystem] = {
     game.slug: _HOOKED.get(game.slug) or CampaignSystem(game=game) for game in SYSTEMS
 }

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.db import models
 
 from campaigns.models import Chapter, ChapterOutcome
+from characters.permissions import Refusal
 from rules.engine.systems import GameSystem
 from rules.engine.systems.seam import Member, Record
 
@@ -33,6 +34,8 @@ class CloseEntry:
     side: str
     value: int
     members: list[CloseMember]
+    # The first answers of its fields (a sheet's levels as it entered the chapter).
+    initial: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class EntryResultInput:
     wounded_ids: Sequence[int] = ()
     changed_side_ids: Sequence[int] = ()
     figures_lost: dict[int, int] = field(default_factory=dict)
+    # The entry's own answers by declared field (a character's levels at the end, its XP).
+    answers: dict[str, int] = field(default_factory=dict)
 
     @property
     def unit_id(self) -> int:
@@ -63,6 +68,46 @@ class UnitDeparture:
     player_id: int | None
     character: str
     character_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RowWords:
+    """The sentences refusing a close's row of a roster (translated when raised), and the
+    field they are shown on."""
+
+    field: str
+    not_entered: str
+    twice: str
+    result: str
+
+
+def entered_rows(results: Sequence[EntryResultInput], entries: dict, allowed, words: RowWords):
+    """Each row of a close with the roster entered it names, checked: only the rosters
+    entered (`entries` by id), each once, a result among `allowed`."""
+    seen: set[int] = set()
+    for row in results:
+        entry = entries.get(row.entry_id) if isinstance(row.entry_id, int) else None
+        if entry is None:
+            raise Refusal(str(words.not_entered), field=words.field)
+        if row.entry_id in seen:
+            raise Refusal(str(words.twice), field=words.field)
+        seen.add(row.entry_id)
+        if row.result not in allowed:
+            raise Refusal(str(words.result), field=words.field)
+        yield row, entry
+
+
+def entry_outcome(chapter: Chapter, row: EntryResultInput, entry, record: dict) -> ChapterOutcome:
+    """The outcome a close writes for the player of a roster entered: the row's result,
+    its side (else the side it entered on), its notes, and the system's `record`."""
+    return ChapterOutcome(
+        chapter=chapter,
+        player_id=entry.player_id,
+        result=row.result,
+        side=" ".join((row.side or entry.side).split())[:80],
+        notes=row.notes.strip(),
+        record=record,
+    )
 
 
 # The rows a close writes for the rosters entered: one outcome per player, and the system's
@@ -107,7 +152,7 @@ class CampaignSystem:
 
 
 # What `ChapterOutcome.record` holds of a roster entered; the rest are the player's answers.
-ENTRY_KEYS = ("entry", "value", "members")
+ENTRY_KEYS = ("entry", "value", "members", "sheet")
 
 
 def record_of(outcome_player_id: int, result: str, side: str, record: dict) -> Record:

@@ -12,20 +12,22 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from campaigns.models import Chapter, ChapterArmyEntry, ChapterOutcome
+from campaigns.models import Chapter, ChapterArmyEntry
 from campaigns.systems.base import (
     CampaignSystem,
     CloseEntry,
     CloseMember,
     EntryResultInput,
     EntryRows,
+    RowWords,
+    entered_rows,
+    entry_outcome,
 )
 from characters.permissions import Refusal
 from characters.rapid40k.models import Rapid40kSquad
 from rules.engine.systems import system_get
-
-SIDE_MAX = 80
 
 
 def squad_figures(vehicle: str, leader, fighters) -> int:
@@ -76,6 +78,14 @@ def close_entries(chapter: Chapter) -> list[CloseEntry]:
     ]
 
 
+_ROW_WORDS = RowWords(
+    field="army_results",
+    not_entered=gettext_lazy("Record results for the armies entered into this chapter only."),
+    twice=gettext_lazy("One result per army."),
+    result=gettext_lazy("Each army's result is a victory, a draw or a defeat."),
+)
+
+
 def entry_rows(chapter: Chapter, results: Sequence[EntryResultInput]) -> EntryRows:
     """Each army's outcome, checked: only the armies entered, each once, a result the
     system knows, losses of its own squads, never more figures than a squad fields."""
@@ -84,21 +94,8 @@ def entry_rows(chapter: Chapter, results: Sequence[EntryResultInput]) -> EntryRo
     allowed = system_get(chapter.campaign.system).close.results
     entries = {e.army_id: e for e in _entries(chapter)}
     squads = _squads(entries)
-    outcomes, seen = [], set()
-    for row in results:
-        entry = entries.get(row.entry_id) if isinstance(row.entry_id, int) else None
-        if entry is None:
-            raise Refusal(
-                _("Record results for the armies entered into this chapter only."),
-                field="army_results",
-            )
-        if row.entry_id in seen:
-            raise Refusal(_("One result per army."), field="army_results")
-        seen.add(row.entry_id)
-        if row.result not in allowed:
-            raise Refusal(
-                _("Each army's result is a victory, a draw or a defeat."), field="army_results"
-            )
+    outcomes = []
+    for row, entry in entered_rows(results, entries, allowed, _ROW_WORDS):
         own = {pk: (name, points, figures) for pk, name, points, figures in squads[entry.army_id]}
         for pk, lost in row.figures_lost.items():
             if pk not in own:
@@ -113,13 +110,11 @@ def entry_rows(chapter: Chapter, results: Sequence[EntryResultInput]) -> EntryRo
                     field="army_results",
                 )
         outcomes.append(
-            ChapterOutcome(
-                chapter=chapter,
-                player_id=entry.player_id,
-                result=row.result,
-                side=" ".join((row.side or entry.side).split())[:SIDE_MAX],
-                notes=row.notes.strip(),
-                record={
+            entry_outcome(
+                chapter,
+                row,
+                entry,
+                {
                     "entry": entry.army.name[:120],
                     "value": entry.points,
                     "members": [

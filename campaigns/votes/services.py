@@ -27,6 +27,7 @@ from campaigns.permissions import CAN_VIEW, CAN_VOTE, campaign_role
 from campaigns.services import _record, player_ids, require_manager, require_open
 from characters.models import Vocation
 from characters.permissions import Refusal, require
+from rules.engine.systems import uses_profiles
 from rules.engine.systems.of_the_dead.votes import count_next_chapter, count_vocations
 
 
@@ -46,6 +47,8 @@ def vote_open(
     require_manager(actor, campaign)
     if kind not in VoteKind.values:
         raise Refusal(_("Unknown kind of vote."), field="kind")
+    if kind == VoteKind.VOCATIONS and not uses_profiles(campaign.system):
+        raise Refusal(_("Vocations are voted on in Of the Dead campaigns only."), field="kind")
     if closes_at is not None and closes_at <= timezone.now():
         raise Refusal(_("This closing date is already past."), field="closes_at")
     with transaction.atomic():

@@ -16,6 +16,7 @@ from characters.corporates.services import (
     corporates_character_undo,
     corporates_character_update,
 )
+from characters.rosters.api import history_lines, sheet_change_from, sheet_create_from
 from characters.serializers import version_field
 from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.corporates.sheet import weapon_kinds
@@ -78,9 +79,9 @@ class CorporatesListAPI(APIView):
 
     @extend_schema(request=CorporatesSheetSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        data = CorporatesSheetSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        character = corporates_character_create(owner=request.user, **data.validated_data)
+        character = sheet_create_from(
+            request, CorporatesSheetSerializer, corporates_character_create
+        )
         return Response(character_data(character, can_undo=False), status=status.HTTP_201_CREATED)
 
 
@@ -95,12 +96,8 @@ class CorporatesCharacterAPI(APIView):
     @extend_schema(request=CorporatesSheetChangeSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, pk: int):
         character = corporates_character_get_for_user(request.user, pk, need="edit")
-        data = CorporatesSheetChangeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        changes = dict(data.validated_data)
-        version = changes.pop("version")
-        character = corporates_character_update(
-            actor=request.user, character=character, version=version, **changes
+        character = sheet_change_from(
+            request, CorporatesSheetChangeSerializer, corporates_character_update, character
         )
         return Response(character_data(character))
 
@@ -111,21 +108,7 @@ class CorporatesHistoryAPI(APIView):
     @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
     def get(self, request, pk: int):
         character = corporates_character_get_for_user(request.user, pk, need="view")
-        return Response(
-            [
-                {
-                    "id": event.pk,
-                    "at": event.at,
-                    "actor": event.actor.username if event.actor else None,
-                    "verb": event.verb,
-                    "source": event.source,
-                    "undoes": event.undoes_id,
-                    "before": event.before,
-                    "after": event.after,
-                }
-                for event in character.events.select_related("actor")
-            ]
-        )
+        return Response(history_lines(character.events, lambda event: {"undoes": event.undoes_id}))
 
 
 class CorporatesUndoAPI(APIView):

@@ -156,7 +156,13 @@ def corporates_character_undo(
 
 
 def corporates_character_carry(
-    *, actor, character: CorporatesCharacter, fatigue: int, wounds: int, source: str = ""
+    *,
+    actor,
+    character: CorporatesCharacter,
+    fatigue: int,
+    wounds: int,
+    source: str = "",
+    verb: str = "carried",
 ) -> CorporatesCharacter:
     """The fatigue and wound levels the character ended a session with, carried to the next
     (RULES-NOTES CL3: "each character's fatigue and wound levels carry from session to
@@ -164,12 +170,13 @@ def corporates_character_carry(
     added, so settling a chapter twice carries the same levels; care between sessions is
     this call with the lower levels. `source` names where the levels come from (a chapter)
     and is written in the history. No version check: the settlement writes what the table
-    ended with, whatever the player changed meanwhile."""
+    ended with, whatever the player changed meanwhile. A reopened chapter puts the levels
+    back with `verb` "reopened"."""
 
     def edit(current, before: dict, undoes) -> dict:
         return {**before, "fatigue": fatigue, "wounds": wounds}
 
-    return _write(character, actor=actor, version=None, verb="carried", edit=edit,
+    return _write(character, actor=actor, version=None, verb=verb, edit=edit,
                   source=source, unchanged_too=False)  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from characters.corporates.services import (
     corporates_character_update,
 )
 from characters.permissions import Refusal
+from characters.rosters.views import sheet_saved
 
 PAGES = "characters/corporates"
 
@@ -33,13 +34,11 @@ def corporates_list(request: HttpRequest) -> HttpResponse:
     form = SheetForm()
     if request.method == "POST":
         form = SheetForm(request.POST)
-        if form.is_valid():
-            try:
-                character = corporates_character_create(owner=request.user, **form.sheet())
-            except Refusal as refusal:
-                refusal.show_on(form)
-            else:
-                return redirect("corporates-character", pk=character.pk)
+        created = sheet_saved(
+            form, lambda **sheet: corporates_character_create(owner=request.user, **sheet)
+        )
+        if created is not None:
+            return redirect("corporates-character", pk=created.pk)
     context = {"form": form, "characters": CorporatesCharacter.objects.owned_by(request.user)}
     status = 400 if form.is_bound else 200
     return render(request, f"{PAGES}/list.html", context, status=status)
@@ -53,24 +52,24 @@ def corporates_character(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         character = corporates_character_get_for_user(request.user, pk, need="edit")
         form = SheetForm(request.POST)
-        if form.is_valid():
-            try:
-                character = corporates_character_update(
-                    actor=request.user,
-                    character=character,
-                    version=form.cleaned_data.get("version") or 0,
-                    **form.sheet(),
-                )
-            except Refusal as refusal:
-                refusal.show_on(form)
-                character.refresh_from_db()
-            else:
-                return redirect("corporates-character", pk=character.pk)
+        changed = sheet_saved(form, _update(request, form, character))
+        if changed is not None:
+            return redirect("corporates-character", pk=changed.pk)
+        character.refresh_from_db()
     else:
         form = SheetForm(initial=SheetForm.initial_for(character))
     status = 400 if form.is_bound else 200
     return render(
         request, f"{PAGES}/sheet.html", {"card": sheet_card(character), "form": form}, status=status
+    )
+
+
+def _update(request, form, character):
+    return lambda **sheet: corporates_character_update(
+        actor=request.user,
+        character=character,
+        version=form.cleaned_data.get("version") or 0,
+        **sheet,
     )
 
 

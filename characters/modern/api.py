@@ -21,6 +21,7 @@ from characters.modern.services import (
     stress_sentence,
 )
 from characters.modern.text import speciality_label
+from characters.rosters.api import history_lines, sheet_change_from, sheet_create_from
 from characters.serializers import version_field
 from rules.engine.systems.modern.catalogue import load_catalogue
 
@@ -119,9 +120,7 @@ class ModernListAPI(APIView):
 
     @extend_schema(request=ModernSheetSerializer, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
-        data = ModernSheetSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        character = modern_character_create(owner=request.user, **data.validated_data)
+        character = sheet_create_from(request, ModernSheetSerializer, modern_character_create)
         return Response(character_data(character), status=status.HTTP_201_CREATED)
 
 
@@ -137,12 +136,8 @@ class ModernCharacterAPI(APIView):
     @extend_schema(request=ModernSheetChangeSerializer, responses=OpenApiTypes.OBJECT)
     def patch(self, request, pk: int):
         character = modern_character_get_for_user(request.user, pk, need="edit")
-        data = ModernSheetChangeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        changes = dict(data.validated_data)
-        version = changes.pop("version")
-        character = modern_character_update(
-            actor=request.user, character=character, version=version, **changes
+        character = sheet_change_from(
+            request, ModernSheetChangeSerializer, modern_character_update, character
         )
         return Response(character_data(character))
 
@@ -153,18 +148,7 @@ class ModernHistoryAPI(APIView):
     @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}})
     def get(self, request, pk: int):
         character = modern_character_get_for_user(request.user, pk, need="view")
-        return Response(
-            [
-                {
-                    "at": event.at,
-                    "actor": event.actor.username if event.actor else None,
-                    "verb": event.verb,
-                    "before": event.before,
-                    "after": event.after,
-                }
-                for event in character.events.select_related("actor")
-            ]
-        )
+        return Response(history_lines(character.events))
 
 
 class ModernExportAPI(APIView):

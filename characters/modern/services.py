@@ -14,6 +14,7 @@ from characters.modern.models import ModernCharacter, ModernCharacterEvent
 from characters.modern.text import skill_label, speciality_label
 from characters.permissions import Refusal
 from characters.rosters.services import roster_write, sheet_create, sheet_lock, sheet_store
+from rules.engine.systems.modern.campaign import HP_MAX, HP_MIN, MAX_STRESS
 from rules.engine.systems.modern.catalogue import CURRENT_VERSION, load_catalogue
 from rules.engine.systems.modern.creation import (
     Problem,
@@ -33,10 +34,9 @@ SHEET_FIELDS = (
     "hp_max",
     "stress",
 )
-MAX_STRESS = 24
 SOURCE_MAX = 80
-# Hit points: the maximum from 1 to HP_MAX; now, from HP_MIN to the maximum.
-HP_MIN, HP_MAX = -100, 100
+# Stress from 0 to MAX_STRESS; hit points: the maximum from 1 to HP_MAX, now from HP_MIN to
+# the maximum (the sheet's limits, which the campaign's close asks within too).
 
 
 def stress_sentence() -> str:
@@ -184,13 +184,15 @@ def modern_character_carry(
     hp: int,
     xp: int = 0,
     source: str,
+    verb: str = "carried",
 ) -> ModernCharacter:
     """What a session leaves on the character (RULES-NOTES CL4: "stress and wounds carry
     over"; "the organiser awards XP at a chapter's close"): the stress and hit points it ended
     with, set (never added), and the XP awarded by `source` (a chapter: "chapter:12"), kept
     by source so that settling the same chapter twice awards it once. The XP raises the
     budget the player spends as at creation. No version check: the settlement writes what
-    the session ended with, whatever the player changed meanwhile."""
+    the session ended with, whatever the player changed meanwhile. A reopened chapter puts
+    them back (its XP taken off) with `verb` "reopened"."""
     if not isinstance(xp, int) or xp < 0:
         raise Refusal(_("Awarded XP is a whole number from 0."), field="xp")
     source = str(source)[:SOURCE_MAX]
@@ -216,5 +218,5 @@ def modern_character_carry(
         state=state,
         edit=edit,
         store=store,
-        record=_recorder(actor, "carried", source),
+        record=_recorder(actor, verb, source),
     )

@@ -18,7 +18,7 @@ from characters.modern.services import (
     problem_sentence,
     sheet_check,
 )
-from characters.permissions import Refusal
+from characters.rosters.views import sheet_saved
 
 PAGES = "characters/modern"
 
@@ -39,13 +39,11 @@ def modern_list(request: HttpRequest) -> HttpResponse:
     """Your characters, and the form of a new one checked as you build it."""
     if request.method == "POST":
         form = SheetForm(request.POST)
-        if form.is_valid():
-            try:
-                character = modern_character_create(owner=request.user, **form.sheet())
-            except Refusal as refusal:
-                refusal.show_on(form)
-            else:
-                return redirect("modern-character", pk=character.pk)
+        created = sheet_saved(
+            form, lambda **sheet: modern_character_create(owner=request.user, **sheet)
+        )
+        if created is not None:
+            return redirect("modern-character", pk=created.pk)
     else:
         form = SheetForm(request.GET or None)
     context = {
@@ -67,18 +65,17 @@ def modern_character(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         character = modern_character_get_for_user(request.user, pk, need="edit")
         form = SheetForm(request.POST)
-        if form.is_valid():
-            try:
-                character = modern_character_update(
-                    actor=request.user,
-                    character=character,
-                    version=form.cleaned_data.get("version") or 0,
-                    **form.sheet(),
-                )
-            except Refusal as refusal:
-                refusal.show_on(form)
-            else:
-                return redirect("modern-character", pk=character.pk)
+        changed = sheet_saved(
+            form,
+            lambda **sheet: modern_character_update(
+                actor=request.user,
+                character=character,
+                version=form.cleaned_data.get("version") or 0,
+                **sheet,
+            ),
+        )
+        if changed is not None:
+            return redirect("modern-character", pk=changed.pk)
     else:
         form = SheetForm(initial=SheetForm.initial_for(character))
     return render(

@@ -1,5 +1,5 @@
-"""A settled chapter in the KOLAPS, Rapid 40000 and modern RPG campaigns, so that each shows
-its own close, settlement and standings (RULES-NOTES CL1, CL2, CL4):
+"""A settled chapter in the KOLAPS, Rapid 40000, modern RPG and Corporates campaigns, so
+that each shows its own close, settlement and standings (RULES-NOTES CL1 to CL4):
 
 - KOLAPS: "L'avant-poste", alice's "Section Fourvière" against bruno's "Les Loups de la
   Croix-Rousse", units of their own (the units of the other chapters keep their members):
@@ -7,20 +7,32 @@ its own close, settlement and standings (RULES-NOTES CL1, CL2, CL4):
   gone over to the police (K12);
 - Rapid 40000: "La plateforme Ouest", both lists entered: bruno's Orks win and lose four
   boyz, alice's Marines lose three of their tactical squad (losses do not carry over);
-- modern RPG: "Le Vieux-Port", both took part, 3 XP to alice and 2 to bruno; and a
-  second session planned, whose close the organiser can open.
+- modern RPG: "Le Vieux-Port", alice's Lina and bruno's Marc entered: 3 XP to Lina and 2
+  to Marc, Lina ends with 2 stress and 3 hit points lost, carried to her sheet; and a
+  second session planned, whose close the organiser can open;
+- Corporates: "L'extraction", alice's Vex and bruno's Brick entered: Vex ends with 2
+  fatigue and 3 wound levels, Brick with 1 and 4, carried to their sheets (CL3).
 
 Each chapter is made once (`config.demo.keys`) through the services, as the organiser would,
 and settled by `settlement_apply` as the task does.
 """
 
-from campaigns.chapters.entries import chapter_army_enter, chapter_unit_enter
-from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
+from campaigns.chapters.entries import (
+    CORPORATES_SHEET,
+    MODERN_SHEET,
+    chapter_army_enter,
+    chapter_entry_enter,
+    chapter_unit_enter,
+)
+from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import Campaign, Chapter
 from campaigns.settlement.apply import settlement_apply
 from campaigns.systems.base import EntryResultInput
+from characters.corporates.models import CorporatesCharacter
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsUnit
+from characters.modern.models import ModernCharacter
+from characters.modern.services import modern_character_create
 from characters.rapid40k.models import Rapid40kArmy
 from config.demo.keys import once, recall
 
@@ -130,24 +142,51 @@ def _rapid40k(players) -> None:
     _settled("rapid40k/chapter/settled", campaign, "La plateforme Ouest", play)
 
 
-def _modern(players) -> None:
-    orga, alice, bruno = players["orga"], players["alice"], players["bruno"]
-    campaign = recall("modern/campaign", Campaign)
-    if campaign is None:
-        return
+def _sheets_play(orga, kind, entered, epilogue: str, answers):
+    """A chapter of a roleplaying campaign: each sheet entered by its owner, the chapter
+    started and closed with each sheet's `answers` (its levels at the end, its XP)."""
 
     def play(chapter: Chapter) -> Chapter:
+        for sheet in entered:
+            chapter_entry_enter(actor=sheet.owner, chapter=chapter, kind=kind, roster=sheet)
         chapter = chapter_start(actor=orga, chapter=chapter)
         return chapter_close(
             actor=orga,
             chapter=chapter,
-            epilogue="L'informateur est retrouvé sur le Vieux-Port, vivant.",
-            outcomes=[
-                OutcomeInput(alice.pk, "played", answers={"xp": 3}),
-                OutcomeInput(bruno.pk, "played", answers={"xp": 2}),
+            epilogue=epilogue,
+            entry_results=[
+                EntryResultInput(sheet.pk, "played", answers=found)
+                for sheet, found in zip(entered, answers, strict=True)
             ],
         )
 
+    return play
+
+
+def _modern(players) -> None:
+    orga, bruno = players["orga"], players["bruno"]
+    campaign = recall("modern/campaign", Campaign)
+    lina = recall("modern/character/alice", ModernCharacter)
+    marc = once(
+        "modern/character/bruno",
+        ModernCharacter,
+        lambda: modern_character_create(
+            owner=bruno,
+            name="Marc Ferri",
+            characteristics={"reflexes": 8, "endurance": 10, "sang_froid": 8, "empathie": 10},
+            skills={"conduite": 6, "combat_rapproche": 4},
+            specialities=["pilotage"],
+        ),
+    )
+    if campaign is None or lina is None or marc is None:
+        return
+    play = _sheets_play(
+        orga,
+        MODERN_SHEET,
+        (lina, marc),
+        "L'informateur est retrouvé sur le Vieux-Port, vivant.",
+        ({"xp": 3, "stress": 2, "wounds": 3}, {"xp": 2, "stress": 0, "wounds": 0}),
+    )
     _settled("modern/chapter/settled", campaign, "Le Vieux-Port", play)
     once(
         "modern/chapter/planned",
@@ -157,7 +196,24 @@ def _modern(players) -> None:
     )
 
 
+def _corporates(players) -> None:
+    campaign = recall("corporates/campaign", Campaign)
+    vex = recall("corporates/character/alice", CorporatesCharacter)
+    brick = recall("corporates/character/bruno", CorporatesCharacter)
+    if campaign is None or vex is None or brick is None:
+        return
+    play = _sheets_play(
+        players["orga"],
+        CORPORATES_SHEET,
+        (vex, brick),
+        "Le colis est extrait du niveau -12 ; Brick a couvert la sortie sous le feu.",
+        ({"fatigue": 2, "wounds": 3}, {"fatigue": 1, "wounds": 4}),
+    )
+    _settled("corporates/chapter/settled", campaign, "L'extraction", play)
+
+
 def load_system_settlements(players) -> None:
     _kolaps(players)
     _rapid40k(players)
     _modern(players)
+    _corporates(players)

@@ -11,21 +11,12 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from rules.calculators.rapid40k import RESOLVER_LABELS as RAPID40K_CALCULATORS
-from rules.calculators.views import OF_THE_DEAD_CALCULATORS
-from rules.dice_calculators.cards import TITLES, page_slug
-from rules.engine.registry import resolver_get, resolvers_of
-from rules.engine.systems import SYSTEMS, system_get
-
-KOLAPS_CALCULATORS = {
-    "test": gettext_lazy("Talent test"),
-    "ranged": gettext_lazy("Ranged combat"),
-    "melee": gettext_lazy("Melee"),
-}
-# The calculators built from a resolver's schema (rules/dice_calculators/).
-SCHEMA_SYSTEMS = ("corporates", "modern-rpg")
+from rules.dice_calculators.cards import page_slug
+from rules.engine.registry import resolver_get
+from rules.engine.systems import SYSTEMS, GameSystem, system_get
+from rules.engine.systems.seam import Address, Calculator
+from rules.labels import resolver_label
 
 
 @dataclass(frozen=True)
@@ -52,58 +43,32 @@ def _api(system: str, resolver: str) -> str:
     return reverse("api-resolve", kwargs={"system": system, "resolver": resolver, "verb": "odds"})
 
 
-def _link(system: str, resolver: str, title, url: str) -> IndexLink:
-    return IndexLink(
-        slug=page_slug(resolver), title=str(title), url=url, api=_api(system, resolver)
-    )
+def _url(system: str, calculator: Calculator) -> str:
+    if calculator.address is Address.ROUTE:
+        return reverse(calculator.route)
+    if calculator.address is Address.RESOLVER:
+        return reverse(calculator.route, args=[calculator.resolver])
+    return reverse(calculator.route, args=[system, page_slug(calculator.resolver)])
 
 
-def _calculators(system: str) -> list[IndexLink]:
-    if system == "kolaps":
-        return [
-            _link(system, name, title, reverse(f"kolaps-{name}"))
-            for name, title in KOLAPS_CALCULATORS.items()
-        ]
-    if system == "of-the-dead":
-        return [
-            _link(system, name, title, reverse("of-the-dead-calculator", args=[name]))
-            for name, title in OF_THE_DEAD_CALCULATORS.items()
-        ]
-    if system == "rapid40k":
-        return [
-            _link(
-                system,
-                r.name,
-                RAPID40K_CALCULATORS[r.name],
-                reverse("rapid40k-calculator", args=[r.name]),
-            )
-            for r in resolvers_of(system)
-        ]
-    links = [
-        _link(
-            system,
-            r.name,
-            TITLES[(system, r.name)],
-            reverse("dice-calculator", args=[system, page_slug(r.name)]),
+def _calculators(system: GameSystem) -> list[IndexLink]:
+    """The calculators the system declares (`GameSystem.index`), in its order."""
+    return [
+        IndexLink(
+            slug=page_slug(c.resolver),
+            title=_(c.title) if c.title else resolver_label(c.resolver, system.slug),
+            url=_url(system.slug, c),
+            api=_api(system.slug, c.resolver),
         )
-        for r in resolvers_of(system)
-        if (system, r.name) in TITLES
+        for c in system.index.calculators
     ]
-    if system == "corporates":
-        links.append(_link(system, "schedule", _("Turn tracker"), reverse("corporates-turn")))
-    else:
-        links.append(_link(system, "chase", _("Chase tracker"), reverse("modern-chase")))
-    return links
 
 
-def _table(system: str) -> str:
-    if system == "kolaps":
-        return reverse("table-new")
-    if system == "of-the-dead":
-        return reverse("table-new-of-the-dead")
-    if system in SCHEMA_SYSTEMS:
-        return f"{reverse('table-new')}?system={system}"
-    return ""
+def _table(system: GameSystem) -> str:
+    if not system.index.table:
+        return ""
+    url = reverse(system.index.table)
+    return f"{url}?system={system.slug}" if system.index.table_asks_system else url
 
 
 def system_index_card(system: str) -> SystemIndexCard | None:
@@ -115,7 +80,7 @@ def system_index_card(system: str) -> SystemIndexCard | None:
         system=system,
         name=str(_(found.name)),
         summary=_(found.summary),
-        calculators=_calculators(system),
+        calculators=_calculators(found),
         catalogue=reverse("catalogue", args=[system]),
-        table=_table(system),
+        table=_table(found),
     )

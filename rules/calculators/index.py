@@ -5,8 +5,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from rules.calculators.cards import SCHEMA_SYSTEMS, system_index_card
+from rules.calculators.cards import system_index_card
 from rules.dice_calculators.views import settings_shown
+from rules.engine.systems import system_get
 
 
 @require_GET
@@ -16,6 +17,7 @@ def system_index(request: HttpRequest, system: str) -> HttpResponse:
     card = system_index_card(system)
     if card is None:
         raise Http404
-    shown = settings_shown(request, system)[1] if system in SCHEMA_SYSTEMS else {}
+    reads_settings = system_get(system).index.reads_campaign_settings
+    shown = settings_shown(request, system)[1] if reads_settings else {}
     context = {"card": card, "system": system, "campaign_query": "", **shown}
     return render(request, "rules/calculators/system_index.html", context)

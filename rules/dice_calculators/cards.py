@@ -7,11 +7,13 @@ become sentences. A slug without a label is not shown, so nothing untranslated r
 """
 
 from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from characters.chance import chance
 from characters.corporates.text import WEAPON_LABELS
-from rules.engine.systems import system_get
+from rules.engine.systems import SYSTEMS
+from rules.engine.systems.seam import Address
 from rules.labels import RESOLVER_LABELS_BY_SYSTEM
 
 LABELS = {
@@ -422,30 +424,16 @@ def resolver_name(slug: str) -> str:
     return slug.replace("-", "_")
 
 
-SYSTEM_NAMES = {slug: _(system_get(slug).name) for slug in ("corporates", "modern-rpg")}
-
-# The resolvers with a calculator page (the schedule has the turn page), in its order.
+# The systems whose calculators are drawn from their resolvers' schemas (their declaration,
+# `GameSystem.index`), and those calculators' titles, in the declared order (Corporates'
+# schedule has its turn page).
+SCHEMA_SYSTEMS = [system for system in SYSTEMS if system.index.drawn_from_schemas]
+SYSTEM_NAMES = {system.slug: _(system.name) for system in SCHEMA_SYSTEMS}
 TITLES = {
-    (system, name): RESOLVER_LABELS_BY_SYSTEM[system][name]
-    for system, name in (
-        ("corporates", "action"),
-        ("corporates", "reaction"),
-        ("corporates", "shot"),
-        ("corporates", "damage"),
-        ("corporates", "covering_fire"),
-        ("corporates", "melee"),
-        ("corporates", "critical"),
-        ("corporates", "cyber"),
-        ("modern-rpg", "test"),
-        ("modern-rpg", "cold_blood"),
-        ("modern-rpg", "attitude"),
-        ("modern-rpg", "combat"),
-        ("modern-rpg", "healing"),
-        ("modern-rpg", "chase"),
-        ("modern-rpg", "chase_test"),
-        ("corporates", "takedown"),
-        ("corporates", "ramming"),
-    )
+    (system.slug, c.resolver): RESOLVER_LABELS_BY_SYSTEM[system.slug][c.resolver]
+    for system in SCHEMA_SYSTEMS
+    for c in system.index.calculators
+    if c.address is Address.SYSTEM_PAGE
 }
 
 # The facts of an answer a page shows, in reading order (`answer_<key>` labels).
@@ -531,6 +519,11 @@ def label(slug) -> str:
     """The label of a slug, or the slug itself when it is a number (a count of successes)."""
     text = LABELS.get(str(slug))
     return str(text) if text is not None else str(slug)
+
+
+# The label in the language of the request that shows it: for choices a form declares once,
+# when its module is imported (`label` there would keep the language of that moment).
+label_lazy = lazy(label, str)
 
 
 def _value(key: str, value):

@@ -6,7 +6,7 @@ defaults; the campaign settings are the catalogue's defaults (docs/rules.md)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from rules.dice_calculators.cards import LABELS, label
+from rules.dice_calculators.cards import LABELS, label, label_lazy
 from rules.engine.registry import Resolver
 from rules.engine.systems.modern.catalogue import load_catalogue as modern_catalogue
 
@@ -197,7 +197,7 @@ class ChaseRoundForm(forms.Form):
     successes; the event is drawn on the server."""
 
     terrain = forms.ChoiceField(
-        label=_("Terrain"), choices=[("foot", label("foot")), ("road", label("road"))]
+        label=_("Terrain"), choices=[("foot", label_lazy("foot")), ("road", label_lazy("road"))]
     )
     objective = forms.IntegerField(
         label=_("Objective points"), min_value=1, max_value=200, initial=40
@@ -209,7 +209,7 @@ class ChaseRoundForm(forms.Form):
     round = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=200, initial=1)
     risk = forms.ChoiceField(
         label=_("Risk taken"),
-        choices=[(k, label(k)) for k in modern_catalogue().chase["risks"]],
+        choices=[(k, label_lazy(k)) for k in modern_catalogue().chase["risks"]],
         initial="normal",
     )
     pursued_successes = forms.IntegerField(

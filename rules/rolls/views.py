@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from rules.engine.systems import system_get
 from rules.rolls.models import RollRecord
 from rules.rolls.selectors import chapters_being_played, roll_get_for_user
 from rules.rolls.services import roll_replay
@@ -28,5 +29,7 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "record": record,
             "replay": roll_replay(record=record),
             "playing": chapters_being_played(request.user, system=record.system),
+            # The whole result as the system's calculator shows it (its declaration).
+            "result_template": system_get(record.system).index.result_template,
         },
     )

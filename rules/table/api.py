@@ -143,12 +143,13 @@ class TableCardSerializer(CardSerializer):
 
 
 class _SharedFields:
-    """A serializer whose fields are shallow copies of its declared ones. DRF deep-copies a
-    serializer's declared fields for every instance, that is every request (0.16 ms of an
-    action's 2.4 ms of CPU; 0.06 ms shallow), so that a view may change them; the table's
-    writes never do, and their fields hold no state while validating (each copy is bound
-    to its own serializer; the choices, validators and child fields they share are only
-    read)."""
+    # A serializer whose fields are shallow copies of its declared ones. DRF deep-copies a
+    # serializer's declared fields for every instance, that is every request (0.16 ms of an
+    # action's 2.4 ms of CPU; 0.06 ms shallow), so that a view may change them; the table's
+    # writes never do, and their fields hold no state while validating (each copy is bound
+    # to its own serializer; the choices, validators and child fields they share are only
+    # read). A comment, not a docstring: the schema describes a serializer by its docstring,
+    # which a subclass without one inherits.
 
     def get_fields(self):
         return {name: copy.copy(field) for name, field in self._declared_fields.items()}
@@ -213,16 +214,26 @@ class TableActionSerializer(_SharedFields, serializers.Serializer):
 
 
 class TableVersionSerializer(_SharedFields, serializers.Serializer):
+    """A write on the encounter as you saw it: `version`, the encounter's version your
+    device shows (a change made since is refused with 409 and the new state; absent, the
+    write applies to the encounter as it is)."""
+
     version = version_field(
         required=False, default=None, help_text="The encounter's version you saw."
     )
 
 
 class TableCombatantSerializer(TableVersionSerializer):
+    """A write on one combatant of the encounter: `combatant`, its id (yours, or any for an
+    organiser), and the `version` you saw."""
+
     combatant = id_field()
 
 
 class TableDirectiveSerializer(TableCombatantSerializer):
+    """The order directive given to a combatant in the speech phase (KOLAPS): `directive`,
+    one of the orders; hidden from the other side until it is revealed."""
+
     directive = serializers.ChoiceField(choices=list(DIRECTIVE_LABELS))
 
 

@@ -11,14 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Value
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.bidi import isolate_text
-from characters.compiled import CompiledRead, fields_of
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps.combatants import DIRECTIVE_LABELS
@@ -338,7 +336,16 @@ def _line_text(
     if kind == EntryKind.ACTION:
         return str(adapter.action_text(data, actor, target))
     if kind == EntryKind.UNDO:
-        return _("Action #%(version)s undone.") % {"version": data.get("undoes")}
+        # The undo names the action it took back as that action's line did (the undo keeps
+        # the action's data, its actor and its target); one written before it kept them
+        # names the kind of action.
+        if isinstance(data.get("action"), dict):
+            line = str(adapter.action_text(data["action"], actor, target)).rstrip(".")
+            return _('Undone: "%(action)s".') % {"action": line}
+        return _("Undone: %(kind)s (action #%(version)s).") % {
+            "kind": adapter.KIND_LABELS.get(data.get("kind"), _("an action")),
+            "version": data.get("undoes"),
+        }
     if kind == EntryKind.DIRECTIVE:
         if show_directive:
             return _("%(actor)s receives the order: %(directive)s.") % {
@@ -395,25 +402,6 @@ LOG_VALUES = (
     "author__display_name",
     "author__username",
     "undone_by_id",
-)
-
-
-# The page's and its API twin's reads, compiled once per process (every phone polls them).
-_COMBATANTS = CompiledRead(
-    lambda pk: (
-        Combatant.objects.filter(encounter_id=pk)
-        .order_by("position", "pk")
-        .values_list(*fields_of(Combatant))
-    ),
-)
-# The log's lines after a version (0: the whole log).
-_LOG = CompiledRead(
-    lambda pk, after: (
-        EncounterEntry.objects.filter(encounter_id=pk, version__gt=Value(after))
-        .order_by("version")
-        .values_list(*LOG_VALUES)
-    ),
-    2,
 )
 
 
@@ -478,7 +466,9 @@ def table_card(
     side_label = adapter.side_label
     can_manage = not spectator and bool(roles & CAN_MANAGE)
     if combatants is None:
-        combatants = _COMBATANTS.objects(encounter.pk)
+        combatants = list(
+            Combatant.objects.filter(encounter_id=encounter.pk).order_by("position", "pk")
+        )
     user_id = user.pk if (user is not None and user.is_authenticated and not spectator) else None
     my_sides = {c.side for c in combatants if user_id is not None and c.player_id == user_id}
     names = {c.pk: c.name for c in combatants}
@@ -509,9 +499,11 @@ def table_card(
             # The lines of the last versions (the newest among them: what "Undo" would take
             # back, if anything).
             after = encounter.version - log_window
-        entries = [
-            dict(zip(LOG_VALUES, row, strict=True)) for row in _LOG.rows(encounter.pk, after)
-        ]
+        entries = list(
+            EncounterEntry.objects.filter(encounter_id=encounter.pk, version__gt=after)
+            .order_by("version")
+            .values(*LOG_VALUES)
+        )
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
     for row in entries:

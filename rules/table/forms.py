@@ -12,7 +12,7 @@ from characters.accounts.forms import ServiceForm
 from characters.bidi import isolate_text
 from characters.models import Player
 from characters.widgets import RENDERER
-from rules.dice_calculators.cards import label
+from rules.dice_calculators.cards import label_lazy
 from rules.labels import (
     OTD_COVER_LABELS,
     OTD_ITEM_LABELS,
@@ -156,7 +156,7 @@ class TableActionForm(ServiceForm):
     )
     shot_range = forms.ChoiceField(
         label=_("Range band"),
-        choices=[(band, label(band)) for band in CORPORATES_RANGES],
+        choices=[(band, label_lazy(band)) for band in CORPORATES_RANGES],
         required=False,
     )
     protection_dice = forms.CharField(label=_("Target's protection die"), required=False)

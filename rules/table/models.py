@@ -9,9 +9,10 @@ of what it changed before it (`before`), which is what an undo puts back.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import Membership, MembershipRole
 from rules.engine.systems import system_choices
 
 GAUGE_MIN, GAUGE_MAX = 1, 6
@@ -48,6 +49,43 @@ class EncounterStatus(models.TextChoices):
     ENDED = "ended", _("Ended")
 
 
+class EncounterQuerySet(models.QuerySet):
+    """Who may see an encounter, written once: the pages, the API and the writes' locks
+    (`rules.table.selectors`, `rules.table.services.lock`) all read it from here."""
+
+    def visible_to(self, user) -> "EncounterQuerySet":
+        """The encounters `user` sees, each with `viewer_organises`: whether they organise
+        it (who created a pick-up game; the organiser or a co-organiser of a chapter's
+        campaign) or else take part in it (who plays a combatant of a pick-up game; a
+        player of a chapter's campaign, while a member: who left it no longer sees its
+        table). Anyone else hears 404; their rows are left out before PostgreSQL would lock
+        them (`select_for_update()`), so an outsider neither waits for a player's write nor
+        makes one wait."""
+        if not user.is_authenticated:
+            return self.none()
+        pick_up, in_chapter = Q(chapter__isnull=True), Q(chapter__isnull=False)
+        viewer = user.pk
+        member = Membership.objects.filter(
+            campaign__chapters=OuterRef("chapter_id"), player_id=viewer
+        )
+        plays = Combatant.objects.filter(encounter=OuterRef("pk"), player_id=viewer)
+        # Each term says whether it is a pick-up game or a chapter's: never NULL (SQL's
+        # unknown), though a pick-up game's campaign columns are.
+        organises = (pick_up & Q(created_by_id=viewer)) | (
+            in_chapter
+            & (
+                Q(chapter__campaign__organiser_id=viewer)
+                | Exists(member.filter(role=MembershipRole.CO_ORGANISER))
+            )
+        )
+        takes_part = (pick_up & Exists(plays)) | (
+            in_chapter & Exists(member.filter(role=MembershipRole.PLAYER))
+        )
+        return self.filter(organises | takes_part).annotate(
+            viewer_organises=ExpressionWrapper(organises, output_field=BooleanField())
+        )
+
+
 class Encounter(models.Model):
     ONE_LINE_FIELDS = ("title",)  # characters/one_line.py
     # Every game system's slug; the table plays those with an adapter (rules.table.systems).
@@ -80,6 +118,8 @@ class Encounter(models.Model):
     summary = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = EncounterQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]

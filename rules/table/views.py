@@ -21,10 +21,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
-from django.utils.safestring import mark_safe
-from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -132,29 +128,6 @@ _WRITES = (
 )
 
 
-def log_html(card) -> str:
-    """The page's log, newest first, drawn in one loop as its template loop drew it (tested
-    equal): per line, the template engine's lookups and date filters were most of a long
-    log's time on the page."""
-    undone = escape(_("undone"))
-    parts = []
-    for turn in reversed(card.log):
-        heading = _("Turn %(turn)s") % {"turn": escape(localize(turn.turn))}
-        parts.append(f'\n    <h3>{heading}</h3>\n    <ol class="history" reversed>\n      ')
-        for line in reversed(turn.lines):
-            at = localtime(line.at) if is_aware(line.at) else line.at
-            undone_class = ' class="undone"' if line.undone else ""
-            undone_mark = f" <small>({undone})</small>" if line.undone else ""
-            parts.append(
-                f'\n      <li data-version="{localize(line.version)}"{undone_class}>'
-                f'<time datetime="{at.isoformat()}">{at:%H:%M}</time> '
-                f"{conditional_escape(line.text)} <small>— {conditional_escape(line.author)}"
-                f"</small>{undone_mark}</li>\n      "
-            )
-        parts.append("\n    </ol>\n    ")
-    return mark_safe("".join(parts))  # every value above escaped
-
-
 def _full_log(request) -> bool:
     """Whether the page asks for the full log: `?log=all`, or a write or refresh that htmx
     sends from a page showing it (its `HX-Current-URL`)."""
@@ -215,7 +188,6 @@ def _table_context(
             form.data["version"] = str(card.version)
     return {
         "card": card,
-        "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
         "urls": {
             name.replace("-", "_"): reverse(f"table-{name}", args=[encounter.pk]) + keep
@@ -309,7 +281,7 @@ _PARTIALS = ("table-state", "table-main")
 
 def _kept_table(request, encounter, *, spectator: bool = False) -> HttpResponse:
     """The live page as sent, kept for each reader under a key naming all it shows: the
-    encounter (its version counts every change: `rules.table.services._lock`), the reader
+    encounter (its version counts every change: `rules.table.services.lock.log`), the reader
     and their roles, the players' names of the log (`PLAYER_NAMES`), the address and its
     query, the part htmx asks for and whether the log is whole (`HX-Current-URL`), the
     theme, the language, the time zone and the release (`TABLE_PAGE_CACHE_SECONDS`).

@@ -4,13 +4,14 @@ from django import template
 from django.utils.translation import gettext as _
 
 from rules.dice_calculators.cards import LABELS as DICE_CALCULATOR_LABELS
-from rules.dice_calculators.cards import facts
+from rules.dice_calculators.cards import SYSTEM_NAMES, facts
 from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, ROW_LABELS, rank_label, resolver_label
 from rules.labels import outcome_label as label_of_outcome
 from rules.rolls.inputs import input_rows
 
-# The systems whose calculators name their fields and answers in `dice_calculators.cards`.
-DICE_CALCULATOR_SYSTEMS = ("corporates", "modern-rpg")
+# The systems whose calculators name their fields and answers in `dice_calculators.cards`
+# (drawn from their resolvers' schemas, as their declaration says).
+DICE_CALCULATOR_SYSTEMS = tuple(SYSTEM_NAMES)
 
 register = template.Library()
 

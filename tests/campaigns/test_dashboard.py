@@ -132,7 +132,7 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
     chapter_start(actor=alice, chapter=chapter_plan(actor=alice, campaign=own, title="En cours"))
     client.force_login(alice)
     # user (the session from the cache), campaigns with roles, chapters, profile, votes,
-    # history, units, characters, army lists, modern RPG characters
+    # history, units, characters, army lists, character sheets (one union)
     with django_assert_num_queries(10):
         response = client.get(reverse("dashboard"))
     assert response.status_code == 200
@@ -146,8 +146,11 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
 def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
     client, django_assert_num_queries, size
 ):
-    """KOLAPS units and characters, Rapid 40000 army lists and modern RPG characters, one
-    query each whatever their number."""
+    """KOLAPS units and characters, Rapid 40000 army lists, one query each whatever their
+    number, and the character sheets of every system that has them (modern RPG,
+    Corporates) in one more: "the dashboard lists everything a player has in every
+    system"."""
+    from characters.corporates.services import corporates_character_create
     from characters.modern.services import modern_character_create
     from tests.campaigns.test_rapid40k_chapters import army_of
 
@@ -157,19 +160,28 @@ def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
         kolaps.unit_create(owner=alice, name=f"Section {n}")
         army_of(alice, name=f"Waaagh {n}", troops=1)
         modern_character_create(owner=alice, name=f"Lina {n}", characteristics=dice)
+        corporates_character_create(owner=alice, name=f"Vex {n}", wounds=2)
     army_of(bruno, name="Not Alice's")
     modern_character_create(owner=bruno, name="Not Alice's either", characteristics=dice)
+    corporates_character_create(owner=bruno, name="Not Alice's third")
     client.force_login(alice)
     with django_assert_num_queries(10):
         html = client.get(reverse("dashboard")).content.decode()
     assert html.count('href="/kolaps/units/') == size
     assert html.count('href="/rapid40k/armies/') == size
     assert html.count('href="/modern/characters/') == size
+    assert html.count('href="/corporates/characters/') == size
+    assert "Corporates, fatigue 0, blessures 2" in html and "JdR moderne, stress 0" in html
     assert "Not Alice" not in html
     with django_assert_num_queries(9):
         data = client.get(reverse("api-dashboard")).json()
     assert [a["name"] for a in data["armies"]][:1] == ["Waaagh 0"]
-    assert len(data["modern_characters"]) == size
+    systems = [sheet["system"] for sheet in data["sheets"]]
+    assert (systems.count("modern-rpg"), systems.count("corporates")) == (size, size)
+    assert data["sheets"][-1]["levels"] == [
+        {"label": "fatigue", "value": 0},
+        {"label": "blessures", "value": 2},
+    ]
 
 
 def test_it_reads_the_next_chapter_and_the_to_do_among_many_chapters(client):

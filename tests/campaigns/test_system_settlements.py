@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns.chapters.entries import chapter_army_enter, chapter_unit_enter
-from campaigns.chapters.services import OutcomeInput, chapter_close, chapter_plan, chapter_start
 from campaigns.chapters.services import UnitResultInput as OutcomeInputUnit
+from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterOutcome, ChapterSettlement, SettlementEntry
 from campaigns.services import campaign_add_participant, campaign_create
 from campaigns.settlement.apply import ApplyResult, settlement_apply
@@ -258,48 +258,7 @@ def test_the_rapid40k_close_form_costs_the_same_queries(client, django_assert_nu
         client.get(reverse("chapter-close", args=[chapter.pk]))
 
 
-# --- Modern RPG -------------------------------------------------------------------------------
-
-
-def test_the_modern_close_awards_xp_and_the_campaign_shows_its_party(client):
-    organiser, alice, bruno = PlayerFactory(), PlayerFactory(), PlayerFactory()
-    campaign = campaign_create(organiser=organiser, name="Marseille", system="modern-rpg")
-    for player in (alice, bruno):
-        campaign_add_participant(actor=organiser, campaign=campaign, player=player)
-    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Le port")
-    client.force_login(organiser)
-    url = reverse("chapter-close", args=[chapter.pk])
-    form = client.get(url).content.decode()
-    assert "XP awarded" in form and "took part" in form
-    _no_of_the_dead(form)
-    response = client.post(
-        url,
-        {"epilogue": "Fin.", f"p{alice.pk}_result": "played", f"p{alice.pk}_xp": 3,
-         f"p{bruno.pk}_result": "played"},
-    )  # fmt: skip
-    assert response.status_code == 302, response.content.decode()
-    with pytest.raises(Refusal, match="XP awarded: a whole number from 0 to 100"):
-        other = chapter_plan(actor=organiser, campaign=campaign, title="2")
-        too_much = [OutcomeInput(alice.pk, "played", answers={"xp": 500})]
-        chapter_close(actor=organiser, chapter=other, epilogue="x", outcomes=too_much)
-    # Nor does a modern RPG's close record Of the Dead's deaths and kills.
-    for foreign in ({"died": True}, {"kills": {"zonard": 1}}):
-        with pytest.raises(Refusal, match="does not ask that"):
-            chapter_close(
-                actor=organiser,
-                chapter=other,
-                epilogue="x",
-                outcomes=[OutcomeInput(alice.pk, "played", **foreign)],
-            )
-    settlement_apply(chapter_id=chapter.pk)
-    html = client.get(reverse("campaign-leaderboard", args=[campaign.pk])).content.decode()
-    assert "The party: Marseille" in html and "XP earned" in html
-    assert "<th>#</th>" not in html  # a party, not a ranking
-    _no_of_the_dead(html)
-    assert (
-        "3 XP awarded"
-        in client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
-    )
+# --- Modern RPG and Corporates: tests/campaigns/test_sheet_campaigns.py (per sheet entered).
 
 
 def test_the_overall_leaderboard_and_a_profiles_history_count_of_the_dead_only(kolaps):

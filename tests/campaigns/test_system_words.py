@@ -9,6 +9,7 @@ from django.utils import translation
 from campaigns.chapters.services import chapter_plan, vocation_choose
 from campaigns.models import VocationAssignment
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.votes.services import vote_open
 from characters.permissions import Refusal
 from characters.profiles.services import profile_create
 from rules.engine.systems import SYSTEMS, profile_systems, uses_profiles
@@ -153,3 +154,21 @@ def test_the_chapter_api_card_carries_no_other_systems_fields(client, two_campai
     card = client.get(reverse("api-chapter-detail", args=[chapter.pk])).json()
     assert "my_vocation" in card and "vocation" in card["players"][0]
     assert "armies" not in card and "k12" not in card
+
+
+def test_a_vote_on_vocations_is_offered_and_opened_only_in_of_the_dead(client, two_campaigns):
+    organiser, _alice, campaigns = two_campaigns
+    client.force_login(organiser)
+    for system, (campaign, _chapter) in campaigns.items():
+        form = client.get(reverse("vote-open", args=[campaign.pk])).content.decode()
+        assert ("vocation" in form.lower()) is (system == "of-the-dead"), system
+        assert "Candidate chapters" in form
+    rapid, rapid_chapter = campaigns["rapid40k"]
+    with pytest.raises(Refusal, match="Vocations are voted on in Of the Dead campaigns only"):
+        vote_open(actor=organiser, campaign=rapid, kind="vocations", chapter=rapid_chapter)
+    answer = client.post(
+        reverse("api-vote-open", args=[rapid.pk]),
+        {"kind": "vocations", "chapter": rapid_chapter.pk},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400 and not rapid.votes.exists()

@@ -379,11 +379,6 @@ AFTER = {"kolaps": _kolaps_after, "corporates": _corporates_after, "modern-rpg":
 # as a user would (typing what was missing), then ends as an expected failure naming it.
 # Remove a system's entry once its step is built: the walkthrough must then pass whole.
 KNOWN_GAPS = {
-    "rapid40k": (
-        "the Rapid 40000 close is not prefilled from the live table (a figure shot "
-        "down at the table leaves its squad's 'figures lost' empty and the epilogue says "
-        "'lost nobody')"
-    ),
     "corporates": (
         "a Corporates chapter's close and settlement (the close prefilled from the live "
         "table, the wound levels carried to the character sheet)"

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -40,16 +41,32 @@ def test_the_kolaps_table_names_weapons_as_the_catalogue_and_ranks_with_their_ac
 
 
 def test_the_campaign_list_calls_a_system_as_the_calculators_do(client):
+    """One name per system on every French page that names it: the home page, the campaign
+    list, a campaign's page, the new campaign's choices, the calculators' index and a
+    calculator, the catalogue."""
+    visitor = Client()
+    visitor.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     organiser = PlayerFactory()
-    campaign_create(organiser=organiser, name="Banlieue", system="modern-rpg")
+    campaign = campaign_create(organiser=organiser, name="Banlieue", system="modern-rpg")
     client = _french(client, organiser)
-    listing = client.get(reverse("campaign-list")).content.decode()
-    calculators = client.get(reverse("dice-calculators", args=["modern-rpg"])).content.decode()
+    pages = {
+        "home": visitor.get(reverse("home")).content.decode(),  # a visitor's: it names them
+    } | {
+        name: client.get(url).content.decode()
+        for name, url in {
+            "campaign list": reverse("campaign-list"),
+            "campaign": reverse("campaign-detail", args=[campaign.pk]),
+            "new campaign": reverse("campaign-create"),
+            "calculators": reverse("dice-calculators", args=["modern-rpg"]),
+            "a calculator": reverse("dice-calculator", args=["modern-rpg", "chase-test"]),
+            "catalogue": reverse("catalogue", args=["modern-rpg"]),
+        }.items()
+    }
     with translation.override("fr"):
         name = str(translation.gettext("Modern RPG"))
     assert name == "JdR moderne"
-    assert name in listing and name in calculators
-    assert "Modern RPG" not in listing
+    assert [page for page, html in pages.items() if name not in html] == []
+    assert [page for page, html in pages.items() if "Modern RPG" in html] == []
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from rules.labels import outcome_label, resolver_label
+from rules.engine.registry import RESOLVERS
+from rules.labels import RESOLVER_LABELS_BY_SYSTEM, outcome_label, resolver_label
 from rules.rolls.models import RollRecord
 from rules.rolls.services import roll_on_server
 from tests.factories import PlayerFactory
@@ -116,3 +117,49 @@ def test_rapid40k_roll_inputs_are_labelled_in_french(client):
                 (str(_("A Chef within command distance")).replace("'", "&#x27;"), "oui"),
             ]
         )
+
+
+@pytest.mark.parametrize("resolver", RESOLVERS, ids=lambda r: f"{r.system}:{r.name}")
+def test_every_resolver_has_its_calculators_name(resolver):
+    """The roll list named rolls by their resolvers: "damage", "action", "chase test",
+    "cold blood", "vehicle". Each resolver of each system has a name of its own."""
+    with translation.override("fr"):
+        title = resolver_label(resolver.name, resolver.system)
+    assert resolver.name in RESOLVER_LABELS_BY_SYSTEM[resolver.system]
+    assert title not in (resolver.name, resolver.name.replace("_", " "))
+
+
+RAPID40K_SAMPLES = {
+    "melee": {"a": {"figures": 2, "combat": 3}, "b": {"figures": 2, "combat": 3}},
+    "shooting": {"weapon": "bolter", "combat": 3, "target": {"figures": 3, "combat": 2}},
+    "overwatch": {"weapon": "bolter", "combat": 3, "target": {"figures": 3, "combat": 2}},
+    "deviation": {"quality": 3},
+    "morale": {"quality": 3},
+    "disengage": {"quality": 4},
+}
+
+
+@pytest.mark.parametrize(("name", "data"), RAPID40K_SAMPLES.items())
+def test_every_rapid40k_outcome_reads_as_a_sentence(name, data):
+    """ "a_wins", "b_wins", "stays_engaged", "on_target", "no_effect", "deviated", "holds":
+    every outcome a Rapid 40000 roll can have (its odds list them all) has its words."""
+    resolver = next(r for r in RESOLVERS if r.system == "rapid40k" and r.name == name)
+    outcomes = list(resolver.odds(data)["outcomes"])
+    assert outcomes
+    with translation.override("fr"):
+        said = {key: outcome_label(key, "rapid40k") for key in outcomes}
+    assert {key: text for key, text in said.items() if key.replace("_", " ") == text} == {}
+
+
+def test_an_of_the_dead_throw_shows_where_it_landed_as_its_calculator_does(client):
+    """The roll page draws the result with the template its system declares
+    (`GameSystem.index.result_template`), given the resolver as the calculator gives it: a
+    throw says where the explosive landed, not a damage line."""
+    player = PlayerFactory()
+    data = {"thrower": {"combat": 3, "physique": 3}, "size": "moderate", "distance_cm": 3}
+    record = roll_on_server(player=player, system="of-the-dead", name="throw", data=data)
+    assert record.outcome.get("on_target") is not None
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("roll-detail", args=[record.pk])).content.decode()
+    assert "It lands where aimed." in html or "It scatters" in html

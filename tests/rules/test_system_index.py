@@ -73,3 +73,21 @@ def test_the_api_keeps_the_resolver_names(client):
         content_type="application/json",
     )
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_campaign_links_its_settings_calculators_when_its_system_declares_them(client):
+    """The campaign page's "calculators with this campaign's settings" follows the system's
+    declaration (`GameSystem.index.reads_campaign_settings`), not its name."""
+    from campaigns.services import campaign_create
+    from rules.engine.systems import system_get
+    from tests.factories import PlayerFactory
+
+    organiser = PlayerFactory()
+    client.force_login(organiser)
+    for slug in ("corporates", "modern-rpg", "rapid40k", "kolaps"):
+        campaign = campaign_create(organiser=organiser, name=f"C {slug}", system=slug)
+        html = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+        shown = 'id="campaign-calculators-link"' in html
+        assert shown == system_get(slug).index.reads_campaign_settings, slug
+        assert shown == (slug in ("corporates", "modern-rpg")), slug

@@ -4,6 +4,7 @@ settlement counts from a close, and that every system declares what the campaign
 import pytest
 
 from rules.engine.systems import SYSTEMS, system_get
+from rules.engine.systems.corporates.catalogue import load_catalogue
 from rules.engine.systems.kolaps.campaign import avatar_lost
 from rules.engine.systems.rapid40k.campaign import squad_points_lost
 from rules.engine.systems.seam import Figures, Member, Per, Record, score_of
@@ -94,3 +95,25 @@ def test_every_system_declares_its_campaign(system):
     assert system.standings.columns
     assert system.standings.ranked == bool(system.standings.score)
     assert system.settle([]) == {}
+
+
+def test_corporates_asks_each_sheets_levels_at_the_end_cl3():
+    """CL3: "each character's fatigue and wound levels carry from session to session": the
+    close asks them per sheet entered, within the sheet's levels (catalogue `levels_max`),
+    and the party is shown, not a ranking."""
+    close = system_get("corporates").close
+    asked = {f.name: f.maximum for f in close.asked(Per.ENTRY)}
+    assert close.per is Per.ENTRY and close.results == ("played",)
+    levels_max = load_catalogue().sheet["levels_max"]
+    assert asked == {"fatigue": levels_max, "wounds": levels_max}
+    assert not system_get("corporates").standings.ranked
+
+
+def test_the_modern_rpg_asks_each_sheets_xp_stress_and_wounds_cl4():
+    """CL4: "the organiser awards XP at a chapter's close (0 by default) ...; stress and
+    wounds carry over": asked per sheet entered; the XP counts in the ledger."""
+    close = system_get("modern-rpg").close
+    assert close.per is Per.ENTRY
+    assert [f.name for f in close.asked(Per.ENTRY)] == ["xp", "stress", "wounds"]
+    settled = system_get("modern-rpg").settle([Record(1, "played", counts={"xp": 2, "stress": 3})])
+    assert settled == {1: Figures(xp=2)}

@@ -16,7 +16,19 @@ from rules.engine.systems.kolaps import campaign as kolaps
 from rules.engine.systems.modern import campaign as modern
 from rules.engine.systems.of_the_dead import campaign as of_the_dead
 from rules.engine.systems.rapid40k import campaign as rapid40k
-from rules.engine.systems.seam import Close, Roster, Settle, Standings, Words, gettext_noop
+from rules.engine.systems.seam import (
+    NO_INDEX,
+    Address,
+    Calculator,
+    Close,
+    Index,
+    Roster,
+    Settle,
+    Standings,
+    Words,
+    calculators,
+    gettext_noop,
+)
 
 __all__ = ["SYSTEMS", "GameSystem", "UnknownSystem", "gettext_noop", "system_get"]
 
@@ -31,7 +43,8 @@ class GameSystem:
     unit or an army is entered into each chapter (`campaigns.chapters.entries` describes
     each); a sheet is the player's character. `close`, `settle`, `standings`, `words`: what
     the close of a chapter asks, what the settlement keeps, how the standings rank, and the
-    words its pages use (`rules.engine.systems.seam`)."""
+    words its pages use (`rules.engine.systems.seam`). `index`: what its index at
+    `/rules/<system>/` lists (calculators, the table's pick-up game)."""
 
     slug: str
     name: str
@@ -42,6 +55,7 @@ class GameSystem:
     settle: Settle
     standings: Standings
     words: Words
+    index: Index = NO_INDEX
 
     @property
     def uses_profiles(self) -> bool:
@@ -63,6 +77,15 @@ SYSTEMS: tuple[GameSystem, ...] = (
         settle=kolaps.SETTLE,
         standings=kolaps.STANDINGS,
         words=kolaps.WORDS,
+        index=Index(
+            calculators=(
+                Calculator("test", "kolaps-test", Address.ROUTE, gettext_noop("Talent test")),
+                Calculator("ranged", "kolaps-ranged", Address.ROUTE, gettext_noop("Ranged combat")),
+                Calculator("melee", "kolaps-melee", Address.ROUTE, gettext_noop("Melee")),
+            ),
+            table="table-new",
+            result_template="rules/calculators/_result.html",
+        ),
     ),
     GameSystem(
         slug="of-the-dead",
@@ -77,6 +100,15 @@ SYSTEMS: tuple[GameSystem, ...] = (
         settle=of_the_dead.SETTLE,
         standings=of_the_dead.STANDINGS,
         words=of_the_dead.WORDS,
+        index=Index(
+            calculators=(
+                Calculator("brawl", "of-the-dead-calculator", title=gettext_noop("Brawl")),
+                Calculator("shot", "of-the-dead-calculator", title=gettext_noop("Shot")),
+                Calculator("throw", "of-the-dead-calculator", title=gettext_noop("Explosive")),
+            ),
+            table="table-new-of-the-dead",
+            result_template="rules/calculators/_of_the_dead_result.html",
+        ),
     ),
     GameSystem(
         slug="rapid40k",
@@ -88,6 +120,14 @@ SYSTEMS: tuple[GameSystem, ...] = (
         settle=rapid40k.SETTLE,
         standings=rapid40k.STANDINGS,
         words=rapid40k.WORDS,
+        index=Index(
+            calculators=calculators(
+                "rapid40k-calculator",
+                Address.RESOLVER,
+                *("cost", "melee", "shooting", "overwatch", "deviation", "morale"),
+                *("disengage", "vehicle"),
+            )
+        ),
     ),
     GameSystem(
         slug="corporates",
@@ -99,6 +139,22 @@ SYSTEMS: tuple[GameSystem, ...] = (
         settle=corporates.SETTLE,
         standings=corporates.STANDINGS,
         words=corporates.WORDS,
+        index=Index(
+            calculators=(
+                *calculators(
+                    "dice-calculator",
+                    Address.SYSTEM_PAGE,
+                    *("action", "reaction", "shot", "damage", "covering_fire", "melee"),
+                    *("critical", "cyber", "takedown", "ramming"),
+                ),
+                Calculator(
+                    "schedule", "corporates-turn", Address.ROUTE, gettext_noop("Turn tracker")
+                ),
+            ),
+            table="table-new",
+            table_asks_system=True,
+            reads_campaign_settings=True,
+        ),
     ),
     GameSystem(
         slug="modern-rpg",
@@ -110,6 +166,20 @@ SYSTEMS: tuple[GameSystem, ...] = (
         settle=modern.SETTLE,
         standings=modern.STANDINGS,
         words=modern.WORDS,
+        index=Index(
+            calculators=(
+                *calculators(
+                    "dice-calculator",
+                    Address.SYSTEM_PAGE,
+                    *("test", "cold_blood", "attitude", "combat", "healing", "chase"),
+                    "chase_test",
+                ),
+                Calculator("chase", "modern-chase", Address.ROUTE, gettext_noop("Chase tracker")),
+            ),
+            table="table-new",
+            table_asks_system=True,
+            reads_campaign_settings=True,
+        ),
     ),
 )
 

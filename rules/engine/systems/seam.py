@@ -86,6 +86,18 @@ class Close:
         return tuple(f for f in self.fields if f.per is per)
 
 
+def entry_close(*fields: CloseField, settles: str) -> Close:
+    """What the close asks of each roster entered (a KOLAPS unit, a Rapid 40000 army): its
+    result (victory, draw or defeat), the side it played on, then `fields`."""
+    side = CloseField("side", gettext_noop("Side (if any)"), Kind.TEXT, Per.ENTRY)
+    return Close(
+        per=Per.ENTRY,
+        results=("victory", "draw", "defeat"),
+        fields=(side, *fields),
+        settles=settles,
+    )
+
+
 # --- The settlement's pure part ------------------------------------------------------------
 
 
@@ -147,11 +159,12 @@ def side_of(record: Record) -> str:
 
 
 def settle_losses(
-    records: Sequence[Record], lost_value: Callable[[Member], int]
+    records: Sequence[Record], lost_value: Callable[[Member], int], *, characters: bool = True
 ) -> dict[int, Figures]:
     """Each participant's value lost (`lost_value` of each member) and the value the other
     sides lost (destroyed): RULES-NOTES CL1 (VU destroyed and lost) and CL2 (points
-    destroyed). With more than two sides, every other side's losses count as destroyed."""
+    destroyed). With more than two sides, every other side's losses count as destroyed.
+    `characters`: its members are characters, and those lost are counted (CL1)."""
     lost = {r.player_id: sum(lost_value(m) for m in r.members) for r in records}
     by_side: dict[str, int] = {}
     for record in records:
@@ -161,7 +174,7 @@ def settle_losses(
         r.player_id: Figures(
             value_lost=lost[r.player_id],
             value_destroyed=everything - by_side[side_of(r)],
-            characters_lost=sum(1 for m in r.members if m.figures == 1 and m.lost),
+            characters_lost=sum(1 for m in r.members if m.lost) if characters else 0,
         )
         for r in records
     }
@@ -208,9 +221,80 @@ def score_of(terms: Sequence[Term], statistics: Mapping[str, int | None]) -> int
 WIN_DRAW_LOSS = (Term("chapters_won", 3), Term("chapters_drawn", 1))
 
 
+def results_standings(
+    *columns: Column, won: str, lost: str, tie_breaks: tuple[tuple[Term, ...], ...]
+) -> Standings:
+    """A table of results: chapters played, won (3 points), drawn (1), lost (0), headed
+    `won` and `lost` in the system's words, then `columns` (RULES-NOTES CL1, CL2)."""
+    return Standings(
+        columns=(
+            Column("chapters_played", gettext_noop("Played")),
+            Column("chapters_won", won),
+            Column("chapters_drawn", gettext_noop("Draws")),
+            Column("chapters_lost", lost),
+            *columns,
+        ),
+        score=WIN_DRAW_LOSS,
+        score_heading=gettext_noop("Standing points"),
+        tie_breaks=tie_breaks,
+    )
+
+
 @dataclass(frozen=True)
 class Words:
     """The nouns a system's campaign pages use for what a player brings and its value."""
 
     entry: str = ""  # "unit", "army"
     value: str = ""  # "VU", "points"
+
+
+# --- The system's index (`/rules/<system>/`) -----------------------------------------------
+
+
+class Address(StrEnum):
+    """How a calculator's page is addressed from its URL name (`Calculator.route`)."""
+
+    ROUTE = "route"  # the route alone (`kolaps-test`)
+    RESOLVER = "resolver"  # the route and the resolver's name (`/rules/of-the-dead/brawl/`)
+    SYSTEM_PAGE = "system-page"  # the route, the system and the resolver in kebab-case
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A page of the system's index: the resolver whose odds it shows (and the API answers,
+    when the registry has it), its page, and its title ("": the resolver's own label)."""
+
+    resolver: str
+    route: str
+    address: Address = Address.RESOLVER
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Index:
+    """What the system's index lists: its calculators in order, where a pick-up game at the
+    table starts (a URL name, told the system when `table_asks_system`; "": from a chapter
+    only), and whether its calculators read a campaign's rules settings (`?campaign=`)."""
+
+    calculators: tuple[Calculator, ...]
+    table: str = ""
+    table_asks_system: bool = False
+    reads_campaign_settings: bool = False
+    # How a server roll's whole result is shown (its calculator's template; "": the facts
+    # the roll came to, `rules.templatetags.outcomes.roll_facts`).
+    result_template: str = ""
+
+    @property
+    def drawn_from_schemas(self) -> bool:
+        """Its calculators are drawn from its resolvers' schemas (`Address.SYSTEM_PAGE`:
+        `rules.dice_calculators`), and its rolls are read in their words."""
+        return any(c.address is Address.SYSTEM_PAGE for c in self.calculators)
+
+
+def calculators(route: str, address: Address, *resolvers: str) -> tuple[Calculator, ...]:
+    """Calculators of one page shape, titled by their resolvers' labels."""
+    return tuple(Calculator(name, route, address) for name in resolvers)
+
+
+# A system without calculators of its own (the tests' sixth system).
+NO_INDEX = Index(calculators=())

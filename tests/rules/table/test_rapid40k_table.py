@@ -19,7 +19,6 @@ from campaigns.systems.rapid40k import squad_figures
 from characters.permissions import Refusal
 from characters.rapid40k import services as armies
 from rules.engine.registry import resolver_get
-from rules.table import services as table_services
 from rules.table.models import Combatant, Encounter
 from rules.table.services import (
     ActionInput,
@@ -30,6 +29,7 @@ from rules.table.services import (
     encounter_odds,
     encounter_undo,
 )
+from rules.table.services import play as table_services
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

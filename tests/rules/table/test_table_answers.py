@@ -66,11 +66,12 @@ def test_an_action_answers_its_new_state_in_a_fixed_number_of_queries(
     url = reverse("api-table-act", args=[encounter.pk])
     body = {"kind": "wound", "target": target.pk, "wound": "superficial"}
     assert api.post(url, body, format="json").status_code == 200
-    # savepoint; the encounter fetched, authorised, locked and its version counted in one
-    # UPDATE ... RETURNING; combatants; the combatant; the server's roll with the log line
-    # naming it (one INSERT); release: the encounter's row is not written again (its turn
-    # and phase did not change), nothing read back for the answer.
-    with django_assert_num_queries(6):
+    # savepoint; the encounter fetched, authorised and locked in one SELECT ... FOR UPDATE
+    # (`Encounter.objects.visible_to`); combatants; the combatant; the encounter's version;
+    # the server's roll with the log line naming it (one INSERT); release: nothing read back
+    # for the answer. (6 while the lock was a hand-written UPDATE ... RETURNING that
+    # counted the version too.)
+    with django_assert_num_queries(7):
         answer = api.post(url, body, format="json")
     assert answer.status_code == 200
     state = answer.json()
@@ -106,12 +107,12 @@ def test_an_undo_answers_its_new_state_in_a_fixed_number_of_queries(
     assert api.post(act, body, format="json").status_code == 200
     assert api.post(undo, {}, format="json").status_code == 200
     assert api.post(act, body, format="json").status_code == 200
-    # savepoint; the encounter fetched, authorised, locked and its version counted in one
-    # UPDATE ... RETURNING; the newest line (the action undone); combatants; the target's
-    # changed fields; the undo's line; the action marked undone; release: nothing read back
-    # for the answer (14 before: a fetch, the target read through the line, and the state
-    # read again).
-    with django_assert_num_queries(8):
+    # savepoint; the encounter fetched, authorised and locked in one SELECT ... FOR UPDATE
+    # (`Encounter.objects.visible_to`); the newest line (the action undone); combatants; the
+    # target's changed fields; the encounter's version; the undo's line; the action marked
+    # undone; release: nothing read back for the answer (8 while the lock was a hand-written
+    # UPDATE ... RETURNING that counted the version too; 14 before that).
+    with django_assert_num_queries(9):
         answer = api.post(undo, {}, format="json")
     assert answer.status_code == 200
     state = answer.json()

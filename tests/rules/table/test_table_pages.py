@@ -275,17 +275,20 @@ def test_the_api_action_tells_an_outsider_nothing_of_the_encounter(game):
 
 
 def test_it_locks_for_the_api_action_exactly_whom_the_pages_let_see_the_encounter():
-    """The action's lock authorises in its SQL (so an outsider locks nothing): it lets
-    through exactly who `encounter_role` lets see the encounter, for a pick-up game and a
-    chapter's encounter, members, co-organisers, players of a combatant and outsiders."""
+    """The page's fetch and the action's lock read who sees the encounter from the same
+    queryset (`Encounter.objects.visible_to`): for a pick-up game and a chapter's
+    encounter, members, co-organisers, players of a combatant and outsiders, the page opens
+    for whom the lock lets through, and for them only."""
     from django.db import transaction
+    from django.http import Http404
 
     from campaigns.chapters.entries import chapter_unit_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.models import Membership
-    from campaigns.permissions import CAN_VIEW
     from campaigns.services import campaign_add_participant, campaign_create, co_organiser_add
-    from rules.table.services import _lock_row_visible, encounter_create_for_chapter, encounter_role
+    from rules.table.selectors import encounter_get_for_user
+    from rules.table.services import encounter_create_for_chapter
+    from rules.table.services.lock import lock_by_id
 
     organiser, anna, boris, cora, stray, outsider = (
         PlayerFactory(username=name)
@@ -305,12 +308,19 @@ def test_it_locks_for_the_api_action_exactly_whom_the_pages_let_see_the_encounte
     Membership.objects.filter(campaign=campaign, player=stray).delete()
     seen = {}
     for encounter in (pick_up, in_chapter):
-        encounter = Encounter.objects.select_related("chapter__campaign").get(pk=encounter.pk)
         for user in (organiser, anna, boris, cora, stray, outsider):
             with transaction.atomic():
-                locked = _lock_row_visible(encounter.pk, user) is not None
+                try:
+                    lock_by_id(user, encounter.pk, None)
+                    locked = True
+                except Http404:
+                    locked = False
                 transaction.set_rollback(True)
-            assert locked == bool(encounter_role(user, encounter) & CAN_VIEW)
+            try:
+                shown = encounter_get_for_user(user, encounter.pk) is not None
+            except Http404:
+                shown = False
+            assert locked == shown
             seen[encounter.title, user.username] = locked
     assert [who for (title, who), sees in seen.items() if sees and title == "Gare"] == [
         "anna",

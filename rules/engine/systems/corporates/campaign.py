@@ -2,34 +2,49 @@
 
 The rule text has no campaign: RULES-NOTES CL3 is the product's reading. "Each character's
 fatigue and wound levels carry from session to session until the organiser records care
-between sessions." The close records who took part; what carries lives on the character
-sheets, so the campaign shows its party, not a ranking.
+between sessions." Each player enters a character sheet into a chapter; the close asks, per
+character, that it took part and the fatigue and wound levels it ended the session with
+(the levels the sheet carries: "Répartition des niveaux de dommages" splits each hit into
+fatigue and wounds), and the settlement carries them to the sheet
+(`campaigns.systems.sheets`). The text is a game master's roleplaying game with no winner,
+so the campaign shows its party, not a ranking.
 """
 
-from rules.engine.systems.seam import (
-    Close,
-    Column,
-    Per,
-    Roster,
-    Standings,
-    Words,
-    gettext_noop,
-    settle_nothing,
-)
+from rules.engine.systems import seam
+from rules.engine.systems.corporates.catalogue import load_catalogue
 
-ROSTER = Roster.SHEET
-CLOSE = Close(
-    per=Per.PLAYER,
+LEVELS_MAX: int = load_catalogue().sheet["levels_max"]
+
+ROSTER = seam.Roster.SHEET
+CLOSE = seam.Close(
+    per=seam.Per.ENTRY,
     results=("played",),
-    settles=gettext_noop(
-        "Closing stores the record for good; fatigue and wounds stay on the character sheets."
+    fields=(
+        seam.CloseField(
+            "fatigue",
+            seam.gettext_noop("Fatigue levels at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
+            maximum=LEVELS_MAX,
+        ),
+        seam.CloseField(
+            "wounds",
+            seam.gettext_noop("Wound levels at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
+            maximum=LEVELS_MAX,
+        ),
+    ),
+    settles=seam.gettext_noop(
+        "Closing stores the record for good; when the chapter is settled, each character's "
+        "sheet takes the fatigue and wound levels it ended the session with."
     ),
 )
-SETTLE = settle_nothing
-STANDINGS = Standings(
-    columns=(Column("chapters_played", gettext_noop("Sessions played")),),
+SETTLE = seam.settle_nothing
+STANDINGS = seam.Standings(
+    columns=(seam.Column("chapters_played", seam.gettext_noop("Sessions played")),),
     score=(),
     score_heading="",
     ranked=False,
 )
-WORDS = Words()
+WORDS = seam.Words()

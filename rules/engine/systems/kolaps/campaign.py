@@ -11,8 +11,6 @@ ties broken by VU destroyed, then VU lost (fewer is better)."
 from collections.abc import Sequence
 
 from rules.engine.systems.seam import (
-    WIN_DRAW_LOSS,
-    Close,
     CloseField,
     Column,
     Figures,
@@ -21,33 +19,29 @@ from rules.engine.systems.seam import (
     Per,
     Record,
     Roster,
-    Standings,
     Term,
     Words,
+    entry_close,
     gettext_noop,
+    results_standings,
     settle_losses,
 )
 
 ROSTER = Roster.UNIT
-CLOSE = Close(
-    per=Per.ENTRY,
-    results=("victory", "draw", "defeat"),
-    fields=(
-        CloseField("side", gettext_noop("Side (if any)"), Kind.TEXT, Per.ENTRY),
-        CloseField(
-            "lost",
-            gettext_noop("Characters dead (death roll)"),
-            Kind.MEMBERS,
-            Per.ENTRY,
-            help=gettext_noop("The dead leave their unit for good when the chapter is settled."),
-        ),
-        CloseField("wounded", gettext_noop("Characters wounded"), Kind.MEMBERS, Per.ENTRY),
-        CloseField(
-            "changed_side",
-            gettext_noop("Characters who changed sides (K12)"),
-            Kind.MEMBERS,
-            Per.ENTRY,
-        ),
+CLOSE = entry_close(
+    CloseField(
+        "lost",
+        gettext_noop("Characters dead (death roll)"),
+        Kind.MEMBERS,
+        Per.ENTRY,
+        help=gettext_noop("The dead leave their unit for good when the chapter is settled."),
+    ),
+    CloseField("wounded", gettext_noop("Characters wounded"), Kind.MEMBERS, Per.ENTRY),
+    CloseField(
+        "changed_side",
+        gettext_noop("Characters who changed sides (K12)"),
+        Kind.MEMBERS,
+        Per.ENTRY,
     ),
     settles=gettext_noop(
         "Closing stores the record for good; the dead leave their unit and the standings "
@@ -72,18 +66,12 @@ def avatar_lost(record: Record) -> bool:
 
 
 SETTLE = settle
-STANDINGS = Standings(
-    columns=(
-        Column("chapters_played", gettext_noop("Played")),
-        Column("chapters_won", gettext_noop("Victories")),
-        Column("chapters_drawn", gettext_noop("Draws")),
-        Column("chapters_lost", gettext_noop("Defeats")),
-        Column("value_destroyed", gettext_noop("VU destroyed")),
-        Column("value_lost", gettext_noop("VU lost")),
-        Column("characters_lost", gettext_noop("Characters lost")),
-    ),
-    score=WIN_DRAW_LOSS,
-    score_heading=gettext_noop("Standing points"),
+STANDINGS = results_standings(
+    Column("value_destroyed", gettext_noop("VU destroyed")),
+    Column("value_lost", gettext_noop("VU lost")),
+    Column("characters_lost", gettext_noop("Characters lost")),
+    won=gettext_noop("Victories"),
+    lost=gettext_noop("Defeats"),
     tie_breaks=((Term("value_destroyed"),), (Term("value_lost", -1),)),
 )
 WORDS = Words(entry=gettext_noop("unit"), value="VU")

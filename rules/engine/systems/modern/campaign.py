@@ -4,39 +4,56 @@ The rule text has no campaign: RULES-NOTES CL4 is the product's reading. "The or
 awards XP at a chapter's close (0 by default); a player spends it as at creation ...;
 stress and wounds carry over. Its campaign page shows the party (who played, XP, stress,
 wounds), not a ranking."
+
+Each player enters a character sheet into a chapter; the close asks, per character, the XP
+awarded and the stress and hit points lost it ended the session with (the sheet's own
+values), and the settlement carries them to the sheet (`campaigns.systems.sheets`).
 """
 
-from rules.engine.systems.seam import (
-    Close,
-    CloseField,
-    Column,
-    Kind,
-    Per,
-    Roster,
-    Standings,
-    Words,
-    gettext_noop,
-    settle_xp,
-)
+from rules.engine.systems import seam
 
-ROSTER = Roster.SHEET
-CLOSE = Close(
-    per=Per.PLAYER,
+# The sheet's limits: stress "est un indice qui débute à zéro" (the sheet keeps it up to 24);
+# hit points below 0 kill, kept from -100 so that a death is still written down.
+MAX_STRESS = 24
+HP_MIN, HP_MAX = -100, 100
+
+ROSTER = seam.Roster.SHEET
+CLOSE = seam.Close(
+    per=seam.Per.ENTRY,
     results=("played",),
-    fields=(CloseField("xp", gettext_noop("XP awarded"), Kind.COUNT, Per.PLAYER, maximum=100),),
-    settles=gettext_noop(
-        "Closing stores the record for good; the XP awarded is added to the party's page "
-        "when the chapter is settled. Stress and wounds stay on the character sheets."
+    fields=(
+        seam.CloseField(
+            "xp", seam.gettext_noop("XP awarded"), seam.Kind.COUNT, seam.Per.ENTRY, maximum=100
+        ),
+        seam.CloseField(
+            "stress",
+            seam.gettext_noop("Stress at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
+            maximum=MAX_STRESS,
+        ),
+        seam.CloseField(
+            "wounds",
+            seam.gettext_noop("Hit points lost at the end"),
+            seam.Kind.COUNT,
+            seam.Per.ENTRY,
+            maximum=HP_MAX - HP_MIN,
+            help=seam.gettext_noop("Below the character's maximum: 0 is unhurt."),
+        ),
+    ),
+    settles=seam.gettext_noop(
+        "Closing stores the record for good; when the chapter is settled, each character's "
+        "sheet takes the XP awarded, its stress and its hit points."
     ),
 )
-SETTLE = settle_xp
-STANDINGS = Standings(
+SETTLE = seam.settle_xp
+STANDINGS = seam.Standings(
     columns=(
-        Column("chapters_played", gettext_noop("Sessions played")),
-        Column("xp", gettext_noop("XP earned")),
+        seam.Column("chapters_played", seam.gettext_noop("Sessions played")),
+        seam.Column("xp", seam.gettext_noop("XP earned")),
     ),
     score=(),
     score_heading="",
     ranked=False,
 )
-WORDS = Words()
+WORDS = seam.Words()

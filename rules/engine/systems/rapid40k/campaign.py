@@ -7,34 +7,27 @@ not carry over: each game is fought at the agreed army cost. Standings: win 3, d
 loss 0; ties broken by points destroyed minus points lost."
 """
 
-from collections.abc import Sequence
+from functools import partial
 
 from rules.engine.systems.seam import (
-    WIN_DRAW_LOSS,
-    Close,
     CloseField,
     Column,
-    Figures,
     Kind,
     Member,
     Per,
-    Record,
     Roster,
-    Standings,
+    Settle,
     Term,
     Words,
+    entry_close,
     gettext_noop,
+    results_standings,
     settle_losses,
 )
 
 ROSTER = Roster.ARMY
-CLOSE = Close(
-    per=Per.ENTRY,
-    results=("victory", "draw", "defeat"),
-    fields=(
-        CloseField("side", gettext_noop("Side (if any)"), Kind.TEXT, Per.ENTRY),
-        CloseField("figures_lost", gettext_noop("Figures lost"), Kind.COUNT, Per.MEMBER),
-    ),
+CLOSE = entry_close(
+    CloseField("figures_lost", gettext_noop("Figures lost"), Kind.COUNT, Per.MEMBER),
     settles=gettext_noop(
         "Closing stores the record for good; the standings are settled afterwards from it. "
         "Losses do not carry over: each game is fought at the agreed army cost."
@@ -57,26 +50,14 @@ def squad_points_lost(squad: Member) -> int:
     return points_lost(squad.value, squad.figures, squad.lost)
 
 
-def settle(records: Sequence[Record]) -> dict[int, Figures]:
-    """CL2: each army's points lost and the points the other sides lost (destroyed)."""
-    return {
-        player_id: Figures(value_destroyed=f.value_destroyed, value_lost=f.value_lost)
-        for player_id, f in settle_losses(records, squad_points_lost).items()
-    }
-
-
-SETTLE = settle
-STANDINGS = Standings(
-    columns=(
-        Column("chapters_played", gettext_noop("Played")),
-        Column("chapters_won", gettext_noop("Wins")),
-        Column("chapters_drawn", gettext_noop("Draws")),
-        Column("chapters_lost", gettext_noop("Losses")),
-        Column("value_destroyed", gettext_noop("Points destroyed")),
-        Column("value_lost", gettext_noop("Points lost")),
-    ),
-    score=WIN_DRAW_LOSS,
-    score_heading=gettext_noop("Standing points"),
+# CL2: each army's points lost and the points the other sides lost (destroyed); a squad
+# is not a character: none is counted lost.
+SETTLE: Settle = partial(settle_losses, lost_value=squad_points_lost, characters=False)
+STANDINGS = results_standings(
+    Column("value_destroyed", gettext_noop("Points destroyed")),
+    Column("value_lost", gettext_noop("Points lost")),
+    won=gettext_noop("Wins"),
+    lost=gettext_noop("Losses"),
     tie_breaks=((Term("value_destroyed"), Term("value_lost", -1)),),
 )
 WORDS = Words(entry=gettext_noop("army"), value=gettext_noop("points"))
