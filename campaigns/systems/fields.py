@@ -1,5 +1,5 @@
 """What a campaign's API answers carry of each kind of roster: a campaign speaks only its
-system's words (issue #24: "A campaign of one system never shows another's words").
+system's words ("A campaign of one system never shows another's words").
 
 The campaign, chapter and settlement cards are shared by every system; some of their
 fields belong to what one kind of roster brings (`ROSTER_FIELDS`: an Of the Dead profile's
