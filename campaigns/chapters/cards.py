@@ -10,6 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext
+
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
 from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
@@ -39,7 +41,7 @@ from characters.permissions import Role
 from characters.profiles.cards import ProfileCard, profile_card_of, trauma_lines
 from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems import system_get
-from rules.engine.systems.seam import Close, Per, Words
+from rules.engine.systems.seam import Close, Kind, Per, Words
 
 # The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
 # import: tests/rules/table/test_table_systems.py keeps the two equal).
@@ -58,6 +60,16 @@ class PlayerLine:
 
 
 @dataclass(frozen=True)
+class RecordedLevel:
+    """One number a character sheet's close recorded (its levels at the end, its XP), under
+    the close's own words (`rules.engine.systems.<system>.campaign`)."""
+
+    name: str
+    label: str
+    value: int
+
+
+@dataclass(frozen=True)
 class OutcomeLine:
     player: str
     side: str
@@ -65,6 +77,9 @@ class OutcomeLine:
     died: bool
     kills: dict[str, int]
     notes: str
+    # A roleplaying system's close: the character sheet's name as recorded, and its numbers.
+    sheet: str = ""
+    levels: list[RecordedLevel] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -364,7 +379,14 @@ _OUTCOMES = CompiledRead(
         ChapterOutcome.objects.filter(chapter_id=chapter)
         .order_by("pk")
         .values_list(
-            "player__display_name", "player__username", "side", "result", "died", "kills", "notes"
+            "player__display_name",
+            "player__username",
+            "side",
+            "result",
+            "died",
+            "kills",
+            "notes",
+            "record",
         )
     )
 )
@@ -436,6 +458,11 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
                 checks=verdict.checks if verdict else [],
             )
         )
+    recorded = [
+        (f.name, gettext(f.label))
+        for f in system_get(campaign.system).close.asked(Per.ENTRY)
+        if f.kind is Kind.COUNT
+    ]
     outcomes = [
         OutcomeLine(
             player=display or username,
@@ -444,8 +471,11 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
             died=died,
             kills=kills,
             notes=notes,
+            **_sheet_record(record, recorded),
         )
-        for display, username, side, result, died, kills, notes in _OUTCOMES.rows(chapter.pk)
+        for display, username, side, result, died, kills, notes, record in _OUTCOMES.rows(
+            chapter.pk
+        )
     ]
     units = [
         UnitLine(
@@ -596,6 +626,21 @@ def close_card(user, chapter: Chapter) -> CloseCard:
         entries=entries,
         table_record=_table_record(chapter) if shown else {},
     )
+
+
+def _sheet_record(record: dict, recorded: list[tuple[str, str]]) -> dict:
+    """What a character sheet's close recorded (`campaigns.systems.sheets`: its `sheet` and
+    the close's answers), for the chapter's record; nothing for another system's record."""
+    if not isinstance(record, dict) or "sheet" not in record:
+        return {}
+    return {
+        "sheet": str(record.get("entry", "")),
+        "levels": [
+            RecordedLevel(name, label, record[name])
+            for name, label in recorded
+            if isinstance(record.get(name), int)
+        ],
+    }
 
 
 # --- Upcoming chapters ------------------------------------------------------------------------

@@ -323,8 +323,10 @@ class SheetEntryForm(EntryForm):
 def table_close_initial(card) -> dict:
     """What the live encounter told the chapter, as the close form's first answers for the
     organiser to review: each army's figures lost per squad, from the table's account so
-    far or at its end (`close_card`); once it has ended, the characters lost ticked, an
-    epilogue and notable events drafted from the sides' losses, wounds and Moral."""
+    far or at its end (`close_card`); once it has ended, each character sheet's levels
+    (Corporates fatigue and wounds, modern hit points lost and stress), the characters
+    lost ticked, an epilogue and notable events drafted from the sides' losses, wounds and
+    Moral."""
     record = card.table_record or {}
     initial: dict = {}
     # Rapid 40000: the figures each squad of an army lost.
@@ -333,6 +335,10 @@ def table_close_initial(card) -> dict:
             initial[f"{card.entry_prefix}{army_id}_figures_lost_{squad['squad']}"] = squad["lost"]
     if not record.get("ended"):
         return initial
+    # Corporates, the modern RPG: the levels each character sheet entered ended with.
+    for sheet_id, levels in (record.get("sheets") or {}).items():
+        for name, value in levels.items():
+            initial[f"{card.entry_prefix}{sheet_id}_{name}"] = value
     for unit_id, unit in (record.get("units") or {}).items():
         initial[f"u{unit_id}_lost"] = [str(pk) for pk in unit.get("lost_ids", [])]
         initial[f"u{unit_id}_side"] = unit.get("side", "")

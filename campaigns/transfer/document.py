@@ -26,6 +26,8 @@ from campaigns.models import (
     CampaignEvent,
     Chapter,
     ChapterArmyEntry,
+    ChapterCorporatesEntry,
+    ChapterModernEntry,
     ChapterOutcome,
     ChapterSettlement,
     ChapterUnitEntry,
@@ -37,6 +39,7 @@ from campaigns.models import (
     Vote,
 )
 from campaigns.transfer import game
+from characters.corporates.models import CorporatesCharacter
 from characters.models import (
     KolapsCharacter,
     KolapsUnit,
@@ -46,6 +49,7 @@ from characters.models import (
     Rapid40kSquad,
     Trauma,
 )
+from characters.modern.models import ModernCharacter
 from rules.engine.systems import uses_profiles
 
 FORMAT = "chronique.campaign"
@@ -62,6 +66,8 @@ LEFT_OUT = {"share_token"}
 PRIVATE = {
     Profile: {"portrait_url", "description"},
     Trauma: {"notes"},
+    CorporatesCharacter: {"description"},
+    ModernCharacter: {"description"},
 }
 
 
@@ -84,6 +90,18 @@ def _units(campaign: Campaign) -> models.Q:
 def _armies(campaign: Campaign) -> models.Q:
     entered = ChapterArmyEntry.objects.filter(chapter__campaign=campaign).values("army_id")
     return models.Q(pk__in=entered)
+
+
+def _corporates_sheets(campaign: Campaign) -> models.Q:
+    """The Corporates character sheets entered into the campaign's chapters."""
+    entered = ChapterCorporatesEntry.objects.filter(chapter__campaign=campaign)
+    return models.Q(pk__in=entered.values("character_id"))
+
+
+def _modern_sheets(campaign: Campaign) -> models.Q:
+    """The modern RPG character sheets entered into the campaign's chapters."""
+    entered = ChapterModernEntry.objects.filter(chapter__campaign=campaign)
+    return models.Q(pk__in=entered.values("character_id"))
 
 
 def _profiles(campaign: Campaign) -> models.Q:
@@ -115,6 +133,11 @@ _TABLES = (
     ("votes", Vote, lambda c: models.Q(campaign=c), ("candidates",)),
     ("ballots", Ballot, lambda c: models.Q(vote__campaign=c), ()),
     ("vocations", VocationAssignment, lambda c: models.Q(chapter__campaign=c), ()),
+    # Before the outcomes: a close's record names the sheet it carries to (`sheet`).
+    ("corporates_characters", CorporatesCharacter, _corporates_sheets, ()),
+    ("corporates_entries", ChapterCorporatesEntry, lambda c: models.Q(chapter__campaign=c), ()),
+    ("modern_characters", ModernCharacter, _modern_sheets, ()),
+    ("modern_entries", ChapterModernEntry, lambda c: models.Q(chapter__campaign=c), ()),
     ("outcomes", ChapterOutcome, lambda c: models.Q(chapter__campaign=c), ()),
     ("kolaps_units", KolapsUnit, _units, ()),
     ("kolaps_characters", KolapsCharacter, _unit_members, ()),
@@ -155,13 +178,24 @@ def _is_outside_reference(f: models.Field) -> bool:
 TABLES = tuple(Table(name, model, rows, m2m, _fields(model)) for name, model, rows, m2m in _TABLES)
 TABLE_OF = {t.model: t for t in TABLES}
 
-# Ids inside JSON values: (table, field, key) → the table the id belongs to.
+# Ids inside JSON values: (table, field, key) → the table the id belongs to (`SHEETS`: the
+# character sheets of the campaign's system, `id_table`).
+SHEETS = "sheets"
 JSON_IDS = {
     ("history", "data", "chapter"): "chapters",
     ("history", "data", "vote"): "votes",
     ("history", "data", "unit"): "kolaps_units",
     ("ledger", "effects", "trauma"): "traumas",
+    ("outcomes", "record", "sheet"): SHEETS,
 }
+# The table of each roleplaying system's character sheets.
+SHEET_TABLES = {"corporates": "corporates_characters", "modern-rpg": "modern_characters"}
+
+
+def id_table(target: str, system: str) -> str | None:
+    """The table a JSON id of `JSON_IDS` belongs to in a campaign of `system` (None: a
+    system without sheets, whose rows name none)."""
+    return SHEET_TABLES.get(system) if target == SHEETS else target
 
 
 # --- Rows to JSON and back -----------------------------------------------------------------

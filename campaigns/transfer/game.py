@@ -24,8 +24,10 @@ from campaigns.chapters.models import ZombieType
 from campaigns.chapters.services import MAX_DAMAGE
 from campaigns.statistics.columns import RECORDED, database_values
 from campaigns.systems.base import ENTRY_KEYS, record_of
+from characters.corporates.api import CorporatesSheetSerializer
 from characters.kolaps.api import OPPONENT_VU_MAX, CharacterChangeSerializer
 from characters.models import ProfileStatus
+from characters.modern.api import ModernSheetSerializer
 from characters.profiles.api import ProfileCreateSerializer, TraumaCreateSerializer
 from characters.rapid40k.forms import ArmyCreateForm
 from rules.engine.systems import system_get
@@ -64,6 +66,14 @@ RULE_RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("kolaps_units", "vu"): (0, OPPONENT_VU_MAX),
     ("unit_results", "vu"): (0, OPPONENT_VU_MAX),
     ("rapid40k_armies", "points_limit"): _form_bounds(ArmyCreateForm, "points_limit"),
+    **{
+        ("corporates_characters", name): _bounds(CorporatesSheetSerializer, name)
+        for name in ("fatigue", "wounds")
+    },
+    **{
+        ("modern_characters", name): _bounds(ModernSheetSerializer, name)
+        for name in ("hp", "hp_max", "stress")
+    },
     **{
         ("profiles", name): _bounds(ProfileCreateSerializer, name)
         for name in ("physique", "psychique", "reflexes", "combat")
@@ -131,6 +141,27 @@ def check_sheets(tables: dict) -> None:
         problems = effects.creation_problems({name: row[name] for name in effects.ATTRIBUTES})
         if problems:
             raise GameProblem("profiles", problems[0].field or "physique")
+
+
+# Each roleplaying system's chapter entries and the sheets they enter.
+SHEET_ENTRIES = {
+    "corporates": ("corporates_entries", "corporates_characters"),
+    "modern-rpg": ("modern_entries", "modern_characters"),
+}
+
+
+def check_sheet_entries(tables: dict) -> None:
+    """A character sheet enters a chapter of its own system's campaign only, entered by its
+    owner, as `campaigns.chapters.entries` demands: a forged entry of a sheet the file
+    gives another player, or of another system's sheet, is refused."""
+    system = tables["campaign"][0]["system"]
+    for slug, (entries, sheets) in SHEET_ENTRIES.items():
+        if slug != system and (tables[entries] or tables[sheets]):
+            raise GameProblem(entries if tables[entries] else sheets, "character")
+        owners = {sheet["id"]: sheet["owner"] for sheet in tables[sheets]}
+        for entry in tables[entries]:
+            if owners.get(entry["character"]) != entry["player"]:
+                raise GameProblem(entries, "player")
 
 
 def derive(tables: dict, kept: set[int]) -> None:

@@ -92,7 +92,9 @@ def campaign_export(*, actor, campaign: Campaign) -> dict:
                 row[name] = sorted(o.pk for o in getattr(obj, name).all())
             for (name, column, key), target in document.JSON_IDS.items():
                 if name == table.name:  # an id of a row not exported (another campaign's)
-                    row[column] = _known_ids(row[column], key, ids.get(TABLE_BY_NAME[target]))
+                    held = document.id_table(target, campaign.system)
+                    known = ids.get(TABLE_BY_NAME[held]) if held else None
+                    row[column] = _known_ids(row[column], key, known)
             out.append(row)
         ids[table.model] = {row["id"] for row in out}
         rows[table.name] = out
@@ -237,10 +239,12 @@ def _check_references(data: dict) -> None:
                         % {"table": table.name, "field": name}
                     )
     held = {table.name: ids[table.model] for table in TABLES}
+    system = tables["campaign"][0]["system"]
     for (name, column, key), target in document.JSON_IDS.items():
+        rows = held.get(document.id_table(target, system) or "", set())
         for row in tables[name]:
             for value in _values_at(row.get(column), key):
-                if value is not None and (type(value) is not int or value not in held[target]):
+                if value is not None and (type(value) is not int or value not in rows):
                     raise _refuse(
                         _("This export refers to a row it does not hold (%(table)s, %(field)s).")
                         % {"table": name, "field": f"{column}.{key}"}
@@ -351,9 +355,11 @@ def _is_latin(name: str) -> bool:
     )
 
 
-def _json_ids(table: Table, f: models.Field, value: Any, new_ids: dict[str, dict[int, int]]) -> Any:
+def _json_ids(
+    table: Table, f: models.Field, value: Any, new_ids: dict[str, dict[int, int]], system: str
+) -> Any:
     keys = {
-        key: target
+        key: document.id_table(target, system) or ""
         for (t, name, key), target in document.JSON_IDS.items()
         if t == table.name and name == f.name
     }
@@ -382,6 +388,7 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
     _check_rules(data)
     try:
         game.check_sheets(data["tables"])
+        game.check_sheet_entries(data["tables"])
         game.derive(data["tables"], _kept_sheets(actor, data))
     except game.GameProblem as problem:
         raise _refuse(
@@ -432,6 +439,7 @@ def _check_rules(data: dict) -> None:
 def _write(actor, data: dict) -> Campaign:
     """Every row of the file, in one transaction (the file is valid)."""
     tables = data["tables"]
+    system = tables["campaign"][0]["system"]
     with transaction.atomic():
         _one_import_at_a_time()
         _check_pace(actor, data)
@@ -475,7 +483,7 @@ def _write(actor, data: dict) -> Campaign:
                             )
                         values[f.attname] = value
                     else:
-                        values[f.attname] = _json_ids(table, f, f.to_python(value), new_ids)
+                        values[f.attname] = _json_ids(table, f, f.to_python(value), new_ids, system)
                 objects.append(table.model(**values))
                 olds.append(row)
             created = table.model.objects.bulk_create(objects)

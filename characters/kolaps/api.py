@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from characters.kolaps import cards, services
+from characters.kolaps import cards, reads, services, undo
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.cards import (
     ChangeLine,
@@ -202,7 +202,7 @@ class CharacterListAPI(APIView):
         data.is_valid(raise_exception=True)
         unit = None
         if data.validated_data.get("unit"):
-            unit = cards.unit_get_for_user(request.user, data.validated_data["unit"])
+            unit = reads.unit_get_for_user(request.user, data.validated_data["unit"])
         character = services.character_create(
             owner=request.user,
             name=data.validated_data["name"],
@@ -218,7 +218,7 @@ class CharacterDetailAPI(APIView):
 
     @extend_schema(responses=CharacterSerializer)
     def get(self, request, pk: int):
-        return Response(character_data(cards.character_get_for_user(request.user, pk)))
+        return Response(character_data(reads.character_get_for_user(request.user, pk)))
 
 
 # A character and a unit are changed, copied and undone, and have their history, alike:
@@ -230,7 +230,7 @@ class _KindAPI(APIView):
     kind = ""
 
     def _object(self, request, pk: int):
-        return cards.GET_FOR_USER[self.kind](request.user, pk)
+        return reads.GET_FOR_USER[self.kind](request.user, pk)
 
 
 class _ChangeAPI(_KindAPI):
@@ -277,7 +277,7 @@ class _UndoAPI(_KindAPI):
         data.is_valid(raise_exception=True)
         as_data = DATA[self.kind]
         try:
-            services.UNDO[self.kind](
+            undo.UNDO[self.kind](
                 actor=request.user, version=data.validated_data["version"], **{self.kind: obj}
             )
         except services.StaleVersion as stale:
@@ -348,7 +348,7 @@ class UnitDetailAPI(APIView):
 
     @extend_schema(parameters=[OPPONENT_VU], responses=UnitSerializer)
     def get(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
+        unit = reads.unit_get_for_user(request.user, pk)
         return Response(unit_data(unit, opponent_vu=_opponent_vu(request)))
 
 
@@ -367,7 +367,7 @@ class UnitChangeAPI(_ChangeAPI):
         """`character` is one of yours, by id."""
         character = values.pop("character", None)
         if character:
-            character = cards.character_get_for_user(request.user, character)
+            character = reads.character_get_for_user(request.user, character)
         return {**values, "character": character or None, "name": values.get("name", "")}
 
 
@@ -399,7 +399,7 @@ class UnitExportAPI(APIView):
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request, pk: int):
-        unit = cards.unit_get_for_user(request.user, pk)
+        unit = reads.unit_get_for_user(request.user, pk)
         return HttpResponse(kolaps_io.unit_export_text(unit), content_type="application/json")
 
 
@@ -422,5 +422,5 @@ class SharedUnitAPI(APIView):
 
     @extend_schema(parameters=[OPPONENT_VU], responses=UnitSerializer)
     def get(self, request, token: str):
-        unit = cards.unit_for_token(token)
+        unit = reads.unit_for_token(token)
         return Response(unit_data(unit, opponent_vu=_opponent_vu(request), with_token=False))

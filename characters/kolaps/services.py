@@ -90,7 +90,7 @@ def unit_state(unit: KolapsUnit, members: Iterable[KolapsCharacter]) -> dict:
 # --- Locks, checks, history ------------------------------------------------------------------
 
 
-def _lock(actor, obj: Owned, version: int | None) -> Owned:
+def lock_for_change(actor, obj: Owned, version: int | None) -> Owned:
     """The character or unit locked for the change, if it is the actor's and still at the
     version the client was shown (None: whatever its version).
 
@@ -118,7 +118,7 @@ def _lock_character_unit_first(character: KolapsCharacter) -> KolapsCharacter:
     return locked
 
 
-def _lock_unit_of(character: KolapsCharacter) -> KolapsUnit | None:
+def lock_unit_of(character: KolapsCharacter) -> KolapsUnit | None:
     """The unit the character is in, locked to be recomputed (None: in no unit)."""
     if not character.unit_id:
         return None
@@ -128,17 +128,17 @@ def _lock_unit_of(character: KolapsCharacter) -> KolapsUnit | None:
 def _state(obj: KolapsCharacter | KolapsUnit) -> dict:
     """What a change to `obj` is compared and undone by."""
     if isinstance(obj, KolapsUnit):
-        return unit_state(obj, _members(obj))
+        return unit_state(obj, members_of(obj))
     return character_state(obj)
 
 
-def _members(unit: KolapsUnit) -> list[KolapsCharacter]:
+def members_of(unit: KolapsUnit) -> list[KolapsCharacter]:
     return list(KolapsCharacter.objects.filter(unit=unit).order_by("position", "pk"))
 
 
-def _recompute(unit: KolapsUnit, members: list[KolapsCharacter] | None = None) -> KolapsUnit:
+def recompute_unit(unit: KolapsUnit, members: list[KolapsCharacter] | None = None) -> KolapsUnit:
     """VU and status from the members' choices, from scratch; the unit's version moves on."""
-    members = _members(unit) if members is None else members
+    members = members_of(unit) if members is None else members
     cat = catalogue(unit.catalogue_version)
     result = costing.cost_unit(cat, [character_choices(m) for m in members])
     unit.vu = result.vu
@@ -149,8 +149,8 @@ def _recompute(unit: KolapsUnit, members: list[KolapsCharacter] | None = None) -
     return unit
 
 
-def _record(*, actor, owner, target, verb, unit=None, character=None, before=None, after=None,
-            undoes=None, **data) -> KolapsChange:  # fmt: skip
+def history_record(*, actor, owner, target, verb, unit=None, character=None, before=None,
+                   after=None, undoes=None, **data) -> KolapsChange:  # fmt: skip
     return KolapsChange.objects.create(
         owner=owner,
         actor=actor,
@@ -174,7 +174,7 @@ def _record_new(*, actor, verb, obj, unit=None, members=(), **data) -> KolapsCha
     else:
         target, character = KolapsChange.Target.CHARACTER, obj
         after = character_state(obj)
-    return _record(actor=actor, owner=obj.owner, target=target, verb=verb, unit=unit,
+    return history_record(actor=actor, owner=obj.owner, target=target, verb=verb, unit=unit,
                    character=character, after=after, name=obj.name, **data)  # fmt: skip
 
 
@@ -197,7 +197,7 @@ def character_create(
         raise Refusal(_("This archetype cannot have this rank."), field="rank")
     talents, equipment = costing.archetype_defaults(cat, archetype)
     with transaction.atomic():
-        locked_unit = _lock(owner, unit, None) if unit is not None else None
+        locked_unit = lock_for_change(owner, unit, None) if unit is not None else None
         character = KolapsCharacter.objects.create(
             owner=owner,
             name=name,
@@ -212,7 +212,7 @@ def character_create(
         )
         _record_new(actor=owner, verb="created", obj=character, unit=locked_unit)
         if locked_unit is not None:
-            _recompute(locked_unit)
+            recompute_unit(locked_unit)
     return character
 
 
@@ -241,15 +241,15 @@ def _change(*, actor, obj: Owned, version, verb, change, character=None, **data)
         if isinstance(locked, KolapsUnit):
             target, unit, member, extra = KolapsChange.Target.UNIT, locked, character, data
         else:
-            target, unit, member = KolapsChange.Target.CHARACTER, _lock_unit_of(locked), locked
+            target, unit, member = KolapsChange.Target.CHARACTER, lock_unit_of(locked), locked
             extra = {"name": locked.name, **data}
-        _record(actor=actor, owner=locked.owner, target=target, verb=verb, unit=unit,
+        history_record(actor=actor, owner=locked.owner, target=target, verb=verb, unit=unit,
                 character=member, before=before, after=after, **extra)  # fmt: skip
         if unit is not None:
-            _recompute(unit)
+            recompute_unit(unit)
 
     def lock(obj: Owned) -> Owned:
-        return _lock(actor, obj, version)
+        return lock_for_change(actor, obj, version)
 
     return roster_write(obj, lock=lock, state=_state, edit=edit, store=store, record=record)
 
@@ -460,7 +460,7 @@ def unit_create(*, owner, name: str) -> KolapsUnit:
             owner=owner, name=name, catalogue_version=catalogue().version, version=0
         )
         _record_new(actor=owner, verb="created", obj=unit)
-        _recompute(unit, [])
+        recompute_unit(unit, [])
     return unit
 
 
@@ -486,7 +486,7 @@ def unit_import(*, owner, name: str, characters: list[dict], source_version: str
             members=members,
             catalogue_version=source_version,
         )
-        _recompute(unit, members)
+        recompute_unit(unit, members)
     return unit
 
 
@@ -575,12 +575,12 @@ def unit_share(*, actor, unit, version) -> KolapsUnit:
 
     def change(locked):
         if not locked.share_token:
-            locked.share_token = _new_share_token()
+            locked.share_token = new_share_token()
 
     return _change(actor=actor, obj=unit, version=version, verb="shared", change=change)
 
 
-def _new_share_token() -> str:
+def new_share_token() -> str:
     return secrets.token_urlsafe(24)
 
 
@@ -605,10 +605,10 @@ def unit_duplicate(*, actor, unit: KolapsUnit) -> KolapsUnit:
         )
         members = [
             _copy_character(m, owner=actor, unit=copy, avatar=m.is_avatar, position=m.position)
-            for m in _members(unit)
+            for m in members_of(unit)
         ]
         _record_new(actor=actor, verb="duplicated", obj=copy, members=members, source=unit.name)
-        _recompute(copy, members)
+        recompute_unit(copy, members)
     return copy
 
 
@@ -640,7 +640,7 @@ def unit_remove_lost(
     wanted = {int(pk) for pk in character_ids}
     with transaction.atomic():
         locked = KolapsUnit.objects.select_for_update().get(pk=unit.pk)
-        members = _members(locked)
+        members = members_of(locked)
         lost = [m for m in members if m.pk in wanted]
         if not lost:
             return locked
@@ -649,7 +649,7 @@ def unit_remove_lost(
             unit=None, is_avatar=False, dead=True
         )
         remaining = [m for m in members if m.pk not in wanted]
-        _record(
+        history_record(
             actor=actor,
             owner=locked.owner,
             target=KolapsChange.Target.UNIT,
@@ -662,7 +662,7 @@ def unit_remove_lost(
             chapter=getattr(chapter, "pk", None),
             chapter_title=getattr(chapter, "title", ""),
         )
-        _recompute(locked, remaining)
+        recompute_unit(locked, remaining)
     return locked
 
 
@@ -693,7 +693,7 @@ def unit_restore_lost(
         )
         if not lost_rows:
             return locked
-        members = _members(locked)
+        members = members_of(locked)
         has_avatar = any(m.is_avatar for m in members)
         for row in lost_rows:
             removed = [pk for pk, _name in row.data.get("characters", []) if pk in wanted]
@@ -710,10 +710,10 @@ def unit_restore_lost(
                 character.dead = False
                 has_avatar = has_avatar or character.is_avatar
                 character.save(update_fields=["unit", "is_avatar", "dead", "updated_at"])
-            members = _members(locked)
+            members = members_of(locked)
             staying = [name for pk, name in row.data.get("characters", []) if pk in wanted
                        and pk not in {c.pk for c in back}]  # fmt: skip
-            _record(
+            history_record(
                 actor=actor,
                 owner=locked.owner,
                 target=KolapsChange.Target.UNIT,
@@ -728,127 +728,8 @@ def unit_restore_lost(
                 chapter=row.data.get("chapter"),
                 chapter_title=getattr(chapter, "title", "") or row.data.get("chapter_title", ""),
             )
-        _recompute(locked, members)
+        recompute_unit(locked, members)
     return locked
-
-
-# --- Undo ------------------------------------------------------------------------------------
-
-
-def _last_undoable(changes) -> KolapsChange | None:
-    """The latest change that is not an undo and has not been undone."""
-    return (
-        changes.filter(undoes__isnull=True, undone_by__isnull=True).order_by("-at", "-pk").first()
-    )
-
-
-def _undo_candidates(obj: KolapsCharacter | KolapsUnit):
-    if isinstance(obj, KolapsUnit):
-        return KolapsChange.objects.filter(unit=obj)
-    return KolapsChange.objects.filter(character=obj, target=KolapsChange.Target.CHARACTER)
-
-
-def can_undo(obj: KolapsCharacter | KolapsUnit) -> bool:
-    """Whether an undo would take something back: the history page shows its button only
-    then (a creation, or a loss in a chapter, is never undone). One query."""
-    change = _last_undoable(_undo_candidates(obj))
-    return change is not None and change.verb not in CREATION_VERBS | FINAL_VERBS
-
-
-def unit_undo(*, actor, unit: KolapsUnit, version: int | None) -> KolapsChange:
-    """Undo the unit's last change (its own, or one of its characters' while in it)."""
-    return _undo_last(actor, unit, version)
-
-
-def character_undo(*, actor, character: KolapsCharacter, version: int | None) -> KolapsChange:
-    """Undo the character's last change to its own sheet."""
-    return _undo_last(actor, character, version)
-
-
-def _undo_last(actor, obj: KolapsCharacter | KolapsUnit, version: int | None) -> KolapsChange:
-    with transaction.atomic():
-        locked = _lock(actor, obj, version)
-        unit = locked if isinstance(locked, KolapsUnit) else _lock_unit_of(locked)
-        return _undo(actor, _last_undoable(_undo_candidates(locked)), unit)
-
-
-def _undo(actor, change: KolapsChange | None, unit: KolapsUnit | None) -> KolapsChange:
-    if change is None:
-        raise Refusal(_("There is nothing left to undo."))
-    if change.verb in CREATION_VERBS:
-        raise Refusal(
-            _("There is nothing left to undo: a creation is not undone (delete it instead).")
-        )
-    if change.verb in FINAL_VERBS:
-        raise Refusal(_("Characters lost in a chapter do not come back by an undo."))
-    changed_since = Refusal(
-        _("This change cannot be undone: what it changed has been changed again since."),
-        status=409,
-    )
-    if change.target == KolapsChange.Target.CHARACTER:
-        character = KolapsCharacter.objects.select_for_update().get(pk=change.character_id)
-        if character_state(character) != change.after:
-            raise changed_since
-        for field, value in change.before.items():
-            setattr(character, field, value)
-        character.version += 1
-        character.save()
-        restored_unit = unit if unit is not None else _lock_unit_of(character)
-        undo = _record(
-            actor=actor,
-            owner=character.owner,
-            target=change.target,
-            verb="undo",
-            unit=restored_unit,
-            character=character,
-            before=change.after,
-            after=change.before,
-            undoes=change,
-            undone=change.verb,
-            undone_data=change.data,
-        )
-        if restored_unit is not None:
-            _recompute(restored_unit)
-        return undo
-    target = unit if unit is not None and unit.pk == change.unit_id else None
-    target = target or KolapsUnit.objects.select_for_update().get(pk=change.unit_id)
-    members = _members(target)
-    if unit_state(target, members) != change.after:
-        raise changed_since
-    before_ids = [pk for pk, _avatar in change.before["members"]]
-    rejoining = KolapsCharacter.objects.select_for_update().filter(pk__in=before_ids)
-    if any(m.unit_id not in (None, target.pk) for m in rejoining):
-        raise changed_since
-    KolapsCharacter.objects.filter(unit=target).exclude(pk__in=before_ids).update(
-        unit=None, is_avatar=False
-    )
-    KolapsCharacter.objects.filter(unit=target).update(is_avatar=False)
-    for position, (pk, avatar) in enumerate(change.before["members"]):
-        KolapsCharacter.objects.filter(pk=pk).update(
-            unit=target, position=position, is_avatar=avatar
-        )
-    target.name = change.before["name"]
-    restored = change.before["share_token"]
-    if restored and restored != target.share_token:
-        # A revoked link stays dead: undoing its revocation shares the unit under a new one.
-        restored = _new_share_token()
-    target.share_token = restored
-    target.save(update_fields=["name", "share_token", "updated_at"])
-    undo = _record(
-        actor=actor,
-        owner=target.owner,
-        target=change.target,
-        verb="undo",
-        unit=target,
-        character=change.character,
-        before=change.after,
-        after={**change.before, "share_token": restored},
-        undoes=change,
-        undone=change.verb,
-        undone_data=change.data,
-    )
-    _recompute(target)
-    return undo
 
 
 # --- One entry point per object, for the page and its API twin -------------------------------
@@ -910,4 +791,3 @@ def unit_change(*, actor, unit, op: str, version: int | None, character=None, na
 # that serve both name the operation by kind.
 CHANGE = {"character": character_change, "unit": unit_change}
 DUPLICATE = {"character": character_duplicate, "unit": unit_duplicate}
-UNDO = {"character": character_undo, "unit": unit_undo}

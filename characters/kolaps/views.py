@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from characters.kept import kept_page, theme_of
-from characters.kolaps import cards, printing, services
+from characters.kolaps import cards, printing, reads, services, undo
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.forms import (
     CharacterChangeForm,
@@ -113,7 +113,7 @@ def character_create(request: HttpRequest) -> HttpResponse:
     unit = None
     if form.is_valid():
         if form.cleaned_data.get("unit"):
-            unit = cards.unit_get_for_user(request.user, form.cleaned_data["unit"])
+            unit = reads.unit_get_for_user(request.user, form.cleaned_data["unit"])
         try:
             character = services.character_create(
                 owner=request.user,
@@ -162,7 +162,7 @@ def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse
     changed object (a fragment for htmx, else a redirect; a copy is always a redirect to
     it), or the current state with the sentence when the operation is refused or the
     version is stale."""
-    obj = cards.GET_FOR_USER[kind](request.user, pk)
+    obj = reads.GET_FOR_USER[kind](request.user, pk)
     page = PAGES[kind]
     if request.method == "GET":
         return page(request, obj)
@@ -191,7 +191,7 @@ def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse
 @login_required
 @require_GET
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
-    character = cards.character_get_for_user(request.user, pk)
+    character = reads.character_get_for_user(request.user, pk)
 
     def render_page(extra: dict, typography) -> str:
         sheets = printing.sheets_html([cards.character_sheet(character)], typography)
@@ -213,9 +213,7 @@ def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
         try:
             if not form.is_valid():
                 raise Refusal(_first_error(form))
-            services.UNDO[kind](
-                actor=request.user, version=form.cleaned_data["version"], **{kind: obj}
-            )
+            undo.UNDO[kind](actor=request.user, version=form.cleaned_data["version"], **{kind: obj})
         except Refusal as refusal:
             message = str(refusal.message)
         else:
@@ -229,7 +227,7 @@ def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
             "back": reverse(f"kolaps-{kind}", args=[obj.pk]),
             "undo_url": reverse(f"kolaps-{kind}-history", args=[obj.pk]),
             "changes": cards.history_for(**{kind: obj}),
-            "can_undo": services.can_undo(obj),
+            "can_undo": undo.can_undo(obj),
             "message": message,
         },
     )
@@ -238,7 +236,7 @@ def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    return _history_page(request, "character", cards.character_get_for_user(request.user, pk))
+    return _history_page(request, "character", reads.character_get_for_user(request.user, pk))
 
 
 # --- The unit page ---------------------------------------------------------------------------
@@ -259,7 +257,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
     if target:
         template += f"#{target}"
     if rows is None or rows.free is None:
-        rows = cards.unit_rows(unit.pk, free_of=request.user.pk)
+        rows = reads.unit_rows(unit.pk, free_of=request.user.pk)
     free = rows.free
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
@@ -322,13 +320,13 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
         character = form.cleaned_data.get("character")
         if character:
             try:
-                character = cards.character_get_for_user(request.user, character)
+                character = reads.character_get_for_user(request.user, character)
             except Http404:
                 raise Refusal(_("Choose one of your characters.")) from None
         return {"character": character or None, "name": form.cleaned_data.get("name") or ""}
 
     if request.method == "GET":  # the unit and its members in one read
-        rows = cards.unit_rows_for_user(request.user, pk, with_free=True)
+        rows = reads.unit_rows_for_user(request.user, pk, with_free=True)
         return _remembered(request, _unit_page(request, None, rows=rows))
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
@@ -355,7 +353,7 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
 @login_required
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
-    rows = cards.unit_rows_for_user(request.user, pk)
+    rows = reads.unit_rows_for_user(request.user, pk)
     return _remembered(request, _print_page(request, rows, back=reverse("kolaps-unit", args=[pk])))
 
 
@@ -422,7 +420,7 @@ def unit_prerender(*, unit_id: int) -> int:
     if owner_id is None:
         return 0  # deleted since
     owner = get_user_model().objects.get(pk=owner_id)
-    rows = cards.unit_rows(unit_id, free_of=owner_id)  # the unit page's read, the print's too
+    rows = reads.unit_rows(unit_id, free_of=owner_id)  # the unit page's read, the print's too
     path = reverse("kolaps-unit", args=[unit_id])
     seen = cache.get(_SEEN.format(owner_id)) or []
     rendered = 0
@@ -442,13 +440,13 @@ def unit_prerender(*, unit_id: int) -> int:
 @login_required
 @require_http_methods(["GET", "POST"])
 def unit_history(request: HttpRequest, pk: int) -> HttpResponse:
-    return _history_page(request, "unit", cards.unit_get_for_user(request.user, pk))
+    return _history_page(request, "unit", reads.unit_get_for_user(request.user, pk))
 
 
 @login_required
 @require_GET
 def unit_export(request: HttpRequest, pk: int) -> HttpResponse:
-    unit = cards.unit_get_for_user(request.user, pk)
+    unit = reads.unit_get_for_user(request.user, pk)
     response = HttpResponse(
         kolaps_io.unit_export_text(unit), content_type="application/json; charset=utf-8"
     )
@@ -475,7 +473,7 @@ def unit_import(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
-    unit = cards.unit_for_token(token)
+    unit = reads.unit_for_token(token)
     card = cards.unit_card(unit, opponent_vu=_opponent_vu(request))
     template = "characters/kolaps/shared.html"
     if request.htmx and request.htmx.target == "unit-compare":
@@ -489,6 +487,6 @@ def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def shared_print(request: HttpRequest, token: str) -> HttpResponse:
-    unit = cards.unit_for_token(token)
+    unit = reads.unit_for_token(token)
     back = reverse("kolaps-shared", args=[token])
-    return _print_page(request, cards.unit_rows(unit.pk), back=back)
+    return _print_page(request, reads.unit_rows(unit.pk), back=back)

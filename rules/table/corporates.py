@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from campaigns.models import ChapterCorporatesEntry
 from characters.corporates.services import corporates_fighter_numbers
 from characters.permissions import Refusal
 from rules.engine.systems.corporates.catalogue import load_catalogue
@@ -291,43 +292,44 @@ class CorporatesTable(FightersTable):
     OUT_OF_ACTION_IS_LOST = True
     SUMMARY_NUMBERS = "levels"
     DRAWS_FROM_SHEETS = True
+    ENTRY = ChapterCorporatesEntry
 
     def catalogue_version(self) -> str:
         return load_catalogue().version
 
-    def player_fighters(self, chapter, side: str) -> list[Combatant]:
-        """One fighter per player of the campaign, drawn from the player's first Corporates
-        sheet (at the default numbers for a player with none)."""
-        players = [
-            m.player
-            for m in chapter.campaign.memberships.filter(role="player")
-            .select_related("player")
-            .prefetch_related("player__corporates_characters")
-        ]
-        if not players:
-            raise Refusal(_("An encounter needs the campaign's players."))
-        fighters = []
-        for p in players:
-            sheet = next(iter(p.corporates_characters.all()), None)
-            if sheet is None:
-                name, state = p.display_name or p.username, dict(self.DEFAULT_STATE)
-            else:
-                name, state = sheet.name, self.sheet_state(sheet)
-            fighters.append(Combatant(side=side, name=name, player=p, state=state))
-        return fighters
-
     def summary_numbers(self, state: dict[str, Any]) -> dict[str, int]:
         return {"fatigue": state.get("fatigue", 0), "wound": state.get("wound_levels", 0)}
+
+    def sheet_levels(self, state: dict[str, Any]) -> dict[str, int]:
+        """The close's fatigue and wound levels (RULES-NOTES CL3: "each character's fatigue
+        and wound levels carry from session to session")."""
+        return {"fatigue": state.get("fatigue", 0), "wounds": state.get("wound_levels", 0)}
+
+    def entry_state(self, sheet, frozen: dict[str, Any]) -> dict[str, Any]:
+        """A sheet entered into the chapter: its numbers, weapon and levels as the start
+        froze them."""
+        numbers = corporates_fighter_numbers(sheet)
+        if frozen:
+            numbers = {
+                **numbers,
+                **(frozen.get("numbers") or {}),
+                "weapon": frozen.get("weapon", numbers["weapon"]),
+                "fatigue": frozen.get("fatigue", numbers["fatigue"]),
+                "wound_levels": frozen.get("wounds", numbers["wound_levels"]),
+            }
+        return self._state(sheet.pk, numbers)
 
     def sheet_state(self, sheet) -> dict[str, Any]:
         """A fighter drawn from a Corporates character sheet: its numbers feed the
         resolvers, its fatigue and wound levels are those it carries, `sheet` names it for
         the settlement."""
-        numbers = corporates_fighter_numbers(sheet)
+        return self._state(sheet.pk, corporates_fighter_numbers(sheet))
+
+    def _state(self, sheet_id: int, numbers: dict[str, Any]) -> dict[str, Any]:
         return {
             **self.DEFAULT_STATE,
             **{SHEET_TO_STATE.get(k, k): v for k, v in numbers.items()},
-            "sheet": sheet.pk,
+            "sheet": sheet_id,
         }
 
 

@@ -8,6 +8,7 @@ what is its own.
 
 from typing import Any, ClassVar
 
+from django.db import models
 from django.utils.translation import gettext as _
 
 from campaigns.rules_settings.services import campaign_rules_settings
@@ -27,6 +28,8 @@ class FightersTable(TableAdapter):
     # levels put it out of the fight), and which of its numbers the summary keeps.
     OUT_OF_ACTION_IS_LOST: ClassVar[bool] = False
     SUMMARY_NUMBERS: ClassVar[str] = ""
+    # The chapter's entry of a character sheet (`campaigns.chapters.entries.SHEET_KINDS`).
+    ENTRY: ClassVar[type[models.Model]]
 
     def chapter_combatants(self, chapter) -> tuple[list[str], list[Combatant], str]:
         """A chapter's encounter: the players' fighters on one side, the opponents the
@@ -36,8 +39,31 @@ class FightersTable(TableAdapter):
         return [ours, theirs], combatants, self.catalogue_version()
 
     def player_fighters(self, chapter, side: str) -> list[Combatant]:
-        """The players' fighters of a chapter's encounter (a `Refusal` when there are none)."""
-        raise NotImplementedError(f"{self.SYSTEM} says who its players bring")
+        """The players' fighters of a chapter's encounter: one per character sheet entered
+        into the chapter (`ENTRY`), at its levels as they were when the chapter started
+        (`entry.frozen["sheet"]`), played by its player (a `Refusal` when none is entered).
+        One query."""
+        entries = list(
+            self.ENTRY.objects.filter(chapter=chapter)
+            .select_related("character", "player")
+            .order_by("entered_at", "pk")
+        )
+        if not entries:
+            raise Refusal(_("An encounter needs the characters entered into the chapter."))
+        return [
+            Combatant(
+                side=side,
+                name=(entry.frozen or {}).get("name", entry.character.name),
+                player=entry.player,
+                state=self.entry_state(entry.character, (entry.frozen or {}).get("sheet") or {}),
+            )
+            for entry in entries
+        ]
+
+    def entry_state(self, sheet, frozen: dict[str, Any]) -> dict[str, Any]:
+        """A fighter drawn from a sheet entered into the chapter: the sheet's numbers, the
+        frozen ones where the start froze them; `sheet` names it for the close."""
+        raise NotImplementedError(f"{self.SYSTEM} says what its sheets bring")
 
     def catalogue_version(self) -> str:
         """The version of the system's catalogue a chapter's encounter plays."""
@@ -92,9 +118,17 @@ class FightersTable(TableAdapter):
         """What the summary keeps of a fighter's live numbers (`SUMMARY_NUMBERS`)."""
         return None
 
+    def sheet_levels(self, state: dict[str, Any]) -> dict[str, int]:
+        """A sheet's fighter's levels at the end, under the names the chapter's close asks
+        them (`rules.engine.systems.<system>.campaign`)."""
+        return {}
+
     def summary(self, encounter, combatants: list) -> dict[str, Any]:
-        """Per side: who was lost, who was wounded, each fighter's numbers, the kills."""
+        """Per side: who was lost, who was wounded, each fighter's numbers, the kills; per
+        character sheet a fighter was drawn from (its id), the levels it ended with, which
+        the chapter's close starts from."""
         sides: dict[str, dict[str, Any]] = {}
+        sheets: dict[str, dict[str, int]] = {}
         for c in combatants:
             row = sides.setdefault(
                 c.side, {"lost": [], "wounded": [], self.SUMMARY_NUMBERS: {}, "kills": 0}
@@ -105,4 +139,12 @@ class FightersTable(TableAdapter):
                 row["wounded"].append(c.name)
             row[self.SUMMARY_NUMBERS][c.name] = self.summary_numbers(c.state or {})
             row["kills"] += c.kills
-        return {"encounter": encounter.pk, "ended": True, "turns": encounter.turn, "sides": sides}
+            if (c.state or {}).get("sheet"):
+                sheets[str(c.state["sheet"])] = self.sheet_levels(c.state)
+        return {
+            "encounter": encounter.pk,
+            "ended": True,
+            "turns": encounter.turn,
+            "sides": sides,
+            "sheets": sheets,
+        }

@@ -18,9 +18,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns.models import ChapterModernEntry
 from characters.modern.models import ModernCharacter
 from characters.permissions import Refusal
 from rules.engine.systems.modern.attitudes import Fighter, initiative_order
+from rules.engine.systems.modern.campaign import HP_MIN
 from rules.engine.systems.modern.catalogue import load_catalogue
 from rules.table.adapter import hand_suffix
 from rules.table.checks import require_kind_and_actor
@@ -37,23 +39,21 @@ ATTITUDE_LABELS = {
 }
 
 
-def character_combatant(character: ModernCharacter, side: str, player) -> Combatant:
-    """A modern character of the sheet as a combatant: its Réflexes die attacks, its best
-    skill beside it; 10 hit points unless the sheet says otherwise."""
+def character_state(character: ModernCharacter, frozen: dict[str, Any]) -> dict[str, Any]:
+    """A modern character of the sheet as a combatant's state: its Réflexes die attacks, its
+    best skill beside it; its hit points and stress (`frozen`: as the chapter's start froze
+    them); `sheet` names it for the close."""
     characteristics = character.characteristics or {}
     skills = character.skills or {}
     best_skill = max(skills.values(), default=0)
-    return Combatant(
-        side=side,
-        name=character.name,
-        player=player,
-        state=ADAPTER.fighter_state(
-            characteristic=int(characteristics.get("reflexes", 8)),
-            reflexes=int(characteristics.get("reflexes", 8)),
-            skill=best_skill if best_skill in (4, 6, 8, 10, 12) else 0,
-            hp=character.hp,
-            hp_max=character.hp_max,
-        ),
+    return ADAPTER.fighter_state(
+        characteristic=int(characteristics.get("reflexes", 8)),
+        reflexes=int(characteristics.get("reflexes", 8)),
+        skill=best_skill if best_skill in (4, 6, 8, 10, 12) else 0,
+        hp=int(frozen.get("hp", character.hp)),
+        hp_max=int(frozen.get("hp_max", character.hp_max)),
+        stress=int(frozen.get("stress", character.stress)),
+        sheet=character.pk,
     )
 
 
@@ -269,20 +269,22 @@ class ModernTable(FightersTable):
         return text + hand_suffix(data)
 
     SUMMARY_NUMBERS = "hp"
+    ENTRY = ChapterModernEntry
 
     def catalogue_version(self) -> str:
         return load_catalogue().version
 
-    def player_fighters(self, chapter, side: str) -> list[Combatant]:
-        """The players' modern characters."""
-        players = list(chapter.campaign.memberships.filter(role="player").select_related("player"))
-        characters = ModernCharacter.objects.filter(
-            owner__in=[m.player for m in players]
-        ).select_related("owner")
-        combatants = [character_combatant(c, side, c.owner) for c in characters]
-        if not combatants:
-            raise Refusal(_("An encounter needs the players' characters: create one first."))
-        return combatants
+    def entry_state(self, sheet, frozen: dict[str, Any]) -> dict[str, Any]:
+        """A sheet entered into the chapter: its Réflexes die attacks, its best skill beside
+        it; its hit points and stress as the start froze them."""
+        return character_state(sheet, frozen)
+
+    def sheet_levels(self, state: dict[str, Any]) -> dict[str, int]:
+        """The close's hit points lost and stress (RULES-NOTES CL4: "stress and wounds
+        carry over"): hit points never below the sheet's least (`HP_MIN`)."""
+        hp_max = int(state.get("hp_max") or 0)
+        hp = max(HP_MIN, int(state.get("hp", hp_max)))
+        return {"wounds": max(0, hp_max - hp), "stress": int(state.get("stress") or 0)}
 
     def summary_numbers(self, state: dict[str, Any]) -> Any:
         return state.get("hp")

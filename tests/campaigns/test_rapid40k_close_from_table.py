@@ -131,6 +131,7 @@ def test_the_close_reads_the_table_in_the_same_queries_whatever_the_armies(clien
     counts = {}
     for armies in (2, 5):
         organiser, chapter, encounter, _entered = played(armies=armies)
+        encounter.refresh_from_db()
         encounter_end(actor=organiser, encounter=encounter, version=encounter.version)
         client.force_login(organiser)
         page, api = (

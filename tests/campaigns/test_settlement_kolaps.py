@@ -13,6 +13,7 @@ from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.plan import settlement_plan
 from campaigns.settlement.services import settlement_reopen
 from characters.kolaps import services as kolaps
+from characters.kolaps import undo as kolaps_undo
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal
 from tests.campaigns.test_kolaps_chapters import build_unit, kolaps_table
@@ -81,7 +82,7 @@ def test_settling_takes_the_lost_out_of_their_unit_and_reopening_brings_them_bac
     # An undo by the owner does not bring them back.
     unit = KolapsUnit.objects.get(pk=nord.pk)
     with pytest.raises(Refusal, match="do not come back by an undo"):
-        kolaps.unit_undo(actor=closed["alice"], unit=unit, version=unit.version)
+        kolaps_undo.unit_undo(actor=closed["alice"], unit=unit, version=unit.version)
 
     settlement_reopen(actor=closed["organiser"], chapter=closed["chapter"])
     assert _state(nord) == whole
@@ -95,7 +96,7 @@ def test_settling_takes_the_lost_out_of_their_unit_and_reopening_brings_them_bac
     # The second settlement's departures are final again.
     unit = KolapsUnit.objects.get(pk=nord.pk)
     with pytest.raises(Refusal, match="do not come back by an undo"):
-        kolaps.unit_undo(actor=closed["alice"], unit=unit, version=unit.version)
+        kolaps_undo.unit_undo(actor=closed["alice"], unit=unit, version=unit.version)
 
 
 def test_a_character_put_in_another_unit_meanwhile_stays_there(closed):

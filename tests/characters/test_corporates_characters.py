@@ -387,17 +387,18 @@ def test_the_table_page_offers_your_sheets_and_its_api_twin_takes_them(client):
 
 
 def test_a_chapter_fighter_is_drawn_from_the_players_sheet():
+    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant, campaign_create
     from rules.table.services import encounter_create_for_chapter
 
     organiser, player = PlayerFactory(), PlayerFactory(display_name="Alice")
-    corporates_character_create(owner=player, name="Vex", numbers={"soak_dice": 4})
+    vex = corporates_character_create(owner=player, name="Vex", numbers={"soak_dice": 4})
     campaign = campaign_create(organiser=organiser, name="Arcologie", system="corporates")
     campaign_add_participant(actor=organiser, campaign=campaign, player=player)
-    chapter = chapter_start(
-        actor=organiser, chapter=chapter_plan(actor=organiser, campaign=campaign, title="I")
-    )
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="I")
+    chapter_entry_enter(actor=player, chapter=chapter, kind=CORPORATES_SHEET, roster=vex)
+    chapter = chapter_start(actor=organiser, chapter=chapter)
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
     fighter = Combatant.objects.get(encounter=encounter, player=player)
     assert fighter.name == "Vex" and fighter.state["soak_dice"] == 4

@@ -39,8 +39,8 @@ def test_a_character_change_and_a_unit_change_at_once_both_finish_without_an_err
         with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait()
 
-    lock_unit_of, member = kolaps._lock_unit_of, kolaps._member
-    monkeypatch.setattr(kolaps, "_lock_unit_of", lambda c: (meet(), lock_unit_of(c))[1])
+    lock_unit_of, member = kolaps.lock_unit_of, kolaps._member
+    monkeypatch.setattr(kolaps, "lock_unit_of", lambda c: (meet(), lock_unit_of(c))[1])
     monkeypatch.setattr(kolaps, "_member", lambda u, c: (meet(), member(u, c))[1])
 
     errors: list[BaseException] = []

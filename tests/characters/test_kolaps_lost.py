@@ -8,6 +8,7 @@ from django.utils import translation
 from campaigns.chapters.services import chapter_plan
 from campaigns.services import campaign_create
 from characters.kolaps import services as kolaps
+from characters.kolaps import undo as kolaps_undo
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from tests.campaigns.test_kolaps_chapters import build_unit
@@ -77,7 +78,7 @@ def test_undo_does_not_bring_the_lost_back(chapter):
     unit, (_chief, lost) = build_unit(alice, "Nord", ranks=("novice", "novice"))
     unit = kolaps.unit_remove_lost(actor=None, unit=unit, character_ids=[lost.pk])
     with pytest.raises(Refusal, match="Characters lost in a chapter do not come back"):
-        kolaps.unit_undo(actor=alice, unit=unit, version=unit.version)
+        kolaps_undo.unit_undo(actor=alice, unit=unit, version=unit.version)
     assert unit.members.count() == 1
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from characters.kolaps import services
+from characters.kolaps import services, undo
 from characters.kolaps import unit_file as kolaps_io
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.permissions import Forbidden, Refusal
@@ -199,15 +199,15 @@ def test_it_undoes_the_last_change_then_the_one_before(owner):
     unit = services.unit_create(owner=owner, name="U")
     character = raise_(owner, police(owner, unit=unit), "fusil", 2)
     services.unit_rename(actor=owner, unit=unit, version=fresh(unit).version, name="Renamed")
-    services.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
+    undo.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
     assert fresh(unit).name == "U"
-    services.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
+    undo.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
     assert fresh(character).talents["fusil"] == 1
     assert fresh(unit).vu == 3
-    services.character_undo(actor=owner, character=character, version=fresh(character).version)
+    undo.character_undo(actor=owner, character=character, version=fresh(character).version)
     assert fresh(character).talents["fusil"] == 0
     with pytest.raises(Refusal) as refusal:
-        services.character_undo(actor=owner, character=character, version=fresh(character).version)
+        undo.character_undo(actor=owner, character=character, version=fresh(character).version)
     assert "nothing left" in str(refusal.value.message)
     verbs = list(KolapsChange.objects.filter(unit=unit).values_list("verb", flat=True))
     assert verbs.count("undo") == 3  # history only grows
@@ -224,7 +224,7 @@ def test_it_refuses_to_undo_what_was_changed_again_since(owner):
         actor=owner, unit=other, version=fresh(other).version, character=character
     )
     with pytest.raises(Refusal) as refusal:
-        services.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
+        undo.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
     assert refusal.value.status == 409
     assert fresh(character).unit_id == other.pk
 
@@ -235,7 +235,7 @@ def test_it_undoes_an_avatar_choice(owner):
     second = police(owner, "B", unit=unit)
     services.unit_set_avatar(actor=owner, unit=unit, version=fresh(unit).version, character=first)
     services.unit_set_avatar(actor=owner, unit=unit, version=fresh(unit).version, character=second)
-    services.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
+    undo.unit_undo(actor=owner, unit=unit, version=fresh(unit).version)
     assert (fresh(first).is_avatar, fresh(second).is_avatar) == (True, False)
 
 
@@ -304,9 +304,9 @@ def test_it_imports_with_a_history_line_for_the_unit_and_each_character(owner):
     ]
     assert lines.last().data["catalogue_version"] == services.catalogue().version
     with pytest.raises(Refusal, match="nothing left to undo"):
-        services.unit_undo(actor=bruno, unit=copy, version=fresh(copy).version)
+        undo.unit_undo(actor=bruno, unit=copy, version=fresh(copy).version)
     with pytest.raises(Refusal, match="nothing left to undo"):
-        services.character_undo(actor=bruno, character=members[0], version=members[0].version)
+        undo.character_undo(actor=bruno, character=members[0], version=members[0].version)
 
 
 def _line_of(text: str, needle: str, occurrence: int = 1) -> int:

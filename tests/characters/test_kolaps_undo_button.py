@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from characters.kolaps import services as kolaps
+from characters.kolaps import undo as kolaps_undo
 from characters.permissions import Refusal
 from tests.factories import PlayerFactory
 from tests.table_fixtures import police_unit
@@ -22,11 +22,11 @@ def test_the_undo_button_goes_when_only_creations_are_left(client):
     url = reverse("kolaps-unit-history", args=[unit.pk])
     assert 'data-testid="undo"' in client.get(url).content.decode()  # the Avatar can go
     unit.refresh_from_db()
-    kolaps.unit_undo(actor=owner, unit=unit, version=unit.version)
+    kolaps_undo.unit_undo(actor=owner, unit=unit, version=unit.version)
     html = client.get(url).content.decode()
     assert "Nadia" in html  # her creation is still listed...
     assert 'data-testid="undo"' not in html  # ...and no button offers to undo it
     assert 'id="nothing-to-undo"' in html
     unit.refresh_from_db()
     with pytest.raises(Refusal, match="a creation is not undone"):
-        kolaps.unit_undo(actor=owner, unit=unit, version=unit.version)
+        kolaps_undo.unit_undo(actor=owner, unit=unit, version=unit.version)

@@ -245,29 +245,29 @@ def test_the_table_page_costs_a_fixed_number_of_queries(
 # --- A chapter being played -------------------------------------------------------------------
 
 
-def _chapter(system, organiser, player):
+def test_a_modern_chapter_opens_its_encounter_with_the_characters_entered(client, organiser):
+    from campaigns.chapters.entries import MODERN_SHEET, chapter_entry_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant, campaign_create
-
-    campaign = campaign_create(organiser=organiser, name="Campagne", system=system)
-    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
-    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Premier sang")
-    return chapter_start(actor=organiser, chapter=chapter)
-
-
-def test_a_modern_chapter_opens_its_encounter_with_the_players_characters(client, organiser):
     from characters.modern.services import modern_character_create
     from rules.table.services import encounter_create_for_chapter
 
     player = PlayerFactory()
-    chapter = _chapter("modern-rpg", organiser, player)
-    with pytest.raises(Refusal):
-        encounter_create_for_chapter(actor=organiser, chapter=chapter)
-    modern_character_create(
+    campaign = campaign_create(organiser=organiser, name="Campagne", system="modern-rpg")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Premier sang")
+    lina = modern_character_create(
         owner=player,
         name="Lina",
         characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
     )
+    chapter = chapter_start(actor=organiser, chapter=chapter)
+    # Nobody entered a character: no encounter.
+    with pytest.raises(Refusal):
+        encounter_create_for_chapter(actor=organiser, chapter=chapter)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Second sang")
+    chapter_entry_enter(actor=player, chapter=chapter, kind=MODERN_SHEET, roster=lina)
+    chapter = chapter_start(actor=organiser, chapter=chapter)
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
     lina = fighters(encounter)["Lina"]
     assert lina.player == player and lina.state["characteristic"] == 10
@@ -278,13 +278,22 @@ def test_a_modern_chapter_opens_its_encounter_with_the_players_characters(client
     assert reverse("table-encounter", args=[encounter.pk]) in text(page)
 
 
-def test_a_corporates_chapter_opens_its_encounter_with_one_fighter_per_player(organiser):
+def test_a_corporates_chapter_opens_its_encounter_with_the_sheet_entered(organiser):
+    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
+    from campaigns.chapters.services import chapter_plan, chapter_start
+    from campaigns.services import campaign_add_participant, campaign_create
+    from characters.corporates.services import corporates_character_create
     from rules.table.services import encounter_create_for_chapter
 
     player = PlayerFactory(display_name="Vex")
-    chapter = _chapter("corporates", organiser, player)
+    campaign = campaign_create(organiser=organiser, name="Campagne", system="corporates")
+    campaign_add_participant(actor=organiser, campaign=campaign, player=player)
+    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Premier sang")
+    nyx = corporates_character_create(owner=player, name="Nyx")
+    chapter_entry_enter(actor=player, chapter=chapter, kind=CORPORATES_SHEET, roster=nyx)
+    chapter = chapter_start(actor=organiser, chapter=chapter)
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
-    assert fighters(encounter)["Vex"].player == player
+    assert fighters(encounter)["Nyx"].player == player
     assert encounter.phase == Phase.DECLARE
 
 
