@@ -20,9 +20,11 @@ from campaigns.cards import (
 )
 from campaigns.models import Invitation
 from campaigns.selectors import campaign_get_for_user, invitation_get_for_user
+from campaigns.systems.fields import speak
 from characters.models import Player
 from characters.permissions import Refusal
 from characters.serializers import CardSerializer, card_serializer
+from rules.engine.systems import system_get
 
 CampaignSummarySerializer = card_serializer(CampaignSummary)
 EventSerializer = card_serializer(EventLine, name="Event")
@@ -47,7 +49,8 @@ class CampaignCardSerializer(CardSerializer):
         for name in PROFILE_ONLY:
             if data.get(name) is None:
                 data.pop(name, None)
-        return data
+        # Its history's lines too speak only the campaign's system.
+        return speak(data, system_get(data["summary"]["system"]))
 
 
 class CampaignWriteSerializer(serializers.Serializer):

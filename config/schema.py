@@ -11,7 +11,17 @@ own range in its serializer or parameter (`characters.bounds`), never this defau
 schema says what the server checks (tests/test_api_bounds.py).
 """
 
+from campaigns.systems.fields import OPTIONAL
 from characters.bounds import API_INT_MAX, API_INT_MIN
+
+# The components of a campaign's answers (chapter, close, settlement) that speak only its
+# system (`campaigns.systems.fields.speak`).
+SPOKEN = ("ChapterCard", "PlayerLine", "OutcomeLine", "SettlementPlan", "ParticipantPlan")
+SPOKEN_NOTE = (
+    "A field that belongs to another game system than the campaign's (an Of the Dead "
+    "profile's vocations, survival points, traumas and kills; a KOLAPS unit's; a Rapid 40000 "
+    "army's; a figure its settlement does not keep) is absent."
+)
 
 ERROR = {
     "type": "object",
@@ -121,3 +131,23 @@ def _sent_components(paths: dict, components: dict) -> set[str]:
             sent.add(name)
             todo |= _refs(components.get(name, {})) - sent
     return sent
+
+
+def system_fields(result, generator, request, public):
+    """The fields of a campaign's answers that belong to one kind of roster, or to the
+    figures one system's settlement keeps (`campaigns.systems.fields.OPTIONAL`), are absent
+    where the campaign's system does not speak them: optional in those answers' components
+    (`SPOKEN`), the rule said in each component's description."""
+    components = result.get("components", {}).get("schemas", {})
+    for name in SPOKEN:
+        component = components.get(name)
+        if component is None:
+            continue
+        required = [f for f in component.get("required", []) if f not in OPTIONAL]
+        if len(required) == len(component.get("required", [])):
+            continue
+        component["required"] = required
+        component["description"] = " ".join(
+            filter(None, [component.get("description", ""), SPOKEN_NOTE])
+        )
+    return result

@@ -331,6 +331,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.declare_errors",
+        "config.schema.system_fields",
     ],
 }
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 from campaigns.models import Campaign, ChapterStatus
 from campaigns.services import campaign_add_participant, co_organiser_add
 from characters.models import Player
+from rules.engine.systems import system_get
 from tests.factories import PlayerFactory
 
 LANGUAGES = ("fr", "en")
@@ -148,6 +149,94 @@ def crawled(django_db_setup, django_db_blocker):
                     )
         yield found
         transaction.set_rollback(True)
+
+
+def _json_words(value) -> list[str]:
+    """The words of an API answer: its keys (`survival_points` reads "survival points") and
+    its texts."""
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (str(k).replace("_", " "), *_json_words(v))]
+    if isinstance(value, list):
+        return [w for item in value for w in _json_words(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def close_body(card: dict, result: str) -> dict:
+    """A close of the chapter `card` shows: `result` for each roster entered, else for each
+    player."""
+    rows = {
+        "unit_results": [{"unit": u["unit_id"], "result": result} for u in card.get("units", [])],
+        "army_results": [{"army": a["army_id"], "result": result} for a in card.get("armies", [])],
+    }
+    if not any(rows.values()):
+        rows["outcomes"] = [{"player": p["id"], "result": result} for p in card["players"]]
+    return {"epilogue": "Fin.", **rows}
+
+
+def api_answers(client, campaign: Campaign):
+    """(what, answer) of every API endpoint of the campaign: the campaign, its standings,
+    each chapter, the settlement of each closed one, and the close of each open one with
+    the settlement's preview it leads to (undone afterwards)."""
+    yield "campaign", client.get(reverse("api-campaign-detail", args=[campaign.pk]))
+    yield "standings", client.get(reverse("api-campaign-leaderboard", args=[campaign.pk]))
+    result = system_get(campaign.system).close.results[0]
+    for chapter in campaign.chapters.order_by("pk"):
+        card = client.get(reverse("api-chapter-detail", args=[chapter.pk]))
+        yield "chapter", card
+        settlement = reverse("api-chapter-settlement", args=[chapter.pk])
+        if chapter.status == ChapterStatus.CLOSED:
+            yield "settlement", client.get(settlement)
+            continue
+        with transaction.atomic():
+            yield (
+                "close",
+                client.post(
+                    reverse("api-chapter-close", args=[chapter.pk]),
+                    close_body(card.json(), result),
+                    content_type="application/json",
+                ),
+            )
+            yield "preview", client.get(settlement)
+            transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="module")
+def api_crawled(django_db_setup, django_db_blocker):
+    """{(language, system, what, url): (status, foreign words found)} over `api_answers`."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("demo_load", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
+        found = {}
+        for language in LANGUAGES:
+            client = Client()
+            client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+            client.force_login(Player.objects.get(username="orga"))
+            for campaign in Campaign.objects.order_by("pk"):
+                words = re.compile(
+                    r"\b(" + "|".join(FOREIGN[campaign.system]) + r")\b", re.IGNORECASE
+                )
+                for n, (what, response) in enumerate(api_answers(client, campaign)):
+                    text = " ".join(_json_words(response.json()))
+                    found[(language, campaign.system, what, n)] = (
+                        response.status_code,
+                        sorted({m.group(0) for m in words.finditer(text)}),
+                    )
+        yield found
+        transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_the_api_of_a_campaign_speaks_only_its_systems_words(api_crawled):
+    """The campaign, its standings, its chapters, their close and settlement, as JSON keys
+    and values: no other system's words (Of the Dead's own are found, in both languages)."""
+    kinds = {(system, what) for _lang, system, what, _n in api_crawled}
+    for system in ("kolaps", "rapid40k", "modern-rpg"):
+        for what in ("campaign", "standings", "chapter", "settlement", "close", "preview"):
+            assert (system, what) in kinds
+    statuses = {key: status for key, (status, _words) in api_crawled.items()}
+    assert {key: s for key, s in statuses.items() if s not in (200, 202)} == {}
+    shown = {key: words for key, (_status, words) in api_crawled.items() if words}
+    assert {key[0] for key in shown if key[1] == "of-the-dead"} == set(LANGUAGES)
+    assert {key: words for key, words in shown.items() if key[1] != "of-the-dead"} == {}
 
 
 @pytest.mark.django_db

@@ -38,12 +38,14 @@ from campaigns.selectors import (
     vote_get_for_user,
 )
 from campaigns.systems.base import EntryResultInput
+from campaigns.systems.fields import speak
 from campaigns.votes import services as vote_services
 from campaigns.votes.cards import VoteCard, vote_card
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
 from characters.serializers import CardSerializer, card_serializer, id_field
+from rules.engine.systems import system_get
 
 # --- Campaigns ------------------------------------------------------------------------------
 
@@ -55,6 +57,7 @@ UpcomingLineSerializer = card_serializer(UpcomingLine)
 
 
 class ChapterCardSerializer(CardSerializer):
+    # A chapter as its campaign's system speaks of it (`campaigns.systems.fields.speak`).
     awaiting_settlement = serializers.BooleanField()
     can_enter = serializers.BooleanField()
 
@@ -66,6 +69,9 @@ class ChapterCardSerializer(CardSerializer):
             "units": {"help_text": "KOLAPS units entered, as they are now."},
             "k12": {"help_text": "K12 between the two sides, when the units make two."},
         }
+
+    def to_representation(self, instance):
+        return speak(super().to_representation(instance), system_get(instance.system))
 
 
 PLAYERS = dict.fromkeys(("min_value", "max_value"), gettext_lazy("Between 1 and 99 players."))

@@ -1,5 +1,7 @@
 """API twins of the settlement pages: the same cards, services and permission checks."""
 
+from dataclasses import asdict
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -19,8 +21,10 @@ from campaigns.settlement.plan import SettlementPlan, TraumaChange
 from campaigns.settlement.services import death_choice_make, settlement_reopen, settlement_request
 from campaigns.statistics.services import HistoryPoint, StandingRow
 from campaigns.systems.base import UnitDeparture
+from campaigns.systems.fields import speak
 from characters.profiles.selectors import statistics_player_get_for_user
 from characters.serializers import CardSerializer, card_serializer
+from rules.engine.systems import system_get
 from rules.engine.systems.of_the_dead.effects import SheetNumbers
 from rules.engine.systems.of_the_dead.settlement import DeathChoice
 
@@ -49,6 +53,10 @@ class SettlementSerializer(CardSerializer):
         extra_kwargs = {
             "status": {"help_text": "open, awaiting, queued, running, done, failed or reopened"}
         }
+
+    def to_representation(self, instance):
+        """As the campaign's system speaks (`campaigns.systems.fields`)."""
+        return speak(super().to_representation(instance), system_get(instance.campaign.system))
 
 
 class ChapterSettlementAPI(APIView):
@@ -92,19 +100,73 @@ class StandingSerializer(CardSerializer):
         dataclass = StandingRow
 
 
-class CampaignLeaderboardAPI(APIView):
-    """A campaign's standings (organisers and participants), ranked as its system says
-    (`score`: Of the Dead's reputation, KOLAPS and Rapid 40000's standing points; in the
-    order of `rank`); the reputation's breakdown only where players bring a profile."""
+class StandingsColumnSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="The statistic, a key of each row's `values`.")
+    label = serializers.CharField(help_text="Its heading, in the reader's language.")
 
-    @extend_schema(responses=StandingSerializer(many=True))
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    score = serializers.IntegerField(help_text="What the campaign ranks by (`score_heading`).")
+    values = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="The player's figure of each of `columns`, by its key.",
+    )
+    breakdown = ReputationBreakdownSerializer(
+        many=True,
+        required=False,
+        help_text="How the score sums, line by line: only where players bring their own "
+        "profile (Of the Dead's reputation); absent otherwise.",
+    )
+
+
+class StandingsSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    ranked = serializers.BooleanField(
+        help_text="False: the campaign shows its party, not a ranking."
+    )
+    score_heading = serializers.CharField()
+    columns = StandingsColumnSerializer(many=True)
+    rows = StandingsRowSerializer(many=True)
+
+
+def standings_data(card) -> dict:
+    """A campaign's standings with the columns its system declares (`Standings.columns`),
+    the same as its page's table, and no other figure."""
+    explains = card.explains_reputation
+    rows = []
+    for row, values in card.table:
+        line = {
+            "rank": row.rank,
+            "username": row.username,
+            "name": row.name,
+            "score": row.score,
+            "values": {c.name: v for c, v in zip(card.columns, values, strict=True)},
+        }
+        if explains:
+            line["breakdown"] = [asdict(b) for b in row.breakdown_lines]
+        rows.append(line)
+    return {
+        "system": card.system.slug,
+        "ranked": card.ranked,
+        "score_heading": card.score_heading,
+        "columns": [{"key": c.name, "label": c.heading} for c in card.columns],
+        "rows": rows,
+    }
+
+
+class CampaignLeaderboardAPI(APIView):
+    """A campaign's standings (organisers and participants), as its system declares them:
+    its `columns` (the page's table) and each player's `values` of them, ranked by `score`
+    (Of the Dead's reputation, KOLAPS and Rapid 40000's standing points) in the order of
+    `rank`; the score's `breakdown` only where players bring a profile."""
+
+    @extend_schema(responses=StandingsSerializer)
     def get(self, request, pk: int):
         card = campaign_leaderboard_card(campaign_get_for_user(request.user, pk))
-        rows = StandingSerializer(card.rows, many=True).data
-        if not card.explains_reputation:
-            for row in rows:
-                row["breakdown"] = []
-        return Response(rows)
+        return Response(StandingsSerializer(standings_data(card)).data)
 
 
 class LeaderboardAPI(APIView):

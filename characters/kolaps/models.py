@@ -52,6 +52,9 @@ class KolapsCharacter(Versioned):
     sante = models.PositiveSmallIntegerField(_("Santé"), default=GAUGE_MAX)
     souffle = models.PositiveSmallIntegerField(_("Souffle"), default=GAUGE_MAX)
     moral = models.PositiveSmallIntegerField(_("Moral"), default=GAUGE_MAX)
+    # Died in a chapter (RULES-NOTES CL1: "the dead leave their unit for good"): set by
+    # `unit_remove_lost`, cleared when the chapter's settlement is reopened.
+    dead = models.BooleanField(_("dead"), default=False)
 
     class Meta(Versioned.Meta):
         verbose_name = _("KOLAPS character")

@@ -105,7 +105,8 @@ def _unit_page_rows(pk: int, owner: int):
         .values_list("kind", "place", *_UNIT_FIELDS, *(f"members__{n}" for n in _MEMBER_FIELDS))
     )
     free_rows = (
-        KolapsCharacter.objects.filter(owner_id=owner, unit__isnull=True)
+        # The dead are not offered back (RULES-NOTES CL1: "the dead leave their unit for good").
+        KolapsCharacter.objects.filter(owner_id=owner, unit__isnull=True, dead=False)
         .order_by()
         .annotate(kind=Value(1), place=Window(RowNumber(), order_by=[F("name"), F("pk")]))
         .values_list(

@@ -523,6 +523,12 @@ def unit_add_character(*, actor, unit, version, character: KolapsCharacter) -> K
                 _("This character is in another unit: remove it from there first."),
                 field="character",
             )
+        if member.dead:  # RULES-NOTES CL1: "the dead leave their unit for good".
+            raise Refusal(
+                _("%(name)s died in a chapter: the dead do not rejoin a unit.")
+                % {"name": member.name},
+                field="character",
+            )
         member.unit = locked
         member.position = _next_position(locked)
         member.is_avatar = False
@@ -640,7 +646,7 @@ def unit_remove_lost(
             return locked
         before = unit_state(locked, members)
         KolapsCharacter.objects.filter(pk__in=[m.pk for m in lost]).update(
-            unit=None, is_avatar=False
+            unit=None, is_avatar=False, dead=True
         )
         remaining = [m for m in members if m.pk not in wanted]
         history_record(
@@ -701,8 +707,9 @@ def unit_restore_lost(
             for character in back:
                 character.unit = locked
                 character.is_avatar = character.pk in was_avatar and not has_avatar
+                character.dead = False
                 has_avatar = has_avatar or character.is_avatar
-                character.save(update_fields=["unit", "is_avatar", "updated_at"])
+                character.save(update_fields=["unit", "is_avatar", "dead", "updated_at"])
             members = members_of(locked)
             staying = [name for pk, name in row.data.get("characters", []) if pk in wanted
                        and pk not in {c.pk for c in back}]  # fmt: skip

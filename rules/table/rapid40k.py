@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from characters.permissions import Refusal
 from characters.rapid40k.models import Rapid40kArmy, Rapid40kSquad
+from rules.engine.systems.rapid40k.campaign import points_lost
 from rules.engine.systems.rapid40k.catalogue import Catalogue, Profile, load_catalogue
 from rules.engine.systems.rapid40k.costing import profile_cost, vehicle_breakdown
 from rules.engine.systems.rapid40k.resolvers import MAX_FIGURES
@@ -99,6 +100,8 @@ def squad_state(squad: Rapid40kSquad, catalogue: Catalogue) -> dict[str, Any]:
         "weapons": weapons,
         "figures": figures,
         "start": len(figures),
+        # Its cost (R1): what its casualties are priced from (CL2, `points_lost`).
+        "cost": squad.points,
         "lost": [],
         "overwatch": False,
         "engaged": False,
@@ -107,6 +110,18 @@ def squad_state(squad: Rapid40kSquad, catalogue: Catalogue) -> dict[str, Any]:
         "morale_due": False,
         "routed": False,
     }
+
+
+def _points_lost(state: dict[str, Any]) -> int:
+    """The points a squad's casualties cost it, counted as the settlement counts them
+    (RULES-NOTES CL2, `points_lost`). A squad brought to the table before its state kept
+    its cost is costed from its figures."""
+    lost = state.get("lost", [])
+    start = int(state.get("start") or len(lost) + len(state.get("figures", [])))
+    cost = state.get("cost")
+    if cost is None:
+        cost = sum(f["points"] for f in [*state.get("figures", []), *lost])
+    return points_lost(int(cost), start, len(lost))
 
 
 def army_combatants(army: Rapid40kArmy, side: str, player) -> list[Combatant]:
@@ -419,7 +434,7 @@ class Rapid40kTable(FightersTable):
                 "name": c.name,
                 "start": state.get("start", 0),
                 "lost": len(lost),
-                "points_lost": sum(f["points"] for f in lost),
+                "points_lost": _points_lost(state),
                 "out": c.dead,
                 "routed": state.get("routed", False),
             }

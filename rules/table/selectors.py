@@ -76,13 +76,13 @@ class _Viewer:
 
 _ENCOUNTER, _CHAPTER, _CAMPAIGN = fields_of(Encounter), fields_of(Chapter), fields_of(Campaign)
 
-# The one statement of the live table compiled once per process (issue 25): every page, poll
+# The one statement of the live table compiled once per process: every page, poll
 # and write of a page fetches its encounter through it. `visible_to` is the ORM's queryset;
 # compiled again on every request it cost four times the rest of a page kept as sent
 # (tests/benchmarks/test_table_page_bench.py, 2026-11-28, in turn on one machine at load
-# 7-9, the organiser's page shown again unchanged, CPU per request): 2.8 | 2.3 ms before
-# issue 25, 11.5 | 9.9 ms with the queryset compiled on each request, 2.1-2.9 ms with it
-# compiled once here.
+# 7-9, the organiser's page shown again unchanged, CPU per request): 2.8 | 2.3 ms with the
+# reads of 2026-11-27, 11.5 | 9.9 ms with the queryset compiled on each request, 2.1-2.9 ms
+# with it compiled once here.
 _VISIBLE = CompiledRead(
     lambda pk, viewer: (
         Encounter.objects.visible_to(_Viewer(viewer))
@@ -100,9 +100,9 @@ _VISIBLE = CompiledRead(
 
 
 # The same queryset locked, for every write (`rules.table.services.lock`): compiled on each
-# write it made an action cost 19.4 ms of server CPU against 12.0 before issue 25, and 13.8 ms
-# compiled once here (tests/benchmarks/test_table_bench.py, 2026-11-28, in turn on one
-# machine at load 5-9).
+# write it made an action cost 19.4 ms of server CPU against 12.0 with the reads of
+# 2026-11-27, and 13.8 ms compiled once here (tests/benchmarks/test_table_bench.py,
+# 2026-11-28, in turn on one machine at load 5-9).
 _LOCKED = CompiledRead(
     lambda pk, viewer: (
         Encounter.objects.visible_to(_Viewer(viewer))

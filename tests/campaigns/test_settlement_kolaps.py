@@ -103,7 +103,13 @@ def test_a_character_put_in_another_unit_meanwhile_stays_there(closed):
     nord, (chief, veteran, novice) = closed["nord"], closed["members"]
     settlement_apply(chapter_id=closed["chapter"].pk)
     other = kolaps.unit_create(owner=closed["alice"], name="Est")
-    kolaps.unit_add_character(actor=closed["alice"], unit=other, version=None, character=veteran)
+    # CL1: "the dead leave their unit for good": the service refuses them another one...
+    with pytest.raises(Refusal, match="the dead do not rejoin a unit"):
+        kolaps.unit_add_character(
+            actor=closed["alice"], unit=other, version=None, character=veteran
+        )
+    # ... which one joined before the dead were refused (older data).
+    KolapsCharacter.objects.filter(pk=veteran.pk).update(unit=other)
     settlement_reopen(actor=closed["organiser"], chapter=closed["chapter"])
     # The Avatar comes back (the unit had none), the veteran stays in Est.
     assert _state(nord) == (2, KolapsUnit.Status.VALID, [(chief.pk, True), (novice.pk, False)])

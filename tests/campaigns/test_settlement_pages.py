@@ -147,8 +147,14 @@ def test_it_answers_the_api_twins(client, table):
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert client.post(url).status_code == 202
     assert client.get(url).json()["status"] == "done"
-    rows = client.get(reverse("api-campaign-leaderboard", args=[campaign.pk])).json()
+    standings = client.get(reverse("api-campaign-leaderboard", args=[campaign.pk])).json()
+    assert [c["key"] for c in standings["columns"]] == [
+        "chapters_played", "chapters_survived", "chapters_won", "deaths", "kills_total",
+        "survival_points",
+    ]  # fmt: skip
+    rows = standings["rows"]
     assert rows[0]["rank"] == 1 and rows[0]["breakdown"][0]["label"] == "Chapters played"
+    assert standings["score_heading"] == "Reputation"
     client.force_login(players[2])
     bad = client.post(
         reverse("api-profile-death-choice"), {"choice": "ghost"}, content_type="application/json"

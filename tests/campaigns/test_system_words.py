@@ -121,6 +121,41 @@ def test_the_campaign_api_card_carries_survival_points_only_for_of_the_dead(clie
     )
 
 
+def test_the_standings_api_carries_the_columns_its_system_declares(client, two_campaigns):
+    """The standings' API twin shows what the page shows: Rapid 40000's columns (RULES-NOTES
+    CL2: "win 3, draw 1, loss 0", points destroyed and lost), no reputation, kills or
+    survival points; Of the Dead's keep theirs (a row's values: tests/test_system_words.py
+    and the walkthrough)."""
+    organiser, _alice, campaigns = two_campaigns
+    client.force_login(organiser)
+    rapid, _chapter = campaigns["rapid40k"]
+    standings = client.get(reverse("api-campaign-leaderboard", args=[rapid.pk])).json()
+    assert [(c["key"], c["label"]) for c in standings["columns"]] == [
+        ("chapters_played", "Played"), ("chapters_won", "Wins"), ("chapters_drawn", "Draws"),
+        ("chapters_lost", "Losses"), ("value_destroyed", "Points destroyed"),
+        ("value_lost", "Points lost"),
+    ]  # fmt: skip
+    assert standings["score_heading"] == "Standing points" and standings["rows"] == []
+    dead, _chapter = campaigns["of-the-dead"]
+    standings = client.get(reverse("api-campaign-leaderboard", args=[dead.pk])).json()
+    assert "survival_points" in {c["key"] for c in standings["columns"]}
+    assert standings["score_heading"] == "Reputation"
+
+
+def test_the_chapter_api_card_carries_no_other_systems_fields(client, two_campaigns):
+    organiser, _alice, campaigns = two_campaigns
+    client.force_login(organiser)
+    _rapid, chapter = campaigns["rapid40k"]
+    card = client.get(reverse("api-chapter-detail", args=[chapter.pk])).json()
+    for name in ("my_vocation", "taken_vocations", "min_survival_points", "k12", "units"):
+        assert name not in card
+    assert "vocation" not in card["players"][0] and "armies" in card
+    _dead, chapter = campaigns["of-the-dead"]
+    card = client.get(reverse("api-chapter-detail", args=[chapter.pk])).json()
+    assert "my_vocation" in card and "vocation" in card["players"][0]
+    assert "armies" not in card and "k12" not in card
+
+
 def test_a_vote_on_vocations_is_offered_and_opened_only_in_of_the_dead(client, two_campaigns):
     organiser, _alice, campaigns = two_campaigns
     client.force_login(organiser)

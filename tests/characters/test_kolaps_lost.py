@@ -88,3 +88,34 @@ def test_only_the_owner_or_the_system_removes_the_lost(chapter):
     with pytest.raises(Forbidden):
         kolaps.unit_remove_lost(actor=bruno, unit=unit, character_ids=[lost.pk])
     assert unit.members.count() == 2
+
+
+def test_a_dead_character_is_not_offered_back_to_its_unit_and_cannot_rejoin_it(chapter, client):
+    """RULES-NOTES CL1: "dead by the death roll; the dead leave their unit for good"."""
+    alice = PlayerFactory(username="alice")
+    unit, (_chief, dead) = build_unit(alice, "Nord", ranks=("novice", "novice"))
+    loner = kolaps.character_create(
+        owner=alice, name="Libre", archetype="agent-de-police", rank="novice"
+    )
+    # What the settlement of a chapter where Nord 1 died does.
+    unit = kolaps.unit_remove_lost(actor=None, unit=unit, character_ids=[dead.pk], chapter=chapter)
+    client.force_login(alice)
+    url = reverse("kolaps-unit", args=[unit.pk])
+    html = client.get(url).content.decode()
+    assert f'<option value="{loner.pk}">Libre</option>' in html
+    assert f'<option value="{dead.pk}">' not in html
+    html = client.post(url, {"op": "add", "character": dead.pk, "version": unit.version})
+    assert "Nord 1 died in a chapter: the dead do not rejoin a unit." in html.content.decode()
+    answer = client.post(
+        reverse("api-kolaps-unit-change", args=[unit.pk]),
+        {"op": "add", "character": dead.pk, "version": unit.version},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert "the dead do not rejoin a unit" in str(answer.json())
+    assert KolapsCharacter.objects.get(pk=dead.pk).unit_id is None
+    with pytest.raises(Refusal, match="the dead do not rejoin a unit"):
+        kolaps.unit_add_character(actor=alice, unit=unit, version=unit.version, character=dead)
+    # Reopening the chapter brings them back: alive again, they may be added.
+    kolaps.unit_restore_lost(actor=None, unit=unit, character_ids=[dead.pk], chapter=chapter)
+    assert KolapsCharacter.objects.get(pk=dead.pk).unit_id == unit.pk

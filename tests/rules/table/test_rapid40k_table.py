@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from campaigns.chapters.entries import chapter_army_enter
 from campaigns.chapters.services import chapter_start
 from campaigns.services import campaign_add_participant
+from campaigns.systems.rapid40k import squad_figures
 from characters.permissions import Refusal
 from characters.rapid40k import services as armies
 from rules.engine.registry import resolver_get
@@ -426,7 +427,13 @@ def test_a_started_chapter_opens_its_table_and_its_end_tells_the_figures_lost(ro
     record = chapter.table_record
     army = record["armies"][str(roles["participant_army"].pk)]
     lost = {row["name"]: (row["lost"], row["points_lost"]) for row in army["squads"]}
-    assert lost["Boyz 1"] == (1, 56) and lost["Boss"] == (0, 0)
+    # RULES-NOTES CL2: "for each enemy squad, its cost (R1) divided by its figures, times
+    # the figures it lost" (the squad's cost, as the settlement counts it, not the price of
+    # the figure removed).
+    boyz = roles["participant_army"].squads.get(name="Boyz 1")
+    assert lost["Boyz 1"] == (1, boyz.points // squad_figures(boyz.vehicle, boyz.leader,
+                                                              boyz.fighters))  # fmt: skip
+    assert lost["Boyz 1"] != (1, 56) and lost["Boss"] == (0, 0)
     assert army["player"] == roles["participant"].pk and army["figures_lost"] == 1
 
 

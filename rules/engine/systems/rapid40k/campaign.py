@@ -35,12 +35,19 @@ CLOSE = entry_close(
 )
 
 
-def squad_points_lost(squad: Member) -> int:
-    """CL2: "its cost (R1) divided by its figures, times the figures it lost", rounded
-    down; a squad cannot lose more figures than it has."""
-    if squad.figures <= 0:
+def points_lost(cost: int, figures: int, lost: int) -> int:
+    """RULES-NOTES CL2: "for each enemy squad, its cost (R1) divided by its figures, times
+    the figures it lost", rounded down; a squad cannot lose more figures than it has. The
+    one count of a squad's casualties: the live table's record and the settlement both
+    read it."""
+    if figures <= 0:
         return 0
-    return squad.value * min(squad.lost, squad.figures) // squad.figures
+    return cost * max(0, min(lost, figures)) // figures
+
+
+def squad_points_lost(squad: Member) -> int:
+    """CL2's points lost (`points_lost`) of a squad as the close recorded it."""
+    return points_lost(squad.value, squad.figures, squad.lost)
 
 
 # CL2: each army's points lost and the points the other sides lost (destroyed); a squad
