@@ -98,6 +98,17 @@ def entry_close(*fields: CloseField, settles: str) -> Close:
     )
 
 
+def sheet_level(name: str, label: str, maximum: int, help: str = "") -> CloseField:
+    """A level a character sheet ended the session with, asked of it at the close."""
+    return CloseField(name, label, Kind.COUNT, Per.ENTRY, help=help, maximum=maximum)
+
+
+def sheet_close(*levels: CloseField, settles: str) -> Close:
+    """What the close asks of each character sheet entered (Corporates, the modern RPG):
+    that it took part, then its `levels`."""
+    return Close(per=Per.ENTRY, results=("played",), fields=levels, settles=settles)
+
+
 # --- The settlement's pure part ------------------------------------------------------------
 
 

@@ -16,25 +16,9 @@ from rules.engine.systems.corporates.catalogue import load_catalogue
 LEVELS_MAX: int = load_catalogue().sheet["levels_max"]
 
 ROSTER = seam.Roster.SHEET
-CLOSE = seam.Close(
-    per=seam.Per.ENTRY,
-    results=("played",),
-    fields=(
-        seam.CloseField(
-            "fatigue",
-            seam.gettext_noop("Fatigue levels at the end"),
-            seam.Kind.COUNT,
-            seam.Per.ENTRY,
-            maximum=LEVELS_MAX,
-        ),
-        seam.CloseField(
-            "wounds",
-            seam.gettext_noop("Wound levels at the end"),
-            seam.Kind.COUNT,
-            seam.Per.ENTRY,
-            maximum=LEVELS_MAX,
-        ),
-    ),
+CLOSE = seam.sheet_close(
+    seam.sheet_level("fatigue", seam.gettext_noop("Fatigue levels at the end"), LEVELS_MAX),
+    seam.sheet_level("wounds", seam.gettext_noop("Wound levels at the end"), LEVELS_MAX),
     settles=seam.gettext_noop(
         "Closing stores the record for good; when the chapter is settled, each character's "
         "sheet takes the fatigue and wound levels it ended the session with."

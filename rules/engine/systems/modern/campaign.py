@@ -18,28 +18,14 @@ MAX_STRESS = 24
 HP_MIN, HP_MAX = -100, 100
 
 ROSTER = seam.Roster.SHEET
-CLOSE = seam.Close(
-    per=seam.Per.ENTRY,
-    results=("played",),
-    fields=(
-        seam.CloseField(
-            "xp", seam.gettext_noop("XP awarded"), seam.Kind.COUNT, seam.Per.ENTRY, maximum=100
-        ),
-        seam.CloseField(
-            "stress",
-            seam.gettext_noop("Stress at the end"),
-            seam.Kind.COUNT,
-            seam.Per.ENTRY,
-            maximum=MAX_STRESS,
-        ),
-        seam.CloseField(
-            "wounds",
-            seam.gettext_noop("Hit points lost at the end"),
-            seam.Kind.COUNT,
-            seam.Per.ENTRY,
-            maximum=HP_MAX - HP_MIN,
-            help=seam.gettext_noop("Below the character's maximum: 0 is unhurt."),
-        ),
+CLOSE = seam.sheet_close(
+    seam.sheet_level("xp", seam.gettext_noop("XP awarded"), 100),
+    seam.sheet_level("stress", seam.gettext_noop("Stress at the end"), MAX_STRESS),
+    seam.sheet_level(
+        "wounds",
+        seam.gettext_noop("Hit points lost at the end"),
+        HP_MAX - HP_MIN,
+        help=seam.gettext_noop("Below the character's maximum: 0 is unhurt."),
     ),
     settles=seam.gettext_noop(
         "Closing stores the record for good; when the chapter is settled, each character's "

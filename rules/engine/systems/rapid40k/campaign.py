@@ -9,26 +9,14 @@ loss 0; ties broken by points destroyed minus points lost."
 
 from functools import partial
 
-from rules.engine.systems.seam import (
-    CloseField,
-    Column,
-    Kind,
-    Member,
-    Per,
-    Roster,
-    Settle,
-    Term,
-    Words,
-    entry_close,
-    gettext_noop,
-    results_standings,
-    settle_losses,
-)
+from rules.engine.systems import seam
 
-ROSTER = Roster.ARMY
-CLOSE = entry_close(
-    CloseField("figures_lost", gettext_noop("Figures lost"), Kind.COUNT, Per.MEMBER),
-    settles=gettext_noop(
+ROSTER = seam.Roster.ARMY
+CLOSE = seam.entry_close(
+    seam.CloseField(
+        "figures_lost", seam.gettext_noop("Figures lost"), seam.Kind.COUNT, seam.Per.MEMBER
+    ),
+    settles=seam.gettext_noop(
         "Closing stores the record for good; the standings are settled afterwards from it. "
         "Losses do not carry over: each game is fought at the agreed army cost."
     ),
@@ -45,19 +33,19 @@ def points_lost(cost: int, figures: int, lost: int) -> int:
     return cost * max(0, min(lost, figures)) // figures
 
 
-def squad_points_lost(squad: Member) -> int:
+def squad_points_lost(squad: seam.Member) -> int:
     """CL2's points lost (`points_lost`) of a squad as the close recorded it."""
     return points_lost(squad.value, squad.figures, squad.lost)
 
 
 # CL2: each army's points lost and the points the other sides lost (destroyed); a squad
 # is not a character: none is counted lost.
-SETTLE: Settle = partial(settle_losses, lost_value=squad_points_lost, characters=False)
-STANDINGS = results_standings(
-    Column("value_destroyed", gettext_noop("Points destroyed")),
-    Column("value_lost", gettext_noop("Points lost")),
-    won=gettext_noop("Wins"),
-    lost=gettext_noop("Losses"),
-    tie_breaks=((Term("value_destroyed"), Term("value_lost", -1)),),
+SETTLE: seam.Settle = partial(seam.settle_losses, lost_value=squad_points_lost, characters=False)
+STANDINGS = seam.results_standings(
+    seam.Column("value_destroyed", seam.gettext_noop("Points destroyed")),
+    seam.Column("value_lost", seam.gettext_noop("Points lost")),
+    won=seam.gettext_noop("Wins"),
+    lost=seam.gettext_noop("Losses"),
+    tie_breaks=((seam.Term("value_destroyed"), seam.Term("value_lost", -1)),),
 )
-WORDS = Words(entry=gettext_noop("army"), value=gettext_noop("points"))
+WORDS = seam.Words(entry=seam.gettext_noop("army"), value=seam.gettext_noop("points"))
