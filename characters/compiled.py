@@ -33,7 +33,12 @@ class CompiledRead:
             converters = compiler.get_converters(
                 s[0] for s in compiler.select[: compiler.col_count]
             )
-            names = [*query.extra_select, *query.values_select, *query.annotation_select]
+            # The columns in the order the SQL selects them (Django 5.2 keeps `values()`'s).
+            names = list(query.selected or ()) or [
+                *query.extra_select,
+                *query.values_select,
+                *query.annotation_select,
+            ]
             self.compiled[connection.vendor] = (
                 sql,
                 constants,

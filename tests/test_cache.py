@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db.models import F
 
+from characters.compiled import CompiledRead
+from characters.models import KolapsUnit
 from config.cache import KeptClientRedisCache
+from tests.factories import PlayerFactory
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -67,3 +71,17 @@ def test_production_redis_cache_url_selects_it():
         "redis://127.0.0.1:6379/1": "config.cache.KeptClientRedisCache",
         "locmemcache://": "django.core.cache.backends.locmem.LocMemCache",
     }
+
+
+@pytest.mark.django_db
+def test_a_compiled_read_names_its_columns_in_the_order_it_selects_them():
+    """`CompiledRead.dicts` pairs each value with its column: an annotation named first in
+    `values()` is selected first, and read under its own name."""
+    owner = PlayerFactory()
+    KolapsUnit.objects.create(owner=owner, name="Nord", vu=7, catalogue_version="1")
+    read = CompiledRead(
+        lambda viewer: (
+            KolapsUnit.objects.filter(owner_id=viewer).annotate(x=F("vu")).values("x", "name")
+        )
+    )
+    assert read.dicts(owner.pk) == [{"x": 7, "name": "Nord"}]
