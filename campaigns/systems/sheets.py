@@ -225,12 +225,13 @@ def _modern_check(sheet: dict, answers: dict[str, int]) -> str:
 
 def _modern_carry(*, actor, character, source: str, verb: str = "carried", **answers):
     """The close's answers as the sheet keeps them: hit points are its maximum less the
-    hit points lost (or, putting back, the hit points it had)."""
+    hit points lost (or, putting back, the hit points it had), never below the sheet's least
+    (HP_MIN): a maximum the player lowered after the close cannot block the settlement."""
     return modern_character_carry(
         actor=actor,
         character=character,
         stress=answers.get("stress", character.stress),
-        hp=answers.get("hp", character.hp_max - answers.get("wounds", 0)),
+        hp=answers.get("hp", max(HP_MIN, character.hp_max - answers.get("wounds", 0))),
         xp=answers.get("xp", 0),
         source=source,
         verb=verb,
