@@ -11,8 +11,9 @@ Who sees an encounter, and as what, is `Encounter.objects.visible_to(user)`
 
 from dataclasses import dataclass
 
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Q
+from django.db.transaction import TransactionManagementError
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -122,7 +123,12 @@ _LOCKED = CompiledRead(
 
 def encounter_locked_for_user(user, pk: int) -> Encounter | None:
     """`_visible`, its row locked until the commit (PostgreSQL leaves out the rows `user`
-    may not see before it locks)."""
+    may not see before it locks). Only inside a transaction: the statement was compiled once,
+    so Django's own check of a lock outside one ran only then."""
+    if connections[DEFAULT_DB_ALIAS].get_autocommit():
+        raise TransactionManagementError(
+            "select_for_update cannot be used outside of a transaction."
+        )
     return _visible(user, pk, _LOCKED)
 
 

@@ -2,10 +2,13 @@
 
 import pytest
 from django.conf import settings
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from rules.table.models import Combatant, Encounter
+from rules.table.selectors import encounter_locked_for_user
 from rules.table.services import (
     encounter_advance,
     encounter_create_standalone,
@@ -331,3 +334,14 @@ def test_it_locks_for_the_api_action_exactly_whom_the_pages_let_see_the_encounte
         "anna",
         "cora",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_compiled_lock_refuses_to_run_outside_a_transaction():
+    """The write's lock is compiled once: outside a transaction it would lock nothing, so
+    it refuses as Django's own `select_for_update` does."""
+    user = PlayerFactory()
+    with pytest.raises(TransactionManagementError):
+        encounter_locked_for_user(user, 1)
+    with transaction.atomic():
+        assert encounter_locked_for_user(user, 1) is None
