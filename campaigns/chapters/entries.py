@@ -1,10 +1,11 @@
 """Rosters entered into chapters, whatever the system: the only writer of chapter entries.
 
-A system whose players bring a roster of figures to a chapter (KOLAPS units, Rapid 40000
-army lists) names it in its declaration (`GameSystem.roster`), and the roster is described
-once here as an `EntryKind`: which roster model enters, the entry row
-that records it, the derived number that says what it is worth (VU, points), who may enter
-it, what it checks on the way in, and the sentences a player reads. Everything else is one
+A system whose players bring a roster to a chapter (KOLAPS units, Rapid 40000 army lists,
+a roleplaying system's character sheets) names it in its declaration
+(`campaigns.systems.base.CampaignSystem.entry_kind`, an `EntryKind` of
+`campaigns.systems.entry_kinds`): which roster model enters, the entry row that records it,
+the derived number that says what it is worth (VU, points), who may enter it, what it checks
+on the way in, and the sentences a player reads. Everything else is one
 shape: a participant enters one of their own valid rosters into a planned chapter of a
 campaign of that system (one per player and chapter) and may withdraw it until the chapter
 starts; an organiser may withdraw any. A roster that became a draft after it was entered

@@ -237,6 +237,10 @@ def test_the_modern_close_awards_xp_and_carries_stress_and_wounds_to_the_sheets(
     )
     preview = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert "3 XP awarded" in preview
+    client.force_login(modern["alice"])
+    history = client.get(reverse("modern-character-history", args=[lina.pk])).content.decode()
+    assert "Niveau -12" in history and "chapter:" not in history
+    client.force_login(modern["organiser"])
     html = client.get(reverse("campaign-leaderboard", args=[modern["campaign"].pk])).content
     assert b"XP earned" in html and b"<th>#</th>" not in html
     assert f", stress 2, hit points {lina.hp_max - 4}".encode() in html
