@@ -488,7 +488,9 @@ class ChapterArmyAPI(_EntryAPI):
 
 
 def _sheet_kind(chapter) -> entries.EntryKind:
-    return entries.SHEET_KINDS.get(chapter.campaign.system, entries.CORPORATES_SHEET)
+    """The sheet the chapter's system's players enter; a system without sheets has none
+    (404)."""
+    return entries.sheet_kind_of(chapter.campaign.system)
 
 
 @extend_schema(request=SheetEntrySerializer, responses={201: ChapterCardSerializer})

@@ -14,7 +14,6 @@ from django.utils.translation import gettext
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
 from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
-from campaigns.chapters.k12 import EnteredUnit, K12Line, k12_balance
 from campaigns.chapters.services import requirement_of
 from campaigns.chapters.sheets import SheetChoice, SheetEntryLine, my_sheets, sheet_entries
 from campaigns.models import (
@@ -32,6 +31,7 @@ from campaigns.models import (
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from campaigns.systems import campaign_system
 from campaigns.systems.base import CloseEntry
+from campaigns.systems.k12 import EnteredUnit, K12Line, k12_balance
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
 from characters.kolaps import text as kolaps_text

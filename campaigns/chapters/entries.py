@@ -1,10 +1,11 @@
 """Rosters entered into chapters, whatever the system: the only writer of chapter entries.
 
-A system whose players bring a roster of figures to a chapter (KOLAPS units, Rapid 40000
-army lists) names it in its declaration (`GameSystem.roster`), and the roster is described
-once here as an `EntryKind`: which roster model enters, the entry row
-that records it, the derived number that says what it is worth (VU, points), who may enter
-it, what it checks on the way in, and the sentences a player reads. Everything else is one
+A system whose players bring a roster to a chapter (KOLAPS units, Rapid 40000 army lists,
+a roleplaying system's character sheets) names it in its declaration
+(`campaigns.systems.base.CampaignSystem.entry_kind`, an `EntryKind` of
+`campaigns.systems.entry_kinds`): which roster model enters, the entry row that records it,
+the derived number that says what it is worth (VU, points), who may enter it, what it checks
+on the way in, and the sentences a player reads. Everything else is one
 shape: a participant enters one of their own valid rosters into a planned chapter of a
 campaign of that system (one per player and chapter) and may withdraw it until the chapter
 starts; an organiser may withdraw any. A roster that became a draft after it was entered
@@ -20,36 +21,34 @@ Same rules as `campaigns.chapters.services`: validate, one transaction, append a
 `CampaignEvent`.
 """
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from django.db import IntegrityError, models, transaction
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
 
-from campaigns.chapters.k12 import EnteredUnit, k12_balance
 from campaigns.models import (
     Chapter,
-    ChapterArmyEntry,
-    ChapterCorporatesEntry,
-    ChapterModernEntry,
     ChapterStatus,
-    ChapterUnitEntry,
 )
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role
-from campaigns.rules_settings.services import campaign_rules_settings
 from campaigns.services import _record
-from characters.corporates.models import CorporatesCharacter
-from characters.kolaps.models import KolapsCharacter, KolapsUnit
-from characters.kolaps.services import unit_require_valid
-from characters.modern.models import ModernCharacter
+from campaigns.systems import campaign_system
+from campaigns.systems.entry_kinds import (
+    ARMY,
+    CORPORATES_SHEET,
+    MODERN_SHEET,
+    UNIT,
+    EntryKind,
+    EntryWords,
+)
+from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal, Role
-from characters.rapid40k.models import Rapid40kArmy, Rapid40kSquad
-from rules.engine.systems import UnknownSystem, system_get
-from rules.engine.systems.seam import Roster
+from characters.rapid40k.models import Rapid40kArmy
+from rules.engine.systems import SYSTEMS, UnknownSystem
+
+__all__ = ["ARMY", "CORPORATES_SHEET", "MODERN_SHEET", "UNIT", "EntryKind", "EntryWords"]
 
 SIDE_MAX = 80
 
@@ -78,234 +77,30 @@ def require_planned(chapter: Chapter) -> None:
         raise Refusal(_("This chapter has started: its units no longer change."), field="chapter")
 
 
-# --- The descriptor ---------------------------------------------------------------------------
+def entry_kind_of(system: str) -> EntryKind | None:
+    """What the players of `system` enter into its chapters, as its declaration says
+    (`CampaignSystem.entry_kind`; None: nothing)."""
+    try:
+        return campaign_system(system).entry_kind
+    except UnknownSystem:
+        return None
 
 
-@dataclass(frozen=True)
-class EntryWords:
-    """The sentences a player reads about one kind of roster (translated when read)."""
-
-    not_player: str
-    wrong_system: str
-    not_own: str
-    entered_already: str
-    entered_concurrently: str
-    not_entered: str
-    withdraw_forbidden: str
-
-
-@dataclass(frozen=True)
-class EntryKind:
-    """What one system's players bring to its chapters.
-
-    `name` is the entry's foreign key to the roster, and the word of its form field, API
-    field, URL and history verbs ("unit": `unit_entered`); `entry` the row that records it.
-    `value` names the roster's derived number (recomputed by its own service) that the
-    chapter shows and freezes (in `value_unit`: "VU", "points"); the freeze keeps the
-    figures (`member_fields` of `member_model`, whose foreign key to the roster is
-    `member_of`).
-    `may_enter` are the campaign roles whose own rosters enter; `require_enterable` refuses
-    a roster that cannot enter this chapter (a draft, over the agreed points).
-    `sides_rule` marks, in the frozen entries, who changes sides (KOLAPS K12)."""
-
-    name: str
-    roster: type[models.Model]
-    entry: type[models.Model]
-    value: str
-    value_unit: str
-    member_model: type[models.Model] | None
-    member_of: str
-    member_fields: tuple[str, ...]
-    may_enter: frozenset[Role]
-    require_enterable: Callable[[Any, Chapter], None]
-    words: EntryWords
-    records_value_on_entry: bool = False
-    sides_rule: Callable[[list[Any]], None] | None = None
-    # A character sheet (no members, never a draft): the fields of the sheet itself the
-    # freeze keeps (`frozen["sheet"]`), what the close asks about them starts from.
-    sheet_fields: tuple[str, ...] = ()
-    has_drafts: bool = True
-    # A sheet's page (its URL name) and the two levels a list of sheets shows beside its
-    # name (field, word): what the dashboard reads of every system's sheets.
-    page: str = ""
-    levels: tuple[tuple[str, str], ...] = ()
-
-
-def _unit_enterable(unit: KolapsUnit, chapter: Chapter) -> None:
-    unit_require_valid(unit)
-
-
-def _army_enterable(army: Rapid40kArmy, chapter: Chapter) -> None:
-    if not army.is_valid:
-        raise Refusal(
-            _("An army list with problems cannot be entered into a chapter: solve them first."),
-            field="army",
-        )
-    agreed = campaign_rules_settings(chapter.campaign).get("army_points", 0)
-    if agreed and army.points > agreed:
-        raise Refusal(
-            _(
-                "%(name)s counts %(points)s points; the armies of this campaign count "
-                "%(agreed)s at most."
-            )
-            % {"name": army.name, "points": army.points, "agreed": agreed},
-            field="army",
-        )
-
-
-def _k12_sides(entries: list[ChapterUnitEntry]) -> None:
-    """K12 at the start: each character who changes sides keeps, in its frozen entry, the
-    side it now plays for (`changes_side_to`), which the live table reads."""
-    balance = k12_balance([entered_unit(entry) for entry in entries])
-    moves = {change.character_id: change.to_side for change in balance.changes} if balance else {}
-    for entry in entries:
-        for member in entry.frozen["members"]:
-            member["changes_side_to"] = moves.get(member["id"], "")
-
-
-UNIT = EntryKind(
-    name="unit",
-    roster=KolapsUnit,
-    entry=ChapterUnitEntry,
-    value="vu",
-    value_unit="VU",
-    member_model=KolapsCharacter,
-    member_of="unit_id",
-    member_fields=(
-        "id",
-        "name",
-        "affiliation",
-        "archetype",
-        "rank",
-        "talents",
-        "equipment",
-        "is_avatar",
-        "sante",
-        "souffle",
-        "moral",
-    ),
-    may_enter=frozenset({Role.PARTICIPANT}),
-    require_enterable=_unit_enterable,
-    words=EntryWords(
-        not_player=gettext_lazy("Only the campaign's players enter their units into its chapters."),
-        wrong_system=gettext_lazy("Units enter chapters of KOLAPS campaigns only."),
-        not_own=gettext_lazy("Enter one of your own units."),
-        entered_already=gettext_lazy("This unit is already entered into this chapter."),
-        entered_concurrently=gettext_lazy(
-            "You already entered a unit into this chapter: withdraw it first."
-        ),
-        not_entered=gettext_lazy("This unit is not entered into this chapter."),
-        withdraw_forbidden=gettext_lazy("Only its player or an organiser withdraws a unit."),
-    ),
-    sides_rule=_k12_sides,
-)
-
-ARMY = EntryKind(
-    name="army",
-    roster=Rapid40kArmy,
-    entry=ChapterArmyEntry,
-    value="points",
-    value_unit="points",
-    member_model=Rapid40kSquad,
-    member_of="army_id",
-    member_fields=("id", "name", "slot", "vehicle", "leader", "fighters", "points"),
-    may_enter=frozenset({Role.PARTICIPANT}),
-    require_enterable=_army_enterable,
-    words=EntryWords(
-        not_player=gettext_lazy(
-            "Only the campaign's players enter their armies into its chapters."
-        ),
-        wrong_system=gettext_lazy("Army lists enter chapters of Rapid 40000 campaigns only."),
-        not_own=gettext_lazy("Enter one of your own army lists."),
-        entered_already=gettext_lazy("This army list is already entered into this chapter."),
-        entered_concurrently=gettext_lazy(
-            "You already entered an army into this chapter: withdraw it first."
-        ),
-        not_entered=gettext_lazy("This army is not entered into this chapter."),
-        withdraw_forbidden=gettext_lazy("Only its player or an organiser withdraws an army."),
-    ),
-    records_value_on_entry=True,
-)
-
-
-def _sheet_enterable(sheet, chapter: Chapter) -> None:
-    """A sheet always enters: its service never stores one the rules refuse."""
-
-
-def _sheet_words() -> EntryWords:
-    return EntryWords(
-        not_player=gettext_lazy(
-            "Only the campaign's players enter their characters into its chapters."
-        ),
-        wrong_system=gettext_lazy("This character belongs to another game system."),
-        not_own=gettext_lazy("Enter one of your own characters."),
-        entered_already=gettext_lazy("This character is already entered into this chapter."),
-        entered_concurrently=gettext_lazy(
-            "You already entered a character into this chapter: withdraw it first."
-        ),
-        not_entered=gettext_lazy("This character is not entered into this chapter."),
-        withdraw_forbidden=gettext_lazy("Only its player or an organiser withdraws a character."),
-    )
-
-
-def _sheet_kind(
-    roster, entry, sheet_fields: tuple[str, ...], page: str, levels: tuple[tuple[str, str], ...]
-) -> EntryKind:
-    """A roleplaying system's character sheet as a roster entered: one per player and
-    chapter, frozen with its levels (`sheet_fields`) when the chapter starts."""
-    return EntryKind(
-        name="character",
-        roster=roster,
-        entry=entry,
-        value="",
-        value_unit="",
-        member_model=None,
-        member_of="",
-        member_fields=(),
-        may_enter=frozenset({Role.PARTICIPANT}),
-        require_enterable=_sheet_enterable,
-        words=_sheet_words(),
-        sheet_fields=sheet_fields,
-        has_drafts=False,
-        page=page,
-        levels=levels,
-    )
-
-
-CORPORATES_SHEET = _sheet_kind(
-    CorporatesCharacter,
-    ChapterCorporatesEntry,
-    ("fatigue", "wounds", "numbers", "weapon"),
-    page="corporates-character",
-    levels=(("fatigue", gettext_noop("fatigue")), ("wounds", gettext_noop("wounds"))),
-)
-MODERN_SHEET = _sheet_kind(
-    ModernCharacter,
-    ChapterModernEntry,
-    ("stress", "hp", "hp_max"),
-    page="modern-character",
-    levels=(("stress", gettext_noop("stress")), ("hp", gettext_noop("hit points"))),
-)
-
-# Each kind of roster a system may declare (`rules.engine.systems.GameSystem.roster`).
-ENTRY_KINDS: Mapping[str, EntryKind] = {kind.name: kind for kind in (UNIT, ARMY)}
-# The character sheet each roleplaying system's players bring (`Roster.SHEET`): one line a
-# system with sheets of its own; a system of sheets not listed enters nothing.
+# The character sheet each roleplaying system's players bring, read from the declarations.
 SHEET_KINDS: Mapping[str, EntryKind] = {
-    "corporates": CORPORATES_SHEET,
-    "modern-rpg": MODERN_SHEET,
+    game.slug: kind
+    for game in SYSTEMS
+    if (kind := entry_kind_of(game.slug)) is not None and kind.sheet_fields
 }
 
 
-def entry_kind_of(system: str) -> EntryKind | None:
-    """What the players of `system` enter into its chapters (None: nothing)."""
-    try:
-        roster = system_get(system).roster
-    except UnknownSystem:
-        return None
-    if roster is Roster.SHEET:
-        return SHEET_KINDS.get(system)
-    return ENTRY_KINDS.get(roster)
+def sheet_kind_of(system: str) -> EntryKind:
+    """The character sheet the players of `system` enter; a system whose players enter no
+    sheet has no such page (404)."""
+    kind = entry_kind_of(system)
+    if kind is None or not kind.sheet_fields:
+        raise Http404
+    return kind
 
 
 # --- Enter, withdraw, ready -------------------------------------------------------------------
@@ -408,10 +203,15 @@ def chapter_army_withdraw(*, actor, chapter: Chapter, army: Rapid40kArmy) -> Non
 
 
 def require_entries_ready(chapter: Chapter) -> None:
-    """Before a chapter starts: every roster entered is still valid (its owner may have
-    edited it into a draft since it was entered)."""
+    """Before a chapter starts: something was entered (the close of a system whose players
+    enter rosters lists only those), and every roster entered is still valid (its owner may
+    have edited it into a draft since it was entered)."""
     kind = entry_kind_of(chapter.campaign.system)
-    if kind is None or not kind.has_drafts:
+    if kind is None:
+        return
+    if not _entries_of(kind, chapter).exists():
+        raise Refusal(str(kind.words.none_entered), field="chapter")
+    if not kind.has_drafts:
         return
     drafts = list(
         _entries_of(kind, chapter)
@@ -478,14 +278,3 @@ def chapter_entries_freeze(chapter: Chapter) -> None:
     if kind.sides_rule is not None:
         kind.sides_rule(entries)
     kind.entry.objects.bulk_update(entries, ["frozen"])
-
-
-def entered_unit(entry: ChapterUnitEntry) -> EnteredUnit:
-    """A frozen KOLAPS entry as K12 reads it."""
-    return EnteredUnit(
-        unit_id=entry.unit_id,
-        name=entry.frozen["name"],
-        side=entry.side,
-        catalogue_version=entry.frozen["catalogue_version"],
-        members=entry.frozen["members"],
-    )

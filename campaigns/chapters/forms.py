@@ -317,7 +317,7 @@ class SheetEntryForm(EntryForm):
 
     @classmethod
     def kind_of(cls, system: str) -> entries.EntryKind:
-        return entries.SHEET_KINDS.get(system, cls.kind)
+        return entries.sheet_kind_of(system)
 
 
 def table_close_initial(card) -> dict:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.db import models
 
 from campaigns.models import Chapter, ChapterOutcome
+from campaigns.systems.entry_kinds import EntryKind
 from characters.permissions import Refusal
 from rules.engine.systems import GameSystem
 from rules.engine.systems.seam import Member, Record
@@ -138,6 +139,9 @@ def _no_restore(chapter: Chapter) -> int:
 @dataclass(frozen=True)
 class CampaignSystem:
     game: GameSystem
+    # What its players enter into its chapters (a KOLAPS unit, a character sheet); None:
+    # they bring nothing but themselves.
+    entry_kind: EntryKind | None = None
     # The close form's prefix of an entry's fields ("u12_result").
     entry_prefix: str = "e"
     close_entries: Callable[[Chapter], list[CloseEntry]] = _no_entries

@@ -29,6 +29,7 @@ from campaigns.systems.base import (
     EntryRows,
     UnitDeparture,
 )
+from campaigns.systems.entry_kinds import UNIT
 from characters.kolaps import services as kolaps_services
 from characters.kolaps.models import KolapsCharacter, KolapsUnit
 from characters.permissions import Refusal
@@ -259,6 +260,7 @@ def restore(chapter: Chapter) -> int:
 
 SYSTEM = CampaignSystem(
     game=system_get("kolaps"),
+    entry_kind=UNIT,
     entry_prefix="u",
     close_entries=close_entries,
     entry_rows=entry_rows,

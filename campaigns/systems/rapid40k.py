@@ -25,6 +25,7 @@ from campaigns.systems.base import (
     entered_rows,
     entry_outcome,
 )
+from campaigns.systems.entry_kinds import ARMY
 from characters.permissions import Refusal
 from characters.rapid40k.models import Rapid40kSquad
 from rules.engine.systems import system_get
@@ -135,6 +136,7 @@ def entry_rows(chapter: Chapter, results: Sequence[EntryResultInput]) -> EntryRo
 
 SYSTEM = CampaignSystem(
     game=system_get("rapid40k"),
+    entry_kind=ARMY,
     entry_prefix="a",
     close_entries=close_entries,
     entry_rows=entry_rows,

@@ -29,6 +29,7 @@ from campaigns.systems.base import (
     entered_rows,
     entry_outcome,
 )
+from campaigns.systems.entry_kinds import CORPORATES_SHEET, MODERN_SHEET, EntryKind
 from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import corporates_character_carry
 from characters.modern.models import ModernCharacter
@@ -57,6 +58,12 @@ class SheetCarry:
 
 def _source(chapter: Chapter) -> str:
     return f"chapter:{chapter.pk}"
+
+
+def _source_label(chapter: Chapter) -> str:
+    """What the sheet's history shows of the chapter (its title), written beside the
+    source so that the history page reads no chapter."""
+    return chapter.title
 
 
 def _entries(carry: SheetCarry, chapter: Chapter) -> list:
@@ -172,7 +179,13 @@ def _depart(carry: SheetCarry, chapter: Chapter, departures: Sequence[UnitDepart
     """In the settlement's transaction: each sheet takes what the close recorded (a line of
     its history whose source is the chapter). A sheet deleted since has nothing to take."""
     for sheet, record in _carried(carry, chapter):
-        carry.carry(actor=None, character=sheet, source=_source(chapter), **_answers(record))
+        carry.carry(
+            actor=None,
+            character=sheet,
+            source=_source(chapter),
+            source_label=_source_label(chapter),
+            **_answers(record),
+        )
 
 
 def _answers(record: dict) -> dict[str, int]:
@@ -192,6 +205,7 @@ def _restore(carry: SheetCarry, chapter: Chapter) -> int:
             actor=None,
             character=sheet,
             source=source,
+            source_label=_source_label(chapter),
             verb="reopened",
             **carry.put_back(line.before),
         )
@@ -223,7 +237,9 @@ def _modern_check(sheet: dict, answers: dict[str, int]) -> str:
     return ""
 
 
-def _modern_carry(*, actor, character, source: str, verb: str = "carried", **answers):
+def _modern_carry(
+    *, actor, character, source: str, source_label: str = "", verb: str = "carried", **answers
+):
     """The close's answers as the sheet keeps them: hit points are its maximum less the
     hit points lost (or, putting back, the hit points it had), never below the sheet's least
     (HP_MIN): a maximum the player lowered after the close cannot block the settlement."""
@@ -234,6 +250,7 @@ def _modern_carry(*, actor, character, source: str, verb: str = "carried", **ans
         hp=answers.get("hp", max(HP_MIN, character.hp_max - answers.get("wounds", 0))),
         xp=answers.get("xp", 0),
         source=source,
+        source_label=source_label,
         verb=verb,
     )
 
@@ -248,9 +265,10 @@ def _corporates_put_back(before: dict) -> dict[str, int]:
     return {"fatigue": before["fatigue"], "wounds": before["wounds"]}
 
 
-def _system(slug: str, carry: SheetCarry) -> CampaignSystem:
+def _system(slug: str, kind: EntryKind, carry: SheetCarry) -> CampaignSystem:
     return CampaignSystem(
         game=system_get(slug),
+        entry_kind=kind,
         entry_prefix="c",
         close_entries=lambda chapter: _close_entries(carry, chapter),
         entry_rows=lambda chapter, results: _entry_rows(carry, chapter, results),
@@ -262,6 +280,7 @@ def _system(slug: str, carry: SheetCarry) -> CampaignSystem:
 
 CORPORATES = _system(
     "corporates",
+    CORPORATES_SHEET,
     SheetCarry(
         entry=ChapterCorporatesEntry,
         roster=CorporatesCharacter,
@@ -274,6 +293,7 @@ CORPORATES = _system(
 )
 MODERN = _system(
     "modern-rpg",
+    MODERN_SHEET,
     SheetCarry(
         entry=ChapterModernEntry,
         roster=ModernCharacter,

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import models
 
+from campaigns.chapters.entries import SHEET_KINDS
 from campaigns.models import (
     Ballot,
     Campaign,
@@ -190,14 +191,21 @@ JSON_IDS = {
     ("ledger", "effects", "trauma"): "traumas",
     ("outcomes", "record", "sheet"): SHEETS,
 }
-# The table of each roleplaying system's character sheets.
-SHEET_TABLES = {"corporates": "corporates_characters", "modern-rpg": "modern_characters"}
+# Each roleplaying system's tables of chapter entries and of the sheets they enter, read
+# from the systems' declarations (`CampaignSystem.entry_kind`).
+SHEET_TABLES: dict[str, tuple[str, str]] = {
+    slug: (TABLE_OF[kind.entry].name, TABLE_OF[kind.roster].name)
+    for slug, kind in SHEET_KINDS.items()
+}
 
 
 def id_table(target: str, system: str) -> str | None:
     """The table a JSON id of `JSON_IDS` belongs to in a campaign of `system` (None: a
     system without sheets, whose rows name none)."""
-    return SHEET_TABLES.get(system) if target == SHEETS else target
+    if target != SHEETS:
+        return target
+    tables = SHEET_TABLES.get(system)
+    return tables[1] if tables else None
 
 
 # --- Rows to JSON and back -----------------------------------------------------------------

@@ -143,19 +143,13 @@ def check_sheets(tables: dict) -> None:
             raise GameProblem("profiles", problems[0].field or "physique")
 
 
-# Each roleplaying system's chapter entries and the sheets they enter.
-SHEET_ENTRIES = {
-    "corporates": ("corporates_entries", "corporates_characters"),
-    "modern-rpg": ("modern_entries", "modern_characters"),
-}
-
-
-def check_sheet_entries(tables: dict) -> None:
+def check_sheet_entries(tables: dict, sheet_tables: dict[str, tuple[str, str]]) -> None:
     """A character sheet enters a chapter of its own system's campaign only, entered by its
     owner, as `campaigns.chapters.entries` demands: a forged entry of a sheet the file
-    gives another player, or of another system's sheet, is refused."""
+    gives another player, or of another system's sheet, is refused. `sheet_tables`: each
+    system's tables of entries and of sheets (`document.SHEET_TABLES`)."""
     system = tables["campaign"][0]["system"]
-    for slug, (entries, sheets) in SHEET_ENTRIES.items():
+    for slug, (entries, sheets) in sheet_tables.items():
         if slug != system and (tables[entries] or tables[sheets]):
             raise GameProblem(entries if tables[entries] else sheets, "character")
         owners = {sheet["id"]: sheet["owner"] for sheet in tables[sheets]}

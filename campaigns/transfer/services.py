@@ -390,7 +390,7 @@ def campaign_import(*, actor, text: bytes | str) -> Campaign:
     _check_rules(data)
     try:
         game.check_sheets(data["tables"])
-        game.check_sheet_entries(data["tables"])
+        game.check_sheet_entries(data["tables"], document.SHEET_TABLES)
         game.derive(data["tables"], _kept_sheets(actor, data))
     except game.GameProblem as problem:
         raise _refuse(

@@ -20,6 +20,7 @@ from rules.engine.systems.corporates.sheet import Problem, check_sheet, sheet_de
 
 SHEET_FIELDS = ("name", "description", "equipment", "numbers", "weapon", "fatigue", "wounds")
 SOURCE_MAX = 80
+SOURCE_LABEL_MAX = 200
 
 
 def problem_sentence(problem: Problem) -> str:
@@ -86,7 +87,17 @@ def _store(current: CorporatesCharacter, after: dict) -> None:
     sheet_store(current, after)
 
 
-def _write(character, *, actor, version, verb: str, edit, source: str = "", unchanged_too=True):
+def _write(
+    character,
+    *,
+    actor,
+    version,
+    verb: str,
+    edit,
+    source: str = "",
+    source_label: str = "",
+    unchanged_too=True,
+):
     """The sheet locked at the version shown, `edit` giving the next sheet, stored and
     recorded (`characters.rosters.services.roster_write`); `edit` may name the line it undoes
     in `undoes`."""
@@ -98,6 +109,7 @@ def _write(character, *, actor, version, verb: str, edit, source: str = "", unch
             actor=actor,
             verb=verb,
             source=source[:SOURCE_MAX],
+            source_label=source_label[:SOURCE_LABEL_MAX],
             before=before,
             after=after,
             undoes=undoes[0] if undoes else None,
@@ -162,6 +174,7 @@ def corporates_character_carry(
     fatigue: int,
     wounds: int,
     source: str = "",
+    source_label: str = "",
     verb: str = "carried",
 ) -> CorporatesCharacter:
     """The fatigue and wound levels the character ended a session with, carried to the next
@@ -177,7 +190,7 @@ def corporates_character_carry(
         return {**before, "fatigue": fatigue, "wounds": wounds}
 
     return _write(character, actor=actor, version=None, verb=verb, edit=edit,
-                  source=source, unchanged_too=False)  # fmt: skip
+                  source=source, source_label=source_label, unchanged_too=False)  # fmt: skip
 
 
 def corporates_fighter_numbers(character: CorporatesCharacter) -> dict:

@@ -35,6 +35,7 @@ SHEET_FIELDS = (
     "stress",
 )
 SOURCE_MAX = 80
+SOURCE_LABEL_MAX = 200
 # Stress from 0 to MAX_STRESS; hit points: the maximum from 1 to HP_MAX, now from HP_MIN to
 # the maximum (the sheet's limits, which the campaign's close asks within too).
 
@@ -140,10 +141,16 @@ def modern_character_create(*, owner, **fields) -> ModernCharacter:
     )
 
 
-def _recorder(actor, verb: str, source: str = ""):
+def _recorder(actor, verb: str, source: str = "", source_label: str = ""):
     def record(current, before: dict, after: dict) -> ModernCharacterEvent:
         return ModernCharacterEvent.objects.create(
-            character=current, actor=actor, verb=verb, source=source, before=before, after=after
+            character=current,
+            actor=actor,
+            verb=verb,
+            source=source,
+            source_label=source_label[:SOURCE_LABEL_MAX],
+            before=before,
+            after=after,
         )
 
     return record
@@ -184,6 +191,7 @@ def modern_character_carry(
     hp: int,
     xp: int = 0,
     source: str,
+    source_label: str = "",
     verb: str = "carried",
 ) -> ModernCharacter:
     """What a session leaves on the character (RULES-NOTES CL4: "stress and wounds carry
@@ -218,5 +226,5 @@ def modern_character_carry(
         state=state,
         edit=edit,
         store=store,
-        record=_recorder(actor, verb, source),
+        record=_recorder(actor, verb, source, source_label),
     )

@@ -25,7 +25,8 @@ def sheet_change_from(request, serializer, update: Callable[..., Written], chara
 
 def history_lines(events, extra: Callable[[object], dict] = lambda event: {}) -> list[dict]:
     """The sheet's history, newest first: who (None: a chapter's settlement), when, what,
-    where a carried change came from, the sheet before and after; `extra` adds a system's
+    where a carried change came from (and what a reader calls it: the chapter's title), the
+    sheet before and after; `extra` adds a system's
     own fields of a line."""
     return [
         {
@@ -34,6 +35,7 @@ def history_lines(events, extra: Callable[[object], dict] = lambda event: {}) ->
             "actor": event.actor.username if event.actor else None,
             "verb": event.verb,
             "source": event.source,
+            "source_label": event.source_label,
             "before": event.before,
             "after": event.after,
             **extra(event),

@@ -110,6 +110,8 @@ class SheetEvent(History):
 
     # Where a carried change came from (a chapter's settlement names itself here).
     source = models.CharField(max_length=80, blank=True)
+    # What a reader calls that source (a chapter's title), written beside it.
+    source_label = models.CharField(max_length=200, blank=True)
 
     class Meta:
         abstract = True
@@ -117,3 +119,9 @@ class SheetEvent(History):
 
     def __str__(self) -> str:
         return f"{self.verb} {self.character_id}"  # type: ignore[attr-defined]
+
+    @property
+    def source_chapter_id(self) -> int | None:
+        """The chapter a settlement's line names in its source ("chapter:12"), if any."""
+        kind, _, pk = self.source.partition(":")
+        return int(pk) if kind == "chapter" and pk.isdigit() else None

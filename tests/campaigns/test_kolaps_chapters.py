@@ -105,6 +105,7 @@ def test_it_refuses_units_in_an_of_the_dead_campaign():
 def test_it_refuses_a_started_or_closed_chapter():
     organiser, _campaign, chapter, (alice, bruno) = kolaps_table()
     unit, _members = build_unit(alice, "Section 4")
+    chapter_unit_enter(actor=bruno, chapter=chapter, unit=build_unit(bruno, "Sud")[0])
     chapter_start(actor=organiser, chapter=chapter)
     with pytest.raises(
         Refusal, match=re.escape("This chapter has started: its units no longer change.")
@@ -118,7 +119,7 @@ def test_it_refuses_a_started_or_closed_chapter():
     )
     with pytest.raises(Refusal, match=re.escape("This chapter is closed.")):
         chapter_unit_enter(actor=alice, chapter=chapter, unit=unit)
-    assert not ChapterUnitEntry.objects.exists()
+    assert not ChapterUnitEntry.objects.filter(unit=unit).exists()
 
 
 def test_it_lets_only_the_campaigns_players_enter_units():
@@ -247,7 +248,8 @@ def test_it_enters_a_unit_from_the_page_and_answers_htmx_with_the_section(client
 
 
 def test_it_starts_a_chapter_from_its_page(client):
-    organiser, _campaign, chapter, _players = kolaps_table()
+    organiser, _campaign, chapter, (alice, _bruno) = kolaps_table()
+    chapter_unit_enter(actor=alice, chapter=chapter, unit=build_unit(alice, "Nord")[0])
     client.force_login(organiser)
     html = client.get(reverse("chapter-detail", args=[chapter.pk])).content.decode()
     assert 'id="start-chapter"' in html

@@ -91,6 +91,9 @@ def test_an_army_that_became_a_draft_holds_the_start_until_withdrawn(table):
     with pytest.raises(Refusal, match="Waaagh"):
         chapter_start(actor=table["organiser"], chapter=table["chapter"])
     chapter_army_withdraw(actor=table["organiser"], chapter=table["chapter"], army=army)
+    with pytest.raises(Refusal, match="Entrez au moins une liste"):
+        chapter_start(actor=table["organiser"], chapter=table["chapter"])
+    chapter_army_enter(actor=table["alice"], chapter=table["chapter"], army=army_of(table["alice"]))
     assert chapter_start(actor=table["organiser"], chapter=table["chapter"]).status == "current"
 
 

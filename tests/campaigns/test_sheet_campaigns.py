@@ -137,7 +137,10 @@ def test_the_corporates_close_asks_each_sheets_levels_and_the_settlement_carries
     assert history.status_code == 404  # the organiser does not see alice's history
     client.force_login(corporates["alice"])
     history = client.get(reverse("corporates-character-history", args=[vex.pk])).content.decode()
-    assert "fatigue and wounds" in history and f"chapter:{chapter.pk}" in history
+    assert "fatigue and wounds" in history
+    # The line names the chapter by its title, a link to it, never by an internal key.
+    assert "Niveau -12" in history and "chapter:" not in history
+    assert reverse("chapter-detail", args=[chapter.pk]) in history
     # Reopening puts back the levels the sheets had before.
     settlement_reopen(actor=corporates["organiser"], chapter=chapter)
     vex.refresh_from_db()
@@ -234,6 +237,10 @@ def test_the_modern_close_awards_xp_and_carries_stress_and_wounds_to_the_sheets(
     )
     preview = client.get(reverse("chapter-settlement", args=[chapter.pk])).content.decode()
     assert "3 XP awarded" in preview
+    client.force_login(modern["alice"])
+    history = client.get(reverse("modern-character-history", args=[lina.pk])).content.decode()
+    assert "Niveau -12" in history and "chapter:" not in history
+    client.force_login(modern["organiser"])
     html = client.get(reverse("campaign-leaderboard", args=[modern["campaign"].pk])).content
     assert b"XP earned" in html and b"<th>#</th>" not in html
     assert f", stress 2, hit points {lina.hp_max - 4}".encode() in html

@@ -261,11 +261,9 @@ def test_a_modern_chapter_opens_its_encounter_with_the_characters_entered(client
         name="Lina",
         characteristics={"reflexes": 10, "endurance": 8, "sang_froid": 10, "empathie": 8},
     )
-    chapter = chapter_start(actor=organiser, chapter=chapter)
-    # Nobody entered a character: no encounter.
-    with pytest.raises(Refusal):
-        encounter_create_for_chapter(actor=organiser, chapter=chapter)
-    chapter = chapter_plan(actor=organiser, campaign=campaign, title="Second sang")
+    # Nobody entered a character: the chapter does not start (nor its encounter).
+    with pytest.raises(Refusal, match="Entrez au moins un personnage"):
+        chapter_start(actor=organiser, chapter=chapter)
     chapter_entry_enter(actor=player, chapter=chapter, kind=MODERN_SHEET, roster=lina)
     chapter = chapter_start(actor=organiser, chapter=chapter)
     encounter = encounter_create_for_chapter(actor=organiser, chapter=chapter)
