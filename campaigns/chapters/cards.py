@@ -43,10 +43,6 @@ from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems import system_get
 from rules.engine.systems.seam import Close, Kind, Per, Words
 
-# The systems the live table plays (rules.table.systems.ADAPTERS, which this layer may not
-# import: tests/rules/table/test_table_systems.py keeps the two equal).
-TABLE_SYSTEMS = ("kolaps", "of-the-dead", "corporates", "modern-rpg", "rapid40k")
-
 
 @dataclass(frozen=True)
 class PlayerLine:
@@ -198,7 +194,7 @@ class ChapterCard:
     my_vocation: str
     taken_vocations: list[str]
     uses_units: bool = False  # a KOLAPS campaign: units enter its chapters
-    plays_at_table: bool = False  # its system has a live encounter (TABLE_SYSTEMS)
+    plays_at_table: bool = False  # its system has a live encounter (GameSystem.plays_at_table)
     units: list[EntryLine] = field(default_factory=list)
     k12: K12Line | None = None
     my_units: list[UnitChoice] = field(default_factory=list)
@@ -546,7 +542,7 @@ def chapter_card(user, chapter: Chapter) -> ChapterCard:
         my_vocation=vocations.get(getattr(user, "pk", None), ""),
         taken_vocations=sorted(set(vocations.values())),
         uses_units=uses_units,
-        plays_at_table=campaign.system in TABLE_SYSTEMS,
+        plays_at_table=system_get(campaign.system).plays_at_table,
         units=entries,
         k12=k12,
         my_units=my_units,

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.engine.systems import index_of
 from rules.engine.systems.kolaps.catalogue import load_catalogue
 from rules.engine.systems.kolaps.catalogue_records import CatalogueError
 from rules.engine.systems.rapid40k.catalogue import load_catalogue as load_rapid40k
@@ -137,14 +138,16 @@ def input_rows(
 ) -> list[tuple[str, str]]:
     """(label, value) for each input; a nested object's rows are prefixed with its label
     ("Target · Order"). `words` names a system's fields and choices (the Corporates and
-    modern RPG calculators' labels); Rapid 40000 brings its own, KOLAPS' are the ground."""
-    words = RAPID40K_LABELS if system == "rapid40k" else (words or {})
+    modern RPG calculators' labels); a system whose rolls pit two squads (`Index.rolls_of_squads`:
+    Rapid 40000) brings its own, KOLAPS' are the ground."""
+    squads = index_of(system).rolls_of_squads
+    words = RAPID40K_LABELS if squads else (words or {})
     rows = []
     for key, value in (inputs or {}).items():
         label = f"{prefix} · {_label(key, words)}" if prefix else _label(key, words)
         if isinstance(value, dict) and key != "talents":
             rows.extend(input_rows(value, label, system, words))
-        elif system == "rapid40k":
+        elif squads:
             rows.append((label, _rapid40k_value(key, value)))
         elif isinstance(value, str) and value in words:
             rows.append((label, str(words[value])))

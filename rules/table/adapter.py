@@ -70,6 +70,11 @@ class TableAdapter(ABC):
     FORM_INITIAL: ClassVar[Mapping[str, Any]] = {}
     # Fighters drawn from the system's character sheets (`sheet_state`): Corporates.
     DRAWS_FROM_SHEETS: ClassVar[bool] = False
+    # A pick-up game's fighters are the players' army lists (Rapid 40000), not KOLAPS units.
+    PICKUP_ARMIES: ClassVar[bool] = False
+    # The odds also say the roll's numbers (dice, bonus, difficulty): Corporates, whose
+    # pick-up fighters act with numbers that may make the roll certain.
+    ODDS_NUMBERS: ClassVar[bool] = False
 
     # --- Required verbs ----------------------------------------------------------------------
     @abstractmethod

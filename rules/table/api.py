@@ -58,7 +58,7 @@ from rules.table.services import (
     encounter_undo,
     encounter_undo_by_id,
 )
-from rules.table.systems import all_kinds
+from rules.table.systems import adapter_for, all_kinds
 
 
 class EncounterRowSerializer(CardSerializer):
@@ -605,7 +605,7 @@ class TableNewAPI(APIView):
             )
             encounter = encounter_get_for_user(request.user, encounter.pk)
             return Response(_state(request, encounter), status=status.HTTP_201_CREATED)
-        if data["system"] == "rapid40k":
+        if adapter_for(data["system"]).PICKUP_ARMIES:
             armies = _rosters(Rapid40kArmy, request.user, data["armies"], data["shared_armies"])
             encounter = encounter_create_armies(
                 actor=request.user, armies=armies, title=data["title"]

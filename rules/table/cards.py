@@ -298,6 +298,11 @@ class TableCard:
         return self.status == EncounterStatus.LIVE
 
     @property
+    def odds_numbers(self) -> bool:
+        """The odds also say the roll's numbers (its adapter's `ODDS_NUMBERS`)."""
+        return adapter_for(self.system).ODDS_NUMBERS
+
+    @property
     def combatants(self) -> list[CombatantCard]:
         return [c for side in self.sides for c in side.combatants]
 

@@ -292,6 +292,7 @@ class CorporatesTable(FightersTable):
     OUT_OF_ACTION_IS_LOST = True
     SUMMARY_NUMBERS = "levels"
     DRAWS_FROM_SHEETS = True
+    ODDS_NUMBERS = True
     ENTRY = ChapterCorporatesEntry
 
     def catalogue_version(self) -> str:

@@ -262,6 +262,7 @@ class Rapid40kTable(FightersTable):
     HAND_DICE = ("dice", "deviation_dice", "a_dice", "b_dice")
     PHASES = (Phase.ACTION,)
     FIRST_PHASE = Phase.ACTION
+    PICKUP_ARMIES = True
     ADVANCE_LABELS = {Phase.ACTION: gettext_lazy("Next turn")}
     FIELD_LABELS = {
         "a_dice": gettext_lazy("Dice of who acts (one per figure)"),

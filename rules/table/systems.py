@@ -3,8 +3,8 @@
 Every system the table plays is one `rules.table.adapter.TableAdapter` (what the services,
 cards, forms, views and API ask of a system, each hook with its default), registered below
 by its slug. A new system at the table is one module subclassing it and one line in
-`ADAPTERS` (and in `campaigns.chapters.cards.TABLE_SYSTEMS`, which shows the chapter's table
-button: that layer may not import this one).
+`ADAPTERS` (and `plays_at_table=True` in its `rules.engine.systems.GameSystem`, which shows
+the chapter's table button: that layer may not import this one).
 """
 
 from django.utils.translation import gettext as _

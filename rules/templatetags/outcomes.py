@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 
 from rules.dice_calculators.cards import LABELS as DICE_CALCULATOR_LABELS
 from rules.dice_calculators.cards import SYSTEM_NAMES, facts
+from rules.engine.systems import index_of
 from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, ROW_LABELS, rank_label, resolver_label
 from rules.labels import outcome_label as label_of_outcome
 from rules.rolls.inputs import input_rows
@@ -51,7 +52,7 @@ def input_rows_filter(inputs: dict, system: str = "kolaps") -> list[tuple[str, s
 def roll_facts(record) -> list[tuple[str, object]]:
     """What a Rapid 40000, Corporates or modern RPG roll came to, beyond its outcome."""
     out = record.outcome
-    if record.system == "rapid40k":
+    if index_of(record.system).rolls_of_squads:
         totals = f"{out['a_total']}, {out['b_total']}" if "a_total" in out else None
         rows = [
             (_("Totals: A, B"), totals),

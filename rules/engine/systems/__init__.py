@@ -9,6 +9,7 @@ by `rules.engine.registry`; its catalogue lives in its own package
 settlement's writes) reads these declarations in `campaigns.systems`.
 """
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rules.engine.systems.corporates import campaign as corporates
@@ -29,8 +30,9 @@ from rules.engine.systems.seam import (
     calculators,
     gettext_noop,
 )
+from rules.engine.systems.setting import Setting
 
-__all__ = ["SYSTEMS", "GameSystem", "UnknownSystem", "gettext_noop", "system_get"]
+__all__ = ["SYSTEMS", "GameSystem", "UnknownSystem", "gettext_noop", "index_of", "system_get"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,10 @@ class GameSystem:
     each); a sheet is the player's character. `close`, `settle`, `standings`, `words`: what
     the close of a chapter asks, what the settlement keeps, how the standings rank, and the
     words its pages use (`rules.engine.systems.seam`). `index`: what its index at
-    `/rules/<system>/` lists (calculators, the table's pick-up game)."""
+    `/rules/<system>/` lists (calculators, the table's pick-up game). `plays_at_table`: the
+    live table plays it (`rules.table.systems.ADAPTERS`; the chapter page offers its table).
+    `short_name`: what the systems' menu calls it ("": its `name`). `open_settings`: what its
+    rule text leaves open, a campaign's choices (`rules.engine.systems.open_settings`)."""
 
     slug: str
     name: str
@@ -56,6 +61,14 @@ class GameSystem:
     standings: Standings
     words: Words
     index: Index = NO_INDEX
+    plays_at_table: bool = False
+    short_name: str = ""
+    open_settings: Callable[[], Mapping[str, Setting]] | None = None
+
+    @property
+    def menu_name(self) -> str:
+        """Its name in the systems' menu (to translate: the modern RPG's has a translation)."""
+        return self.short_name or self.name
 
     @property
     def uses_profiles(self) -> bool:
@@ -67,6 +80,8 @@ SYSTEMS: tuple[GameSystem, ...] = (
     GameSystem(
         slug="kolaps",
         name="KOLAPS : GROUND ZERO",
+        short_name="KOLAPS",
+        plays_at_table=True,
         source="000_54d039a2b5ac2f23.txt",
         summary=gettext_noop(
             "Tactical skirmish: units of characters costed in PU, the Avatar, talents, "
@@ -90,6 +105,7 @@ SYSTEMS: tuple[GameSystem, ...] = (
     GameSystem(
         slug="of-the-dead",
         name="Of the Dead",
+        plays_at_table=True,
         source="004_94726b5a373069e1.txt",
         summary=gettext_noop(
             "Semi-cooperative zombie skirmish: each player plays an idealised self, "
@@ -113,12 +129,14 @@ SYSTEMS: tuple[GameSystem, ...] = (
     GameSystem(
         slug="rapid40k",
         name="Rapid 40000",
+        plays_at_table=True,
         source="002_1a930dd7fe550b68.txt",
         summary=gettext_noop("Fast miniatures battles: profiles, a points formula and army lists."),
         roster=rapid40k.ROSTER,
         close=rapid40k.CLOSE,
         settle=rapid40k.SETTLE,
         standings=rapid40k.STANDINGS,
+        open_settings=rapid40k.open_settings,
         words=rapid40k.WORDS,
         index=Index(
             calculators=calculators(
@@ -126,18 +144,21 @@ SYSTEMS: tuple[GameSystem, ...] = (
                 Address.RESOLVER,
                 *("cost", "melee", "shooting", "overwatch", "deviation", "morale"),
                 *("disengage", "vehicle"),
-            )
+            ),
+            rolls_of_squads=True,
         ),
     ),
     GameSystem(
         slug="corporates",
         name="Corporates",
+        plays_at_table=True,
         source="003_fde41e4e6014fd0d.txt",
         summary=gettext_noop("Cyberpunk combat in five-segment turns with declared actions."),
         roster=corporates.ROSTER,
         close=corporates.CLOSE,
         settle=corporates.SETTLE,
         standings=corporates.STANDINGS,
+        open_settings=corporates.open_settings,
         words=corporates.WORDS,
         index=Index(
             calculators=(
@@ -159,12 +180,14 @@ SYSTEMS: tuple[GameSystem, ...] = (
     GameSystem(
         slug="modern-rpg",
         name=gettext_noop("Modern RPG"),  # the only name with a translation: "JdR moderne"
+        plays_at_table=True,
         source="001_0b8cdc51948c6499.txt",
         summary=gettext_noop("Modern-era roleplaying: attitudes, stress dice and chases."),
         roster=modern.ROSTER,
         close=modern.CLOSE,
         settle=modern.SETTLE,
         standings=modern.STANDINGS,
+        open_settings=modern.open_settings,
         words=modern.WORDS,
         index=Index(
             calculators=(
@@ -195,6 +218,13 @@ def system_get(slug: str) -> GameSystem:
         return _BY_SLUG[slug]
     except KeyError:
         raise UnknownSystem(slug) from None
+
+
+def index_of(slug: str) -> Index:
+    """What the system's index declares (`NO_INDEX` for a slug no system declares: a roll
+    of no system's calculators)."""
+    system = _BY_SLUG.get(slug)
+    return system.index if system else NO_INDEX
 
 
 def uses_profiles(slug: str) -> bool:

@@ -11,21 +11,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.errors import RuleInputError
-from rules.engine.systems.corporates.catalogue import load_catalogue as corporates_catalogue
-from rules.engine.systems.modern.catalogue import load_catalogue as modern_catalogue
-from rules.engine.systems.rapid40k.catalogue import load_catalogue as rapid40k_catalogue
+from rules.engine.systems import UnknownSystem, system_get
 
 
 def settings_of(system: str) -> dict[str, dict[str, Any]]:
-    """key -> {default, choices, ref, reading} for the system (empty when none)."""
-    if system == "corporates":
-        settings: Mapping[str, Any] = corporates_catalogue().settings
-    elif system == "modern-rpg":
-        settings = modern_catalogue().settings
-    elif system == "rapid40k":
-        settings = rapid40k_catalogue().settings
-    else:
+    """key -> {default, choices, ref, reading} for the system (empty when none), as its
+    declaration reads them (`GameSystem.open_settings`)."""
+    try:
+        open_settings = system_get(system).open_settings
+    except UnknownSystem:
         return {}
+    if open_settings is None:
+        return {}
+    settings = open_settings()
     return {
         key: {
             "default": s.default,

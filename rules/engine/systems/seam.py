@@ -294,6 +294,10 @@ class Index:
     # How a server roll's whole result is shown (its calculator's template; "": the facts
     # the roll came to, `rules.templatetags.outcomes.roll_facts`).
     result_template: str = ""
+    # Its server rolls pit two squads of an army list: their inputs are named in its
+    # calculators' words and its catalogue's (weapons, vehicles, special rules), and what a
+    # roll came to is the two squads' totals, successes and failures (Rapid 40000).
+    rolls_of_squads: bool = False
 
     @property
     def drawn_from_schemas(self) -> bool:

@@ -10,8 +10,11 @@ fatigue and wounds), and the settlement carries them to the sheet
 so the campaign shows its party, not a ranking.
 """
 
+from collections.abc import Mapping
+
 from rules.engine.systems import seam
 from rules.engine.systems.corporates.catalogue import load_catalogue
+from rules.engine.systems.setting import Setting
 
 LEVELS_MAX: int = load_catalogue().sheet["levels_max"]
 
@@ -32,3 +35,8 @@ STANDINGS = seam.Standings(
     ranked=False,
 )
 WORDS = seam.Words()
+
+
+def open_settings() -> Mapping[str, Setting]:
+    """What its rule text leaves open (RULES-NOTES C1): its catalogue's settings."""
+    return load_catalogue().settings

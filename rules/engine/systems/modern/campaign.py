@@ -10,7 +10,11 @@ awarded and the stress and hit points lost it ended the session with (the sheet'
 values), and the settlement carries them to the sheet (`campaigns.systems.sheets`).
 """
 
+from collections.abc import Mapping
+
 from rules.engine.systems import seam
+from rules.engine.systems.modern.catalogue import load_catalogue
+from rules.engine.systems.setting import Setting
 
 # The sheet's limits: stress "est un indice qui débute à zéro" (the sheet keeps it up to 24);
 # hit points below 0 kill, kept from -100 so that a death is still written down.
@@ -43,3 +47,8 @@ STANDINGS = seam.Standings(
     ranked=False,
 )
 WORDS = seam.Words()
+
+
+def open_settings() -> Mapping[str, Setting]:
+    """What its rule text leaves open (RULES-NOTES C1): its catalogue's settings."""
+    return load_catalogue().settings

@@ -7,9 +7,12 @@ not carry over: each game is fought at the agreed army cost. Standings: win 3, d
 loss 0; ties broken by points destroyed minus points lost."
 """
 
+from collections.abc import Mapping
 from functools import partial
 
 from rules.engine.systems import seam
+from rules.engine.systems.rapid40k.catalogue import load_catalogue
+from rules.engine.systems.setting import Setting
 
 ROSTER = seam.Roster.ARMY
 CLOSE = seam.entry_close(
@@ -49,3 +52,8 @@ STANDINGS = seam.results_standings(
     tie_breaks=((seam.Term("value_destroyed"), seam.Term("value_lost", -1)),),
 )
 WORDS = seam.Words(entry=seam.gettext_noop("army"), value=seam.gettext_noop("points"))
+
+
+def open_settings() -> Mapping[str, Setting]:
+    """What its rule text leaves open (RULES-NOTES C1): its catalogue's settings."""
+    return load_catalogue().settings
