@@ -127,7 +127,7 @@ def invitation_get_for_user(user, campaign_pk: int, pk: int, *, need: str = "man
 
 
 def chapter_entry_get_for_user(user, pk: int, kind, roster: int, *, need: str = "view"):
-    """A roster of `kind` (a `campaigns.chapters.entries.EntryKind`: KOLAPS unit, Rapid
+    """A roster of `kind` (a `campaigns.systems.entry_kinds.EntryKind`: KOLAPS unit, Rapid
     40000 army list) entered into the chapter, with the chapter."""
     chapter = chapter_get_for_user(user, pk, need=need)
     entered = kind.roster.objects.filter(pk=roster, chapter_entries__chapter=chapter).first()

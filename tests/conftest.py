@@ -213,9 +213,10 @@ def _rapid40k_chapter_roles(*, organiser, participant) -> dict:
 def _sheet_chapter_roles(*, organiser, participant) -> dict:
     """A Corporates campaign of the organiser with the participant as player, two planned
     chapters and the participant's character sheet entered into the first."""
-    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
+    from campaigns.chapters.entries import chapter_entry_enter
     from campaigns.chapters.services import chapter_plan
     from campaigns.services import campaign_add_participant, campaign_create
+    from campaigns.systems.entry_kinds import CORPORATES_SHEET
     from characters.corporates.services import corporates_character_create
 
     campaign = campaign_create(organiser=organiser, name="Matrix Corporates", system="corporates")

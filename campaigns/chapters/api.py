@@ -37,6 +37,7 @@ from campaigns.selectors import (
     player_get,
     vote_get_for_user,
 )
+from campaigns.systems import entry_kinds
 from campaigns.systems.base import EntryResultInput
 from campaigns.systems.fields import speak
 from campaigns.votes import services as vote_services
@@ -419,10 +420,10 @@ class _EntriesAPI(APIView):
     """Enter one of your rosters into a planned chapter (`campaigns.chapters.entries`): the
     subclass names the kind and its request body."""
 
-    kind: entries.EntryKind
+    kind: entry_kinds.EntryKind
     body: type[serializers.Serializer]
 
-    def kind_of(self, chapter) -> entries.EntryKind:
+    def kind_of(self, chapter) -> entry_kinds.EntryKind:
         return self.kind
 
     def post(self, request, pk: int):
@@ -443,9 +444,9 @@ class _EntriesAPI(APIView):
 class _EntryAPI(APIView):
     """Withdraw a roster from a planned chapter (its player, or an organiser)."""
 
-    kind: entries.EntryKind
+    kind: entry_kinds.EntryKind
 
-    def kind_of(self, chapter) -> entries.EntryKind:
+    def kind_of(self, chapter) -> entry_kinds.EntryKind:
         return self.kind
 
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
@@ -464,13 +465,13 @@ class ChapterUnitsAPI(_EntriesAPI):
     """Enter one of your valid units into a planned chapter of a KOLAPS campaign (the
     campaign's players)."""
 
-    kind, body = entries.UNIT, UnitEntrySerializer
+    kind, body = entry_kinds.UNIT, UnitEntrySerializer
 
 
 class ChapterUnitAPI(_EntryAPI):
     """Withdraw a unit from a planned chapter (its player, or an organiser)."""
 
-    kind = entries.UNIT
+    kind = entry_kinds.UNIT
 
 
 @extend_schema(request=ArmyEntrySerializer, responses={201: ChapterCardSerializer})
@@ -478,16 +479,16 @@ class ChapterArmiesAPI(_EntriesAPI):
     """Enter one of your valid army lists into a planned chapter of a Rapid 40000 campaign
     (the campaign's players)."""
 
-    kind, body = entries.ARMY, ArmyEntrySerializer
+    kind, body = entry_kinds.ARMY, ArmyEntrySerializer
 
 
 class ChapterArmyAPI(_EntryAPI):
     """Withdraw an army list from a planned chapter (its player, or an organiser)."""
 
-    kind = entries.ARMY
+    kind = entry_kinds.ARMY
 
 
-def _sheet_kind(chapter) -> entries.EntryKind:
+def _sheet_kind(chapter) -> entry_kinds.EntryKind:
     """The sheet the chapter's system's players enter; a system without sheets has none
     (404)."""
     return entries.sheet_kind_of(chapter.campaign.system)
@@ -498,18 +499,18 @@ class ChapterSheetsAPI(_EntriesAPI):
     """Enter one of your character sheets into a planned chapter of a Corporates or modern
     RPG campaign (the campaign's players)."""
 
-    kind, body = entries.CORPORATES_SHEET, SheetEntrySerializer
+    kind, body = entry_kinds.CORPORATES_SHEET, SheetEntrySerializer
 
-    def kind_of(self, chapter) -> entries.EntryKind:
+    def kind_of(self, chapter) -> entry_kinds.EntryKind:
         return _sheet_kind(chapter)
 
 
 class ChapterSheetAPI(_EntryAPI):
     """Withdraw a character from a planned chapter (its player, or an organiser)."""
 
-    kind = entries.CORPORATES_SHEET
+    kind = entry_kinds.CORPORATES_SHEET
 
-    def kind_of(self, chapter) -> entries.EntryKind:
+    def kind_of(self, chapter) -> entry_kinds.EntryKind:
         return _sheet_kind(chapter)
 
 

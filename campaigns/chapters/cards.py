@@ -13,7 +13,7 @@ from datetime import datetime
 from django.utils.translation import gettext
 
 from campaigns.chapters.eligibility import Check, PlayerFacts, eligibility
-from campaigns.chapters.entries import ARMY, UNIT, entry_kind_of
+from campaigns.chapters.entries import entry_kind_of
 from campaigns.chapters.services import requirement_of
 from campaigns.chapters.sheets import SheetChoice, SheetEntryLine, my_sheets, sheet_entries
 from campaigns.models import (
@@ -31,6 +31,7 @@ from campaigns.models import (
 from campaigns.permissions import CAN_MANAGE, Member, campaign_role, member_role, members_of
 from campaigns.systems import campaign_system
 from campaigns.systems.base import CloseEntry
+from campaigns.systems.entry_kinds import ARMY, UNIT
 from campaigns.systems.k12 import EnteredUnit, K12Line, k12_balance
 from characters.compiled import CompiledRead
 from characters.kolaps import services as kolaps_services
@@ -201,7 +202,7 @@ class ChapterCard:
     uses_armies: bool = False  # a Rapid 40000 campaign: army lists enter its chapters
     armies: list[ArmyEntryLine] = field(default_factory=list)
     my_armies: list[ArmyChoice] = field(default_factory=list)
-    # What its players enter (`campaigns.chapters.entries.EntryKind.name`): "unit", "army";
+    # What its players enter (`campaigns.systems.entry_kinds.EntryKind.name`): "unit", "army";
     # "" when nothing.
     entry_kind: str = ""
     # Its players bring their Of the Dead profile: vocations, survival points, cards.

@@ -37,18 +37,13 @@ from campaigns.services import _record
 from campaigns.systems import campaign_system
 from campaigns.systems.entry_kinds import (
     ARMY,
-    CORPORATES_SHEET,
-    MODERN_SHEET,
     UNIT,
     EntryKind,
-    EntryWords,
 )
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal, Role
 from characters.rapid40k.models import Rapid40kArmy
 from rules.engine.systems import SYSTEMS, UnknownSystem
-
-__all__ = ["ARMY", "CORPORATES_SHEET", "MODERN_SHEET", "UNIT", "EntryKind", "EntryWords"]
 
 SIDE_MAX = 80
 

@@ -16,6 +16,7 @@ from campaigns.chapters import services as chapter_services
 from campaigns.forms import text_field as _text
 from campaigns.models import ChapterStatus, VoteKind
 from campaigns.permissions import Member
+from campaigns.systems import entry_kinds
 from campaigns.systems.base import EntryResultInput
 from campaigns.votes import services as vote_services
 from characters.accounts.forms import ServiceForm
@@ -232,7 +233,7 @@ class EntryForm(ServiceForm):
     Drafts are listed too, so that choosing one gives the reason it cannot enter."""
 
     default_renderer = RENDERER
-    kind: entries.EntryKind
+    kind: entry_kinds.EntryKind
     mine: str  # the card's list of the viewer's rosters
     valid_label: str  # "%(name)s — %(vu)s VU": the key is the kind's value
 
@@ -253,7 +254,7 @@ class EntryForm(ServiceForm):
         ]
 
     @classmethod
-    def kind_of(cls, system: str) -> entries.EntryKind:
+    def kind_of(cls, system: str) -> entry_kinds.EntryKind:
         """The kind entered into a chapter of `system`'s campaign."""
         return cls.kind
 
@@ -270,7 +271,7 @@ class EntryForm(ServiceForm):
 
 
 class UnitEntryForm(EntryForm):
-    kind = entries.UNIT
+    kind = entry_kinds.UNIT
     mine = "my_units"
     valid_label = _("%(name)s — %(vu)s VU")
     unit = forms.ChoiceField(label=_("Your unit"))
@@ -283,7 +284,7 @@ class UnitEntryForm(EntryForm):
 
 
 class ArmyEntryForm(EntryForm):
-    kind = entries.ARMY
+    kind = entry_kinds.ARMY
     mine = "my_armies"
     valid_label = _("%(name)s — %(points)s points")
     army = forms.ChoiceField(label=_("Your army list"))
@@ -299,7 +300,7 @@ class SheetEntryForm(EntryForm):
     """A player enters one of their character sheets (Corporates, modern RPG): the kind is
     the campaign's system's (`entries.SHEET_KINDS`)."""
 
-    kind = entries.CORPORATES_SHEET  # the name the page knows; the card's system's is used
+    kind = entry_kinds.CORPORATES_SHEET  # the name the page knows; the card's system's is used
     character = forms.ChoiceField(label=_("Your character"))
     side = forms.CharField(
         label=_("Side"),
@@ -316,7 +317,7 @@ class SheetEntryForm(EntryForm):
         ]
 
     @classmethod
-    def kind_of(cls, system: str) -> entries.EntryKind:
+    def kind_of(cls, system: str) -> entry_kinds.EntryKind:
         return entries.sheet_kind_of(system)
 
 

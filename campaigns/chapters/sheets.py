@@ -4,7 +4,7 @@ the viewer's own sheets for the form that enters one: one query each."""
 
 from dataclasses import dataclass
 
-from campaigns.chapters.entries import EntryKind
+from campaigns.systems.entry_kinds import EntryKind
 
 
 @dataclass(frozen=True)

@@ -17,17 +17,12 @@ Each chapter is made once (`config.demo.keys`) through the services, as the orga
 and settled by `settlement_apply` as the task does.
 """
 
-from campaigns.chapters.entries import (
-    CORPORATES_SHEET,
-    MODERN_SHEET,
-    chapter_army_enter,
-    chapter_entry_enter,
-    chapter_unit_enter,
-)
+from campaigns.chapters.entries import chapter_army_enter, chapter_entry_enter, chapter_unit_enter
 from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import Campaign, Chapter
 from campaigns.settlement.apply import settlement_apply
 from campaigns.systems.base import EntryResultInput
+from campaigns.systems.entry_kinds import CORPORATES_SHEET, MODERN_SHEET
 from characters.corporates.models import CorporatesCharacter
 from characters.kolaps import services as kolaps
 from characters.kolaps.models import KolapsUnit

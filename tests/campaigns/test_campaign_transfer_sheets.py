@@ -9,12 +9,13 @@ import json
 import pytest
 from django.utils import translation
 
-from campaigns.chapters.entries import CORPORATES_SHEET, MODERN_SHEET, chapter_entry_enter
+from campaigns.chapters.entries import chapter_entry_enter
 from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterCorporatesEntry, ChapterModernEntry, ChapterOutcome
 from campaigns.services import campaign_add_participant, campaign_create
 from campaigns.settlement.apply import settlement_apply
 from campaigns.systems.base import EntryResultInput
+from campaigns.systems.entry_kinds import CORPORATES_SHEET, MODERN_SHEET
 from campaigns.transfer.services import campaign_export, campaign_import
 from characters.corporates.models import CorporatesCharacter
 from characters.corporates.services import corporates_character_create

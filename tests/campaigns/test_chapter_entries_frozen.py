@@ -6,16 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.entries import (
-    ARMY,
-    UNIT,
-    chapter_army_enter,
-    chapter_unit_enter,
-    entry_kind_of,
-)
+from campaigns.chapters.entries import chapter_army_enter, chapter_unit_enter, entry_kind_of
 from campaigns.chapters.services import UnitResultInput, chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterArmyEntry, ChapterUnitEntry
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.systems.entry_kinds import ARMY, UNIT
 from characters.kolaps import services as kolaps
 from characters.permissions import Refusal
 from characters.rapid40k import services as rapid40k

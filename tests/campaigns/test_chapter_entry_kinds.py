@@ -11,10 +11,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from campaigns import systems
-from campaigns.chapters.entries import MODERN_SHEET, entry_kind_of
+from campaigns.chapters.entries import entry_kind_of
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import ChapterStatus
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.systems.entry_kinds import MODERN_SHEET
 from characters.corporates.services import corporates_character_create
 from characters.permissions import Refusal
 from rules.engine.systems import SYSTEMS

@@ -13,13 +13,14 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from campaigns.chapters.entries import CORPORATES_SHEET, MODERN_SHEET, chapter_entry_enter
+from campaigns.chapters.entries import chapter_entry_enter
 from campaigns.chapters.services import chapter_close, chapter_plan, chapter_start
 from campaigns.models import ChapterCorporatesEntry, ChapterOutcome
 from campaigns.services import campaign_add_participant, campaign_create
 from campaigns.settlement.apply import settlement_apply
 from campaigns.settlement.services import settlement_reopen
 from campaigns.systems.base import EntryResultInput
+from campaigns.systems.entry_kinds import CORPORATES_SHEET, MODERN_SHEET
 from characters.corporates.services import corporates_character_carry, corporates_character_create
 from characters.modern.services import modern_character_create
 from characters.permissions import Refusal

@@ -10,10 +10,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns.chapters.entries import CORPORATES_SHEET, MODERN_SHEET, chapter_entry_enter
+from campaigns.chapters.entries import chapter_entry_enter
 from campaigns.chapters.services import chapter_plan, chapter_start
 from campaigns.models import ChapterOutcome
 from campaigns.services import campaign_add_participant, campaign_create
+from campaigns.systems.entry_kinds import CORPORATES_SHEET, MODERN_SHEET
 from characters.corporates.services import corporates_character_carry, corporates_character_create
 from characters.modern.services import modern_character_carry, modern_character_create
 from rules.table.models import Combatant

@@ -387,9 +387,10 @@ def test_the_table_page_offers_your_sheets_and_its_api_twin_takes_them(client):
 
 
 def test_a_chapter_fighter_is_drawn_from_the_players_sheet():
-    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
+    from campaigns.chapters.entries import chapter_entry_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant, campaign_create
+    from campaigns.systems.entry_kinds import CORPORATES_SHEET
     from rules.table.services import encounter_create_for_chapter
 
     organiser, player = PlayerFactory(), PlayerFactory(display_name="Alice")

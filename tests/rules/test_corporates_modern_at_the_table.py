@@ -246,9 +246,10 @@ def test_the_table_page_costs_a_fixed_number_of_queries(
 
 
 def test_a_modern_chapter_opens_its_encounter_with_the_characters_entered(client, organiser):
-    from campaigns.chapters.entries import MODERN_SHEET, chapter_entry_enter
+    from campaigns.chapters.entries import chapter_entry_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant, campaign_create
+    from campaigns.systems.entry_kinds import MODERN_SHEET
     from characters.modern.services import modern_character_create
     from rules.table.services import encounter_create_for_chapter
 
@@ -277,9 +278,10 @@ def test_a_modern_chapter_opens_its_encounter_with_the_characters_entered(client
 
 
 def test_a_corporates_chapter_opens_its_encounter_with_the_sheet_entered(organiser):
-    from campaigns.chapters.entries import CORPORATES_SHEET, chapter_entry_enter
+    from campaigns.chapters.entries import chapter_entry_enter
     from campaigns.chapters.services import chapter_plan, chapter_start
     from campaigns.services import campaign_add_participant, campaign_create
+    from campaigns.systems.entry_kinds import CORPORATES_SHEET
     from characters.corporates.services import corporates_character_create
     from rules.table.services import encounter_create_for_chapter
 
