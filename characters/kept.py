@@ -70,8 +70,7 @@ def kept_page(
     it was rendered under and answers only that key. `stamps`: what the page shows without
     reading it (`stamp`), read in the same round trip and named with the key. `typesets`:
     `render_page(extra, typography)` gives the page its typography itself, part by part (the
-    KOLAPS print); else it is given to the whole page. The response says whether the page
-    was `rendered` (not found kept)."""
+    KOLAPS print); else it is given to the whole page."""
     entry = slot or key
     html = None
     if key:
@@ -85,7 +84,6 @@ def kept_page(
         if kept is not None and kept[0] == named:
             html = kept[1]
     typography = getattr(request, "typography", None)  # config.middleware, when installed
-    rendered = html is None
     if html is None:
         if typesets:
             html = render_page({"csrf_token": CSRF}, typography or unchanged)
@@ -99,7 +97,6 @@ def kept_page(
         html = html.replace(CSRF, get_token(request))
     response = HttpResponse(html)
     response.typeset = typography is not None
-    response.rendered = rendered
     return response
 
 

@@ -3,8 +3,8 @@ inside « », and "de"/"que" elided before a name that starts with a vowel ("His
 d'Alice"), names being interpolated after the sentence was translated.
 
 `config.middleware.FrenchTypographyMiddleware` gives it to every French page. It lives in
-the lowest Django layer so that a page rendered outside a request (the KOLAPS unit page and
-print, rendered ahead by a task: characters/kolaps/tasks.py) gets the same typography.
+the lowest Django layer so that every app may use it (`characters/kept.py` gives it to a
+page once, before keeping it; the KOLAPS print to each of its parts).
 """
 
 import re

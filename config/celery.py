@@ -18,7 +18,6 @@ if not app.conf.broker_url:
 app.autodiscover_tasks(
     [
         "characters.accounts",
-        "characters.kolaps",
         "campaigns.chapters",
         "campaigns.settlement",
         "campaigns.notifications",

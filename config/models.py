@@ -8,9 +8,6 @@ from django.core.cache import cache
 from django.db import models, transaction
 from django.db.models.signals import post_delete, post_save
 
-from characters.kolaps.signals import unit_changed
-from characters.kolaps.tasks import unit_prerender_on_commit
-
 
 class DemoObject(models.Model):
     """One object `demo_load` made, found again by `key` whatever users did to it since
@@ -82,9 +79,3 @@ def revoke_token(sender, instance, **kwargs) -> None:
 
 post_save.connect(forget_token, sender="authtoken.Token", dispatch_uid="forget-token")
 post_delete.connect(revoke_token, sender="authtoken.Token", dispatch_uid="forget-token")
-
-
-# --- A KOLAPS unit's pages rendered ahead after a change (characters/kolaps/tasks.py) -------
-# Connected here, a module every process loads (the site, the worker, commands); config may
-# import the task, which renders with the KOLAPS views.
-unit_changed.connect(unit_prerender_on_commit, dispatch_uid="kolaps-unit-prerender")

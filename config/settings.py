@@ -151,13 +151,6 @@ KOLAPS_SHEET_CACHE_SECONDS = env.int("KOLAPS_SHEET_CACHE_SECONDS", default=3600)
 # The KOLAPS unit page and the list of a player's units and characters as sent, likewise
 # (characters/kolaps/views.py `_unit_page`, `_list_page`).
 KOLAPS_UNIT_CACHE_SECONDS = env.int("KOLAPS_UNIT_CACHE_SECONDS", default=3600)
-# After a change to a KOLAPS unit or a member commits, a task renders the unit page and its
-# print ahead for the owner's next visit (characters/kolaps/views.py `unit_prerender`).
-# On when a worker runs tasks; in-process (no broker) it would only move that render from
-# the owner's next page into the answer to their change, and render pages never asked for.
-KOLAPS_PRERENDER = env.bool(
-    "KOLAPS_PRERENDER", default=bool(env.str("CELERY_BROKER_URL", default=""))
-)
 # A campaign page's chapters and history, kept as rendered under keys naming all they show
 # (campaigns/views.py `campaign_detail`, cards.fragment_key); 0 renders them every time.
 CAMPAIGN_FRAGMENT_CACHE_SECONDS = env.int("CAMPAIGN_FRAGMENT_CACHE_SECONDS", default=3600)

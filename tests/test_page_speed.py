@@ -198,6 +198,37 @@ def test_a_kept_unit_page_is_the_whole_page_rendered_afresh_french_typography_in
     assert f'"X-CSRFToken": "{token}"' in page
 
 
+def test_the_first_view_after_a_change_is_rendered_for_it_in_the_owners_language_and_theme(
+    client, player, django_capture_on_commit_callbacks
+):
+    """The owner's unit page and print, kept, then a member renamed (committed): their next
+    view of each renders it on that request, with the change, in English and dark as they
+    read it and with their own token; the view after that is served kept."""
+    unit = _unit_of(player, 3)
+    client.force_login(player)
+    client.cookies["django_language"] = "en"
+    client.cookies["theme"] = "dark"
+    urls = (reverse("kolaps-unit", args=[unit.pk]), reverse("kolaps-unit-print", args=[unit.pk]))
+    for url in urls:
+        client.get(url)
+        assert client.get(url).templates == []  # kept
+    character = unit.members.get(name="Agent 1")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.character_change(
+            actor=player, character=character, op="rename", version=character.version,
+            name="Ornella",
+        )  # fmt: skip
+    for url in urls:
+        response = client.get(url)
+        assert response.templates != []  # rendered for this request
+        page = _text(response)
+        assert "Ornella" in page and "Agent 1" not in page and "\ue000" not in page
+        assert "Print" in page and "Imprimer" not in page
+        kept = client.get(url)
+        assert kept.templates == [] and "Ornella" in _text(kept)
+    assert 'data-theme="dark"' in _text(client.get(urls[0]))
+
+
 def test_a_kept_unit_page_follows_language_theme_and_htmx_target(client, player):
     unit = _unit_of(player, 2)
     client.force_login(player)

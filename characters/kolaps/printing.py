@@ -1,6 +1,5 @@
 """KOLAPS print sheets: a unit's print (its summary, then each member's sheet) and a
-character's, rendered for `views` (which keeps them as sent) and for the task that renders
-them ahead.
+character's, rendered for `views` (which keeps them as sent).
 
 A unit's members mostly share their line (archetype, rank, costs), gauges, talents and
 equipment: each distinct part is rendered and given its French typography once per print,

@@ -22,7 +22,6 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from characters.kolaps.models import GAUGE_MAX, GAUGE_MIN, KolapsChange, KolapsCharacter, KolapsUnit
-from characters.kolaps.signals import unit_changed
 from characters.kolaps.text import requirement_text
 from characters.permissions import Refusal
 from characters.rosters.services import (
@@ -145,7 +144,6 @@ def recompute_unit(unit: KolapsUnit, members: list[KolapsCharacter] | None = Non
     unit.status = KolapsUnit.Status.VALID if result.valid else KolapsUnit.Status.DRAFT
     unit.version += 1
     unit.save(update_fields=["vu", "status", "version", "updated_at"])
-    unit_changed.send(sender=KolapsUnit, unit_id=unit.pk)
     return unit
 
 

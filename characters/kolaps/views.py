@@ -6,23 +6,15 @@ through its link), call one service, render. Without JavaScript a POST redirects
 the page (or shows the refusal); with htmx it returns the page's region to swap.
 """
 
-import io
-
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
-from django.core.cache import cache
-from django.core.handlers.wsgi import WSGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from characters.kept import kept_page, theme_of
 from characters.kolaps import cards, printing, reads, services, undo
@@ -38,9 +30,7 @@ from characters.kolaps.forms import (
     archetype_options,
     rank_choices,
 )
-from characters.kolaps.models import KolapsUnit
 from characters.permissions import Refusal
-from characters.typography import typography_for
 
 
 def _first_error(form) -> str:
@@ -327,7 +317,7 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
 
     if request.method == "GET":  # the unit and its members in one read
         rows = reads.unit_rows_for_user(request.user, pk, with_free=True)
-        return _remembered(request, _unit_page(request, None, rows=rows))
+        return _unit_page(request, None, rows=rows)
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
 
@@ -354,87 +344,7 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
     rows = reads.unit_rows_for_user(request.user, pk)
-    return _remembered(request, _print_page(request, rows, back=reverse("kolaps-unit", args=[pk])))
-
-
-# --- Rendered ahead --------------------------------------------------------------------------
-
-# How an owner saw their unit pages lately, newest first (`unit_prerender` renders these).
-_SEEN = "kolaps-seen:{}"
-SEEN_VARIANTS = 2
-SEEN_SECONDS = 30 * 24 * 3600
-
-
-def _variant(request) -> dict:
-    """All of a unit page's key that comes from the visitor's request, but its path."""
-    return {"language": get_language(), "theme": theme_of(request), "host": request.get_host(),
-            "scheme": request.scheme}  # fmt: skip
-
-
-def _remembered(request, response: HttpResponse) -> HttpResponse:
-    """The owner's page `response`, after remembering how they saw it when it had to be
-    rendered (a variant already remembered is served kept: nothing to write then)."""
-    if response.rendered:
-        key = _SEEN.format(request.user.pk)
-        variant = _variant(request)
-        seen = cache.get(key) or []
-        if seen[:1] != [variant]:
-            seen = [variant, *(v for v in seen if v != variant)][:SEEN_VARIANTS]
-            cache.set(key, seen, SEEN_SECONDS)
-    return response
-
-
-def _owner_request(owner, variant: dict, path: str) -> HttpRequest:
-    """A GET of `path` by `owner` as their browser sends it (`variant`), for a page rendered
-    ahead: what the views, the layout and the context processors read of a request."""
-    request = WSGIRequest(
-        {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": path,
-            "QUERY_STRING": "",
-            "HTTP_HOST": variant["host"],
-            "wsgi.url_scheme": variant["scheme"],
-            "wsgi.input": io.BytesIO(),
-        }
-    )
-    request.COOKIES = {"theme": variant["theme"]} if variant["theme"] != "auto" else {}
-    request.user = owner
-    request.htmx = HtmxDetails(request)
-    request.typography = typography_for(variant["language"])
-    return request
-
-
-def unit_prerender(*, unit_id: int) -> int:
-    """Render the unit page and the print of unit `unit_id` as its owner will ask for them
-    next, and keep them where those pages look (`_unit_page` and `_print_page` are called
-    as for the owner's request, so the keys and the pages are theirs): the owner's first
-    visit after a change is served kept. Pages already kept are left as they are, so a
-    second run is a no-op; returns how many were rendered.
-
-    Which variants: the ones the owner was lately served a rendered unit page or print in
-    (language, theme, host and scheme: the last `SEEN_VARIANTS`, remembered by
-    `_remembered`), so both languages only for an owner who reads both; none remembered
-    (pages not seen for `SEEN_SECONDS`), the print alone in the default language, as its
-    key names no host nor theme."""
-    owner_id = KolapsUnit.objects.filter(pk=unit_id).values_list("owner_id", flat=True).first()
-    if owner_id is None:
-        return 0  # deleted since
-    owner = get_user_model().objects.get(pk=owner_id)
-    rows = reads.unit_rows(unit_id, free_of=owner_id)  # the unit page's read, the print's too
-    path = reverse("kolaps-unit", args=[unit_id])
-    seen = cache.get(_SEEN.format(owner_id)) or []
-    rendered = 0
-    for variant in seen:
-        with translation.override(variant["language"]):
-            request = _owner_request(owner, variant, path)
-            rendered += _unit_page(request, None, rows=rows).rendered
-            rendered += _print_page(request, rows, back=path).rendered
-    if not seen:
-        variant = {"language": settings.LANGUAGE_CODE, "theme": None, "host": "", "scheme": ""}
-        with translation.override(variant["language"]):
-            request = _owner_request(owner, variant, path)
-            rendered += _print_page(request, rows, back=path).rendered
-    return rendered
+    return _print_page(request, rows, back=reverse("kolaps-unit", args=[pk]))
 
 
 @login_required
