@@ -126,14 +126,14 @@ def invitation_get_for_user(user, campaign_pk: int, pk: int, *, need: str = "man
     return found
 
 
-def chapter_entry_get_for_user(user, pk: int, kind, roster: int, *, need: str = "view"):
-    """A roster of `kind` (a `campaigns.systems.entry_kinds.EntryKind`: KOLAPS unit, Rapid
-    40000 army list) entered into the chapter, with the chapter."""
-    chapter = chapter_get_for_user(user, pk, need=need)
+def chapter_entry_get(chapter: Chapter, kind, roster: int):
+    """The roster `roster` of `kind` (a `campaigns.systems.entry_kinds.EntryKind`: KOLAPS
+    unit, Rapid 40000 army list) entered into `chapter`, a chapter the caller already read
+    for its user (`chapter_get_for_user`, which the kind depends on): 404 when it is not."""
     entered = kind.roster.objects.filter(pk=roster, chapter_entries__chapter=chapter).first()
     if entered is None:
         raise Http404
-    return chapter, entered
+    return entered
 
 
 def player_get(pk: int) -> Player:

@@ -32,7 +32,7 @@ from campaigns.models import (
 )
 from campaigns.selectors import (
     campaign_get_for_user,
-    chapter_entry_get_for_user,
+    chapter_entry_get,
     chapter_get_for_user,
     player_get,
     vote_get_for_user,
@@ -452,8 +452,9 @@ class _EntryAPI(APIView):
     @extend_schema(request=None, responses={200: ChapterCardSerializer})
     def delete(self, request, pk: int, **roster: int):
         """The URL names the roster's id by the kind (`unit`, `army`, `character`)."""
-        kind = self.kind_of(chapter_get_for_user(request.user, pk))
-        chapter, entered = chapter_entry_get_for_user(request.user, pk, kind, roster[kind.name])
+        chapter = chapter_get_for_user(request.user, pk)
+        kind = self.kind_of(chapter)
+        entered = chapter_entry_get(chapter, kind, roster[kind.name])
         entries.chapter_entry_withdraw(
             actor=request.user, chapter=chapter, kind=kind, roster=entered
         )

@@ -36,7 +36,7 @@ from campaigns.chapters.forms import (
 from campaigns.models import CalendarFeed, VoteKind
 from campaigns.selectors import (
     campaign_get_for_user,
-    chapter_entry_get_for_user,
+    chapter_entry_get,
     chapter_get_for_user,
     vote_get_for_user,
 )
@@ -214,8 +214,9 @@ def chapter_entry_enter(request: HttpRequest, pk: int, kind: str) -> HttpRespons
 def chapter_entry_withdraw(request: HttpRequest, pk: int, kind: str, **roster: int) -> HttpResponse:
     """Withdraw a roster from a chapter; the URL names its id by the kind (`unit`, `army`)."""
     page = ENTRY_PAGES[kind]
-    entry_kind = page.form.kind_of(chapter_get_for_user(request.user, pk).campaign.system)
-    chapter, entered = chapter_entry_get_for_user(request.user, pk, entry_kind, roster[kind])
+    chapter = chapter_get_for_user(request.user, pk)
+    entry_kind = page.form.kind_of(chapter.campaign.system)
+    entered = chapter_entry_get(chapter, entry_kind, roster[kind])
     entries.chapter_entry_withdraw(
         actor=request.user, chapter=chapter, kind=entry_kind, roster=entered
     )

@@ -247,6 +247,31 @@ def test_it_enters_a_unit_from_the_page_and_answers_htmx_with_the_section(client
     assert response.status_code == 302 and not ChapterUnitEntry.objects.exists()
 
 
+def test_a_withdrawal_reads_the_chapter_once_before_it(client, django_assert_num_queries):
+    """A player withdraws their unit by the page (no JavaScript: back to the chapter), another
+    theirs by the API (answered with the chapter as it is now)."""
+    _organiser, _campaign, chapter, players = kolaps_table()
+    units = [build_unit(player, player.username)[0] for player in players]
+    for player, unit in zip(players, units, strict=True):
+        chapter_unit_enter(actor=player, chapter=chapter, unit=unit)
+    (alice, bruno), (hers, his) = players, units
+    page = reverse("chapter-detail", args=[chapter.pk])
+    client.force_login(alice)
+    client.get(page)  # the session and the player read from the cache from now on
+    # the chapter with the viewer's membership, the unit entered, the roles; in the
+    # transaction: the chapter locked, the entry, its deletion, the history line
+    with django_assert_num_queries(9):  # and the transaction's savepoint and its release
+        response = client.post(reverse("chapter-unit-withdraw", args=[chapter.pk, hers.pk]))
+    assert response.status_code == 302
+    client.force_login(bruno)
+    client.get(page)
+    # the same 9, then the chapter's card as it is now (8)
+    with django_assert_num_queries(17):
+        response = client.delete(reverse("api-chapter-unit", args=[chapter.pk, his.pk]))
+    assert response.status_code == 200 and response.json()["units"] == []
+    assert not ChapterUnitEntry.objects.exists()
+
+
 def test_it_starts_a_chapter_from_its_page(client):
     organiser, _campaign, chapter, (alice, _bruno) = kolaps_table()
     chapter_unit_enter(actor=alice, chapter=chapter, unit=build_unit(alice, "Nord")[0])
