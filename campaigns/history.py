@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from characters.bidi import isolate_text
 from characters.models import Vocation
+from characters.typography import elide
 
 # The sentence of each verb, with the actor first; `%(actor)s` is the player's name.
 WITH_ACTOR = {
@@ -74,7 +75,12 @@ class _Blank(dict):
 
 def event_sentence(actor: str, verb: str, data: dict) -> str:
     """The line's sentence in the active language; each name in it isolated, so that one
-    typed right to left (or with bidi controls) does not reorder the sentence around it."""
+    typed right to left (or with bidi controls) does not reorder the sentence around it, and
+    "de"/"que" before it elided in French."""
+    return elide(_sentence(actor, verb, data))
+
+
+def _sentence(actor: str, verb: str, data: dict) -> str:
     values = _Blank(
         {key: isolate_text(v) if isinstance(v, str) else v for key, v in (data or {}).items()},
         actor=isolate_text(actor),

@@ -21,8 +21,6 @@ from django.utils.crypto import salted_hmac
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
-from characters.typography import unchanged
-
 THEMES = ("light", "dark")
 
 
@@ -56,21 +54,17 @@ def kept_page(
     *,
     slot: str | None = None,
     stamps: tuple[str, ...] = (),
-    typesets: bool = False,
 ) -> HttpResponse:
     """The page kept under `key` (a key naming all it shows) with this request's CSRF token,
     else the page `render_page(extra)` renders with `extra` in its context (the token's
-    placeholder), given its typography (French) once and kept for `seconds`. No `key`: the
-    page is this request's alone, rendered and sent (a refusal, typed values, a comparison,
-    messages to show once).
+    placeholder), kept for `seconds`. No `key`: the page is this request's alone, rendered
+    and sent (a refusal, typed values, a comparison, messages to show once).
 
     `slot`: the cache entry the page is kept in when the keys of one page take turns in it
     (the live table's versions: once a newer one is asked, an older one never is again), so
     that a page asked often costs one entry, not one per change; the entry holds the key
     it was rendered under and answers only that key. `stamps`: what the page shows without
-    reading it (`stamp`), read in the same round trip and named with the key. `typesets`:
-    `render_page(extra, typography)` gives the page its typography itself, part by part (the
-    KOLAPS print); else it is given to the whole page."""
+    reading it (`stamp`), read in the same round trip and named with the key."""
     entry = slot or key
     html = None
     if key:
@@ -83,20 +77,13 @@ def kept_page(
         kept = found.get(entry)
         if kept is not None and kept[0] == named:
             html = kept[1]
-    typography = getattr(request, "typography", None)  # config.middleware, when installed
     if html is None:
-        if typesets:
-            html = render_page({"csrf_token": CSRF}, typography or unchanged)
-        else:
-            html = render_page({"csrf_token": CSRF})
-            if typography is not None:
-                html = typography(html)
+        html = render_page({"csrf_token": CSRF})
         if key:
             cache.set(entry, (named, html), seconds)
     if CSRF in html:
         html = html.replace(CSRF, get_token(request))
     response = HttpResponse(html)
-    response.typeset = typography is not None
     return response
 
 

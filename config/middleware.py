@@ -1,13 +1,12 @@
-"""Language selection and French typography.
+"""Language selection, refusals and restores.
 
 A visitor's language is the one they picked in the header (a cookie, remembered); on a
 first visit, the first of French and English their browser asks for (Accept-Language);
 French when it asks for neither, Chronique being French first.
 
-French pages then get French typography on what they show (`FrenchTypographyMiddleware`,
-the typography itself in `characters/typography.py`): a non-breaking space before
-`: ; ? !` and inside « », and "de"/"que" elided before a name that starts with a vowel
-("Historique d'Alice"), names being interpolated after the sentence was translated.
+French typography is in the French translations themselves (non-breaking spaces) and
+where a name is written into a sentence (elision: `characters/typography.py`), not applied
+to the pages afterwards.
 """
 
 import os
@@ -22,7 +21,6 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from characters.bounds import out_of_range_sentence
 from characters.permissions import Refusal
-from characters.typography import typeset, typeset_around, typography_for
 
 
 def _supported(code: str | None) -> str | None:
@@ -61,38 +59,6 @@ def _asked_for(header: str) -> str | None:
         except LookupError:
             continue
     return None
-
-
-class FrenchTypographyMiddleware:
-    """French pages (HTML) get French spacing and elision on their text, never inside tags,
-    scripts, styles or code.
-
-    A view that keeps a page as rendered (the KOLAPS unit page and print sheets) applies the
-    typography once, before keeping it, rather than on every request that shows it: the
-    request carries the page's typography (`request.typography`: French typography for
-    French, nothing changed for English), and a response whose `typeset` is true is sent as
-    it is."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        request.typography = typography_for(translation.get_language())
-        response = self.get_response(request)
-        if (
-            translation.get_language() == "fr"
-            and not getattr(response, "typeset", False)
-            and not response.streaming
-            and response.get("Content-Type", "").startswith("text/html")
-        ):
-            html = response.content.decode(response.charset)
-            # The layout's parts the page shows are typeset already: the rest is read.
-            parts = getattr(request, "layout_parts", None)
-            html = typeset_around(html, parts) if parts else typeset(html)
-            response.content = html.encode(response.charset)
-            if response.has_header("Content-Length"):
-                response["Content-Length"] = str(len(response.content))
-        return response
 
 
 class RefusalMiddleware:

@@ -62,7 +62,6 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.LanguageMiddleware",
-    "config.middleware.FrenchTypographyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     # Django's, with the player's row kept in the cache between requests (config/auth.py).
@@ -95,7 +94,11 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # `|bdi`: user text isolated among the page's words (characters/bidi.py).
-            "builtins": ["characters.templatetags.bidi", "characters.templatetags.chance"],
+            "builtins": [
+                "characters.templatetags.bidi",
+                "characters.templatetags.chance",
+                "characters.templatetags.typography",
+            ],
         },
     },
 ]

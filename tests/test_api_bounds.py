@@ -88,7 +88,9 @@ def test_it_refuses_an_id_or_a_version_beyond_its_column_with_a_sentence(client)
         response = client.post(url, json.dumps(body), content_type="application/json")
         assert response.status_code == 400
         assert response.json() == {
-            "version": ["Un nombre est hors limites : les nombres entiers vont de 0 à 2147483647."]
+            "version": [
+                "Un nombre est hors limites\u00a0: les nombres entiers vont de 0 à 2147483647."
+            ]
         }
     url = reverse("api-table-reveal", args=[encounter.pk])
     response = client.post(url, {"combatant": 0}, content_type="application/json")

@@ -1,20 +1,47 @@
 """French pages in French typography, and the language a first visit gets."""
 
-import pytest
-from django.urls import reverse
+import re
+from pathlib import Path
 
-from characters.typography import french_typography, typeset, typeset_around
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from campaigns.history import event_sentence
+from characters.typography import elide
 from tests.factories import PlayerFactory
 
 NBSP = "\u00a0"
+FRENCH_PO = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+
+
+def _french_sentences() -> list[str]:
+    """Every msgstr of the French catalogue, its lines joined, its tags left out (an
+    attribute or code is not French text)."""
+    entries = FRENCH_PO.read_text(encoding="utf-8").split("\n\n")
+    sentences = []
+    for entry in entries:
+        for found in re.finditer(r'^msgstr(?:\[\d+\])? "(.*)"((?:\n".*")*)', entry, re.M):
+            text = found.group(1) + "".join(re.findall(r'\n"(.*)"', found.group(2)))
+            sentences.append(re.sub(r"<[^>]*>", "", text))
+    return sentences
+
+
+def test_every_french_translation_holds_its_non_breaking_spaces():
+    """A French sentence never breaks a line before its colon, question mark or closing
+    guillemet: the translation holds a non-breaking space there, not a plain one."""
+    sentences = _french_sentences()
+    assert len(sentences) > 2000
+    plain = [s for s in sentences if re.search(r"[ \t][:;?!»]|«[ \t]", s)]
+    assert plain == []
+    assert sum(NBSP in s for s in sentences) > 300
 
 
 @pytest.mark.parametrize(
-    ("text", "typeset"),
+    ("text", "elided"),
     [
-        ("Points de survie : 0 sur 4", f"Points de survie{NBSP}: 0 sur 4"),
-        ("Vraiment ? Oui ! Puis ; enfin", f"Vraiment{NBSP}? Oui{NBSP}! Puis{NBSP}; enfin"),
-        ("« Le Havre »", f"«{NBSP}Le Havre{NBSP}»"),
         ("Historique de Alice", "Historique d'Alice"),
         ("un jet de Émile", "un jet d'Émile"),
         ("parce que Alice joue", "parce qu'Alice joue"),
@@ -22,38 +49,24 @@ NBSP = "\u00a0"
         ("la discipline de APC", "la discipline de APC"),  # an acronym: the translator's
         ("profil de Of the Dead", "profil de Of the Dead"),
         ("de A à Z", "de A à Z"),
-        ("https://chronique.example/?roll=3", "https://chronique.example/?roll=3"),
+        ("Historique de <bdi>Alice</bdi>", "Historique de <bdi>Alice</bdi>"),
     ],
 )
-def test_it_typesets_french(text, typeset):
-    assert french_typography(text) == typeset
+def test_it_elides_french_before_a_name(text, elided):
+    with translation.override("fr"):
+        assert elide(text) == elided
 
 
-HEADER = typeset("<header><a>Mes unités</a> <p>Thème : sombre</p></header>\n")
-FOOTER = typeset("<footer>API</footer>")
+def test_a_history_line_elides_before_the_name_written_in():
+    """A sentence built in Python with a name (a campaign's history) is elided too."""
+    with translation.override("fr"):
+        line = event_sentence("Bruno", "vocation_released", {"player": "Alice"})
+    assert line == "Bruno a libéré la vocation d'Alice"
 
 
-@pytest.mark.parametrize(
-    ("page", "pieces"),
-    [
-        (
-            f"<title>Historique de Alice</title>{HEADER}<main>Points : 3</main>{FOOTER}",
-            [HEADER, FOOTER],
-        ),
-        (f"{HEADER}{FOOTER}", [HEADER, FOOTER]),
-        (f"<p>Rien</p>{HEADER}<main>« Le Havre »</main>", [HEADER, FOOTER]),  # a piece missing
-        (f"<p>Jet de </p>{HEADER}", [HEADER]),
-        (f"<p>Jet de {HEADER}", [HEADER]),  # text running into a piece
-        ("<p>x</p><i>A</i> : y<p>z</p>", ["<i>A</i> "]),  # a colon after its space
-        ("<p>x</p><b>y</b>de Alice<i>x</i>", ["<b>y</b>de"]),  # an elision across its edge
-        (f"<p>a \ue002: b</p>{HEADER}", [HEADER]),
-        (f"<pre>a : b</pre>{HEADER}<script>x ? y</script><p>a ? b</p>", [HEADER]),
-    ],
-)
-def test_it_typesets_around_the_layout_as_it_typesets_the_whole_page(page, pieces):
-    """The layout's parts are typeset once, when kept; a page is then read around them, and
-    reads exactly as the whole page typeset."""
-    assert typeset_around(page, pieces) == typeset(page)
+def test_it_elides_nothing_in_english():
+    with translation.override("en"):
+        assert elide("a roll of de Alice") == "a roll of de Alice"
 
 
 @pytest.mark.django_db
@@ -61,10 +74,17 @@ def test_a_french_page_has_non_breaking_spaces_and_elision_but_not_an_english_on
     alice = PlayerFactory(username="alice", display_name="Alice")
     client.force_login(alice)
     french = client.get(reverse("profile-history", args=["alice"])).content.decode()
-    assert "Historique d'Alice" in french
+    assert "<title>Historique d'Alice · Chronique</title>" in french
+    assert "<h1>Historique d'Alice</h1>" in french
     client.cookies["django_language"] = "en"
     english = client.get(reverse("profile-history", args=["alice"])).content.decode()
-    assert "History of Alice" in english
+    assert "<h1>History of Alice</h1>" in english
+    visitor = Client()
+    french = visitor.get(reverse("login")).content.decode()
+    assert f"Mot de passe oublié{NBSP}?" in french and f"Pas encore de compte{NBSP}?" in french
+    visitor.cookies["django_language"] = "en"
+    english = visitor.get(reverse("login")).content.decode()
+    assert "Forgotten password?" in english and NBSP not in english
 
 
 @pytest.mark.django_db

@@ -190,7 +190,7 @@ def test_a_kept_unit_page_is_the_whole_page_rendered_afresh_french_typography_in
     assert _tokens_out(kept) == _tokens_out(fresh)
     page = kept.content.decode()
     # "Toute personne ayant ce lien peut lire l'unité (pas la modifier) :" and the
-    # catalogue link: French spacing before the colon, as the middleware gives any page.
+    # catalogue link: French spacing before the colon, as the translations write it.
     assert "(pas la modifier)\u00a0:" in page and "Parcourir le catalogue\u00a0:" in page
     assert " :" not in page.split('<main id="main">')[1]
     # The token written into the kept page is this request's, and its forms post.
@@ -445,7 +445,7 @@ def test_a_kept_list_of_units_is_the_whole_page_rendered_afresh(client, player, 
     kept = client.get(url)
     assert _tokens_out(kept) == _tokens_out(fresh)
     page = kept.content.decode()
-    # French spacing before the colon, as the middleware gives any page.
+    # French spacing before the colon, as the translations write it.
     assert "Parcourir le catalogue\u00a0:" in page and "partagée par lien" in page
     token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
     assert f'"X-CSRFToken": "{token}"' in page

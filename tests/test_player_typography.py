@@ -60,7 +60,7 @@ def test_the_kolaps_specials_read_in_english_on_an_english_page():
 def test_an_import_error_about_the_whole_file_names_no_field_called_file():
     with translation.override("fr"), pytest.raises(Refusal) as refused:
         unit_import(owner=PlayerFactory(), text="[1, 2")
-    assert str(refused.value.message).startswith("Ligne 1 : ce n'est pas du JSON valide")
+    assert str(refused.value.message).startswith("Ligne 1\u00a0: ce n'est pas du JSON valide")
     assert "champ file" not in str(refused.value.message)
 
 

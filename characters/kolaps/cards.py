@@ -24,6 +24,7 @@ from characters.compiled import CompiledRead
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
 from characters.kolaps.reads import UnitRows, converted
+from characters.typography import elide
 from rules.engine.dice import BANDS
 from rules.engine.systems.kolaps import costing
 from rules.engine.systems.kolaps.catalogue_records import Armour, Catalogue, Weapon
@@ -674,7 +675,8 @@ VERB_SENTENCES = {
 
 
 def change_sentence(change: KolapsChange, cat: Catalogue) -> str:
-    return _sentence(change.verb, change.data, cat)
+    """The change as a sentence in the active language, its names written in (elided)."""
+    return elide(_sentence(change.verb, change.data, cat))
 
 
 def _sentence(verb: str, given: dict, cat: Catalogue) -> str:

@@ -2,10 +2,10 @@
 character's, rendered for `views` (which keeps them as sent).
 
 A unit's members mostly share their line (archetype, rank, costs), gauges, talents and
-equipment: each distinct part is rendered and given its French typography once per print,
-however many sheets show it, and written into the sheets at marks; the sheets themselves
-are rendered and typeset in one pass. Each sheet is kept under a key naming all it shows
-(`cards.Sheet.key`), so a print after a change renders only the sheets that changed.
+equipment: each distinct part is rendered once per print, however many sheets show it, and
+written into the sheets at marks; the sheets themselves are rendered in one pass. Each
+sheet is kept under a key naming all it shows (`cards.Sheet.key`), so a print after a
+change renders only the sheets that changed.
 """
 
 from functools import partial
@@ -43,42 +43,38 @@ def summary(unit: cards.UnitCard) -> list[tuple[cards.CharacterCard, str]]:
     return members
 
 
-def page_html(request, context: dict, sheets: list[str], typography) -> str:
-    """The print page around its `sheets` (given their typography already): the page's own
-    text gets its typography, then the sheets are written in, so that the typography reads
-    each sheet's text once, when the sheet is rendered, not again in every page showing it."""
+def page_html(request, context: dict, sheets: list[str]) -> str:
+    """The print page around its `sheets`, written in after the page is rendered (each
+    sheet's HTML is kept on its own: `sheets_html`)."""
     html = render_to_string(
         "characters/kolaps/print.html", {**context, "sheets": [_SHEETS]}, request
     )
-    return typography(html).replace(_SHEETS, "".join(sheets), 1)
+    return html.replace(_SHEETS, "".join(sheets), 1)
 
 
-def sheets_html(sheets: list[cards.Sheet], typography) -> list[str]:
-    """Each character's print sheet as HTML, French typography included (`typography`):
-    from the cache when the same sheet (same character, numbers, catalogue and language:
-    `Sheet.key`) was rendered in the last `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and
-    kept. A unit of 30 printed again costs one cache read instead of 30 full cards and
-    sheets.
+def sheets_html(sheets: list[cards.Sheet]) -> list[str]:
+    """Each character's print sheet as HTML: from the cache when the same sheet (same
+    character, numbers, catalogue and language: `Sheet.key`) was rendered in the last
+    `KOLAPS_SHEET_CACHE_SECONDS`, else rendered and kept. A unit of 30 printed again costs
+    one cache read instead of 30 full cards and sheets.
 
     Rendered afresh, the parts a unit's members mostly share (their line, gauges, talents,
-    equipment, an item's numbers) are each rendered and typeset once per print however
-    many sheets show them (`_sheet_parts.html`); the sheets to render are rendered and
-    typeset together (`_sheets.html`, marks where the parts go and between sheets), then
-    each is given its parts."""
+    equipment, an item's numbers) are each rendered once per print however many sheets
+    show them (`_sheet_parts.html`); the sheets to render are rendered together
+    (`_sheets.html`, marks where the parts go and between sheets), then each is given its
+    parts."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     found = cache.get_many([sheet.key for sheet in sheets]) if seconds else {}
     missing = [sheet for sheet in sheets if sheet.key not in found]
     if missing:
-        parts = _SheetParts(typography)
+        parts = _SheetParts()
         members = [sheet.card() for sheet in missing]
         shared = [parts.of(card) for card in members]
         html = get_template("characters/kolaps/_sheets.html").render(
             {"characters": members, **_PARTS, "end": _END}
         )
         new = {}
-        for sheet, own, parts_of in zip(
-            missing, typography(html).split(_END)[:-1], shared, strict=True
-        ):
+        for sheet, own, parts_of in zip(missing, html.split(_END)[:-1], shared, strict=True):
             for place, part in zip(_PARTS.values(), parts_of, strict=True):
                 own = own.replace(place, part, 1)
             new[sheet.key] = found[sheet.key] = own
@@ -100,8 +96,7 @@ class _SheetParts:
     their members share (`cards.character_card`'s `lines`), and each is kept here with its
     HTML, so that no other object takes its id meanwhile."""
 
-    def __init__(self, typography):
-        self.typography = typography
+    def __init__(self):
         self.templates = {
             name: get_template(f"characters/kolaps/_sheet_parts.html#sheet-{name}")
             for name in ("line", "gauges", "talents", "equipment")
@@ -109,10 +104,9 @@ class _SheetParts:
         self.item_template = get_template("characters/kolaps/_item.html")
         self.done: dict = {}
 
-    def _once(self, key, shown, render, *, typeset=True) -> str:
+    def _once(self, key, shown, render) -> str:
         if key not in self.done:
-            html = render()
-            self.done[key] = (shown, mark_safe(self.typography(html) if typeset else html))
+            self.done[key] = (shown, mark_safe(render()))
         return self.done[key][1]
 
     def of(self, card: cards.CharacterCard) -> tuple[str, str, str, str]:
@@ -148,5 +142,4 @@ class _SheetParts:
 
     def _item(self, item: cards.ItemLine) -> str:
         render = partial(self.item_template.render, {"item": item})
-        # Typeset with the equipment it is written in.
-        return self._once(("item", id(item)), item, render, typeset=False)
+        return self._once(("item", id(item)), item, render)

@@ -183,16 +183,16 @@ def _builder(request, kind: str, pk: int, form_class, fields_of) -> HttpResponse
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = reads.character_get_for_user(request.user, pk)
 
-    def render_page(extra: dict, typography) -> str:
-        sheets = printing.sheets_html([cards.character_sheet(character)], typography)
+    def render_page(extra: dict) -> str:
+        sheets = printing.sheets_html([cards.character_sheet(character)])
         context = {
             "title": character.name,
             "unit": None,
             "back": reverse("kolaps-character", args=[pk]),
         }
-        return printing.page_html(request, context | extra, sheets, typography)
+        return printing.page_html(request, context | extra, sheets)
 
-    return kept_page(request, None, 0, render_page, typesets=True)
+    return kept_page(request, None, 0, render_page)
 
 
 def _history_page(request: HttpRequest, kind: str, obj) -> HttpResponse:
@@ -233,7 +233,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpResponse:
-    """The unit page. Kept as sent (French typography included) under a key naming all it
+    """The unit page. Kept as sent under a key naming all it
     shows (`cards.unit_page_key`: the unit's and its members' rows, the owner's free
     characters, language, theme, path) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
     unchanged, the page costs one read (the unit joined to its members, with the owner's
@@ -259,7 +259,7 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             request.path, target, theme_of(request),
         )  # fmt: skip
 
-    def render_page(extra: dict, typography) -> str:
+    def render_page(extra: dict) -> str:
         unit, members = rows.models()
         card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
         context = {
@@ -293,9 +293,9 @@ def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpRespo
             if card.share_token
             else "",
         }
-        return typography(render_to_string(template, {**context, **extra}, request))
+        return render_to_string(template, {**context, **extra}, request)
 
-    return kept_page(request, key, seconds, render_page, typesets=True)
+    return kept_page(request, key, seconds, render_page)
 
 
 # The page a change answers with, by kind.
@@ -329,15 +329,13 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
     key = cards.unit_page_key("print", rows, back) if seconds else None
 
-    def render_page(extra: dict, typography) -> str:
+    def render_page(extra: dict) -> str:
         card, sheets = cards.unit_print_card(*rows.models())
         context = {"title": card.name, "unit": card, "members": printing.summary(card)}
-        sheets_html = printing.sheets_html(sheets, typography)
-        return printing.page_html(
-            request, context | {"back": back} | extra, sheets_html, typography
-        )
+        sheets_html = printing.sheets_html(sheets)
+        return printing.page_html(request, context | {"back": back} | extra, sheets_html)
 
-    return kept_page(request, key, seconds, render_page, typesets=True)
+    return kept_page(request, key, seconds, render_page)
 
 
 @login_required

@@ -7,10 +7,6 @@ in and the theme they picked, so `{% layout "<part>" %}` renders each once per s
 and keeps it; what belongs to one request, the CSRF token and the current path, is written
 into placeholders each time. Kept for the life of the process (a deploy restarts it); with
 `DEBUG` on, rendered on every request so that template edits show at once.
-
-French parts are kept with their French typography, and each part a page shows is noted on
-its request (`request.layout_parts`), so that the typography middleware reads only the rest
-of the page (`characters.typography.typeset_around`) instead of the whole layout again.
 """
 
 from django import template
@@ -21,16 +17,14 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from characters.typography import holds_raw_whole, typography_for
-
 register = template.Library()
 
 # Private-use characters: never produced by the templates themselves.
 CSRF = "\ue000csrf\ue000"
 NEXT = "\ue000next\ue000"
 THEMES = ("light", "dark")
-# (part, language, logged in, theme) -> the part, and whether the typography may skip it.
-_RENDERED: dict[tuple[str, str, bool, str], tuple[str, bool]] = {}
+# (part, language, logged in, theme) -> the part.
+_RENDERED: dict[tuple[str, str, bool, str], str] = {}
 
 
 def _visitor(context, request) -> tuple[bool, str]:
@@ -54,26 +48,20 @@ def layout(context, part: str) -> SafeString:
     language = translation.get_language()
     authenticated, theme = _visitor(context, request)
     key = (part, language, authenticated, theme)
-    rendered = _RENDERED.get(key)
-    if rendered is None:
-        html = typography_for(language)(
-            render_to_string(
-                f"layout/{part}.html",
-                {
-                    "LANGUAGE_CODE": language,
-                    "authenticated": authenticated,
-                    "theme": theme,
-                    "csrf": CSRF,
-                    "next": NEXT,
-                },
-            )
+    html = _RENDERED.get(key)
+    if html is None:
+        html = render_to_string(
+            f"layout/{part}.html",
+            {
+                "LANGUAGE_CODE": language,
+                "authenticated": authenticated,
+                "theme": theme,
+                "csrf": CSRF,
+                "next": NEXT,
+            },
         )
-        # The placeholders sit in attributes, where the typography never reads: what it
-        # gave the part stays true with the token and the path written in.
-        rendered = (html, holds_raw_whole(html))
         if not settings.DEBUG:
-            _RENDERED[key] = rendered
-    html, skippable = rendered
+            _RENDERED[key] = html
     if CSRF in html:
         # The context's token: this request's (Django's `csrf_token`), or the placeholder a
         # page kept for several requests (characters/kolaps/views.py) puts there.
@@ -83,6 +71,4 @@ def layout(context, part: str) -> SafeString:
         html = html.replace(CSRF, str(token))
     if NEXT in html:
         html = html.replace(NEXT, escape(request.get_full_path()) if request is not None else "")
-    if request is not None and skippable:
-        request.layout_parts = [*getattr(request, "layout_parts", ()), html]
     return mark_safe(html)

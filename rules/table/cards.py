@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from campaigns.models import Chapter, ChapterStatus, EncounterEvent
 from campaigns.permissions import CAN_MANAGE, CAN_VIEW, campaign_role, members_of
 from characters.bidi import isolate_text
+from characters.typography import elide
 from rules.labels import resolver_label
 from rules.rolls.models import RollRecord
 from rules.table.kolaps.combatants import DIRECTIVE_LABELS
@@ -522,8 +523,10 @@ def table_card(
                 kind=row["kind"],
                 author=isolate_text(_name(row["author__display_name"], row["author__username"])),
                 at=row["at"],
-                text=_line_text(
-                    adapter, side_label, row["kind"], row["data"] or {}, actor, target, show
+                text=elide(
+                    _line_text(
+                        adapter, side_label, row["kind"], row["data"] or {}, actor, target, show
+                    )
                 ),
                 undone=row["undone_by_id"] is not None,
             )

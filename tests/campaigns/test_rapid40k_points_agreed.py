@@ -45,7 +45,8 @@ def test_an_army_above_the_campaigns_cost_does_not_enter_and_one_within_does(dem
     with translation.override("fr"), pytest.raises(Refusal) as refused:
         chapter_army_enter(actor=alice, chapter=chapter, army=army)
     assert str(refused.value.message) == (
-        f"{army.name} compte 1135 points ; les armées de cette campagne en comptent 1000 au plus."
+        f"{army.name} compte 1135 points\u00a0; "
+        "les armées de cette campagne en comptent 1000 au plus."
     )
     assert not chapter.army_entries.exists()
     campaign_rules_settings_set(actor=orga, campaign=campaign, settings={"army_points": 1250})

@@ -71,7 +71,7 @@ def test_a_number_out_of_its_range_is_refused_with_a_sentence():
     with translation.override("fr"), pytest.raises(Refusal) as refused:
         corporates_character_create(owner=PlayerFactory(), name="Vex", numbers={"combat_skill": 31})
     assert refused.value.field == "combat_skill"
-    assert str(refused.value.message) == "Compétence de combat : de 0 à 30."
+    assert str(refused.value.message) == "Compétence de combat\u00a0: de 0 à 30."
     assert not CorporatesCharacter.objects.exists()
 
 

@@ -51,7 +51,7 @@ def test_it_refuses_a_sheet_off_the_budget_with_a_sentence():
     with translation.override("fr"), pytest.raises(Refusal) as refused:
         modern_character_create(owner=owner, name="X", characteristics={**DICE, "empathie": 10})
     assert str(refused.value.message) == (
-        "Les caractéristiques totalisent 38 ; elles doivent totaliser 36."
+        "Les caractéristiques totalisent 38\u00a0; elles doivent totaliser 36."
     )
     with translation.override("fr"), pytest.raises(Refusal) as refused:
         modern_character_create(

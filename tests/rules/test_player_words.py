@@ -110,5 +110,5 @@ def test_a_kolaps_melee_line_names_who_took_the_wound(attacker, struck):
     with translation.override("fr"):
         line = ADAPTER.action_text(data, "Sabre", "Brigadier Dupont")
     assert line == (
-        f"Sabre affronte Brigadier Dupont : Blessures graves pour {struck} (Santé 6 → 0) — tué"
+        f"Sabre affronte Brigadier Dupont\u00a0: Blessures graves pour {struck} (Santé 6 → 0) — tué"
     )

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from characters.kolaps.models import KolapsCharacter
 from characters.permissions import Refusal
+from characters.typography import elide
 from rules.engine.registry import resolver_get
 from rules.engine.systems.kolaps.catalogue_records import Catalogue
 from rules.table.adapter import TableAdapter, hand_suffix
@@ -260,11 +261,13 @@ class KolapsTable(TableAdapter):
         found = self.pending_stray(everyone)
         if found is not None:
             raise Refusal(
-                _(
-                    "A stray shot hit one of %(target)s's allies: its player chooses which one "
-                    "before anything else."
-                )
-                % {"target": found[0].name},
+                elide(
+                    _(
+                        "A stray shot hit one of %(target)s's allies: its player chooses which "
+                        "one before anything else."
+                    )
+                    % {"target": found[0].name}
+                ),
                 status=409,
             )
 
@@ -288,14 +291,16 @@ class KolapsTable(TableAdapter):
         if ally is None:
             if not pending.get("in_melee_only"):
                 raise Refusal(
-                    _("This stray shot hits one of %(target)s's allies: choose which.")
-                    % {"target": target.name},
+                    elide(
+                        _("This stray shot hits one of %(target)s's allies: choose which.")
+                        % {"target": target.name}
+                    ),
                     field="ally",
                 )
             return target.pk, target.pk
         if ally not in {c.pk for c in stray_targets(target, everyone)}:
             raise Refusal(
-                _("Choose one of %(target)s's living allies.") % {"target": target.name},
+                elide(_("Choose one of %(target)s's living allies.") % {"target": target.name}),
                 field="ally",
             )
         return target.pk, ally

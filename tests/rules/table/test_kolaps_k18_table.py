@@ -187,7 +187,9 @@ def test_the_card_says_what_the_moral_lets_a_combatant_do(table):
     with translation.override("fr"):
         card = table_card(orga, encounter_get_for_user(orga, encounter.pk))
     dent = next(x for x in card.combatants if x.name == "Dent")
-    assert dent.notes[0] == "Dé d'activation à Moral 2 : sur 1-6, frénésie : attaque à vue."
+    assert (
+        dent.notes[0] == "Dé d'activation à Moral 2\u00a0: sur 1-6, frénésie\u00a0: attaque à vue."
+    )
 
 
 def test_the_action_form_lists_the_allies_to_tick(client, table):

@@ -74,7 +74,7 @@ def test_it_refuses_a_move_out_of_turn_with_a_sentence_naming_who_moves_now(tabl
         act(anna, encounter, "move", "Anna", distance_cm=12)
     # In French (the default), the sentence names who plays now and their initiative.
     assert str(refused.value.message) == (
-        "Anna doit attendre son tour. À jouer maintenant : Zonard 1, Zonard 2 (initiative 3)."
+        "Anna doit attendre son tour. À jouer maintenant\u00a0: Zonard 1, Zonard 2 (initiative 3)."
     )
     assert refused.value.field == "actor" and refused.value.status == 400
     # The organiser's zombies are held to the order too: they move, then it is Anna's turn.

@@ -19,7 +19,7 @@ from tests.table_fixtures import pick_up_encounter
 
 pytestmark = pytest.mark.django_db
 
-UNDONE = {"fr": "Annulé : « {line} ».", "en": 'Undone: "{line}".'}
+UNDONE = {"fr": "Annulé\u00a0: «\u00a0{line}\u00a0».", "en": 'Undone: "{line}".'}
 
 
 @pytest.fixture
@@ -87,4 +87,4 @@ def test_an_undo_written_before_it_kept_the_action_names_the_kind_of_action(shot
     undo.data = {"undoes": 3, "kind": "ranged"}
     undo.save(update_fields=["data"])
     assert _api_lines(organiser, encounter, "en")[4] == "Undone: Shoot (action #3)."
-    assert _api_lines(organiser, encounter, "fr")[4] == "Annulé : Tirer (action n° 3)."
+    assert _api_lines(organiser, encounter, "fr")[4] == "Annulé\u00a0: Tirer (action n° 3)."
