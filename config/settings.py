@@ -87,13 +87,12 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {
             # No `i18n` processor: no template reads LANGUAGE_CODE, LANGUAGES or
-            # LANGUAGE_BIDI from the context (base.html and print pages ask
-            # `{% get_current_language %}`), and every page paid for it.
+            # LANGUAGE_BIDI from the context (the layout's tag gives its parts the language,
+            # print pages ask `{% get_current_language %}`), and every page paid for it.
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "config.context_processors.visitor",
             ],
             # `|bdi`: user text isolated among the page's words (characters/bidi.py).
             "builtins": ["characters.templatetags.bidi", "characters.templatetags.chance"],
@@ -136,16 +135,6 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 # (config/release.py): a deploy, or an edit, never serves what other code kept.
 RELEASE = code_release(BASE_DIR, SECRET_KEY)
 CACHES["default"]["KEY_PREFIX"] = RELEASE
-# The site layout's fixed fragments (templates/base.html, `{% cache ... using="layout" %}`):
-# a few dozen entries, read on every page, so kept in each process's memory whatever the
-# default cache is; named under the release like the rest. With DEBUG on, rendered on every
-# request, so that an edit to base.html shows at once.
-CACHES["layout"] = {
-    "BACKEND": "django.core.cache.backends."
-    + ("dummy.DummyCache" if DEBUG else "locmem.LocMemCache"),
-    "LOCATION": "layout",
-    "KEY_PREFIX": RELEASE,
-}
 # Sessions read from the cache, written through to the database: a page no longer costs a
 # query for its session, nor one for its player (config/auth.py). More than one server
 # process needs the shared cache above (CACHE_URL), or a logout in one would not reach
