@@ -1,12 +1,7 @@
-"""A read compiled once per process, for the few pages a benchmark shows it is worth it.
-
-The ORM builds and compiles a query again on every run; on the pages shown most often that
-cost several times PostgreSQL's answer (each use names its benchmark and figures). A
-`CompiledRead` is a queryset of values for given ids, compiled the first time it runs with
-a negative marker for each id (-1 for the first, -2 for the second...: no id is negative);
-afterwards its SQL runs with the markers replaced, its values converted by the compiler's
-own converters. Anywhere else, write the queryset. In the lowest Django layer so that
-`characters`, `campaigns` and `rules` may all use it.
+"""A read compiled once per process, only where a benchmark shows it is worth it (each use
+names its figures): a `values` queryset for given ids, compiled with a negative marker per
+id (-1, -2...: no id is negative), then run with the markers replaced and its values
+converted by the compiler's own converters. Anywhere else, write the queryset.
 """
 
 from collections.abc import Callable
@@ -34,19 +29,10 @@ class CompiledRead:
                 s[0] for s in compiler.select[: compiler.col_count]
             )
             # The columns in the order the SQL selects them (Django 5.2 keeps `values()`'s).
-            names = list(query.selected or ()) or [
-                *query.extra_select,
-                *query.values_select,
-                *query.annotation_select,
-            ]
-            self.compiled[connection.vendor] = (
-                sql,
-                constants,
-                compiler,
-                converters,
-                names,
-                query.model,
-            )
+            names = list(query.selected or ())
+            names = names or [*query.extra_select, *query.values_select, *query.annotation_select]
+            read = (sql, constants, compiler, converters, names, query.model)
+            self.compiled[connection.vendor] = read
         return self.compiled[connection.vendor]
 
     def rows(self, *params: int) -> list:

@@ -1,13 +1,6 @@
-"""Pages and parts of pages kept as rendered, under keys naming all they show.
-
-A kept page is never stale, only unused: its key names everything that went into it (the
-rows it shows, the reader, the language, the time zone, the theme, the address), and the
-cache's `KEY_PREFIX` is the release that rendered it (config/release.py: every source, by
-content), so that any change to any of them is another key. A key holds no raw query
-string nor cookie: a page asked with an unknown query is rendered afresh, not kept, and a
-theme is one of `THEMES` or "auto". The
-KOLAPS unit page and print sheets, the campaign page's fragments and the live table's page
-use these helpers; this module sits in the lowest app so that every app may.
+"""Pages kept as rendered, under keys naming all they show, in the cache whose `KEY_PREFIX`
+is the release (config/release.py): never stale, only unused. What is kept, its key and
+what makes it go unused: docs/architecture.md, "Caching". In the lowest app, for every app.
 """
 
 import hashlib
@@ -83,8 +76,7 @@ def kept_page(
             cache.set(entry, (named, html), seconds)
     if CSRF in html:
         html = html.replace(CSRF, get_token(request))
-    response = HttpResponse(html)
-    return response
+    return HttpResponse(html)
 
 
 # --- Stamps: what a kept page shows but does not read to decide it is still right ----------
@@ -95,16 +87,10 @@ def _stamp_key(name: str) -> str:
 
 
 def stamp(name: str) -> str:
-    """The current value of the stamp `name`, which the writes of something a kept page
-    shows without reading it renew (`stamp_renew`): the page names the stamp in its key. A
-    stamp the cache lost is drawn again (pages kept under the old one go unused), never
-    taken back to a value it had."""
-    key = _stamp_key(name)
-    value = cache.get(key)
-    if value is None:
-        cache.add(key, secrets.token_hex(8), None)
-        value = cache.get(key)
-    return value
+    """The current value of the stamp `name`, renewed by the writes of something a kept page
+    shows without reading it (`stamp_renew`): the page names it in its key. A stamp the
+    cache lost is drawn anew (pages kept under the old one go unused), never taken back."""
+    return cache.get_or_set(_stamp_key(name), lambda: secrets.token_hex(8), None)
 
 
 def stamp_renew(name: str) -> None:

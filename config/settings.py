@@ -97,7 +97,7 @@ TEMPLATES = [
             "builtins": [
                 "characters.templatetags.bidi",
                 "characters.templatetags.chance",
-                "characters.templatetags.typography",
+                "characters.typography",
             ],
         },
     },

@@ -81,7 +81,7 @@ def load_corporates(players) -> Campaign | None:
         name=CAMPAIGN,
         system="corporates",
         description=(
-            "Niveau -12 de l'arcologie Kessler : une extraction qui tourne mal, "
+            "Niveau -12 de l'arcologie Kessler\u00a0: une extraction qui tourne mal, "
             "tours de cinq secondes et rafales de trois."
         ),
     )

@@ -66,7 +66,9 @@ def load_modern(players) -> Campaign | None:
         players,
         name=CAMPAIGN,
         system="modern-rpg",
-        description="Un informateur file dans les ruelles du Panier ; la police n'est jamais loin.",
+        description=(
+            "Un informateur file dans les ruelles du Panier\u00a0; la police n'est jamais loin."
+        ),
         then=lambda campaign: campaign_rules_settings_set(
             actor=players["orga"], campaign=campaign, settings={"buckshot_die": 8}
         ),

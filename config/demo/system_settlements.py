@@ -92,7 +92,7 @@ def _kolaps(players) -> None:
         return chapter_close(
             actor=orga,
             chapter=chapter,
-            epilogue="La police tient l'avant-poste ; Fauve tombe, Museau se rend.",
+            epilogue="La police tient l'avant-poste\u00a0; Fauve tombe, Museau se rend.",
             notable_events=["Fauve est tué au pied de la barricade.", "Museau change de camp."],
             unit_results=[
                 EntryResultInput(section.pk, "victory", wounded_ids=[police["Brigadier Roche"]]),
@@ -201,7 +201,7 @@ def _corporates(players) -> None:
         players["orga"],
         CORPORATES_SHEET,
         (vex, brick),
-        "Le colis est extrait du niveau -12 ; Brick a couvert la sortie sous le feu.",
+        "Le colis est extrait du niveau -12\u00a0; Brick a couvert la sortie sous le feu.",
         ({"fatigue": 2, "wounds": 3}, {"fatigue": 1, "wounds": 4}),
     )
     _settled("corporates/chapter/settled", campaign, "L'extraction", play)
