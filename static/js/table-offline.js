@@ -138,23 +138,27 @@
     return parts.join(" · ");
   }
 
+  // The taps queued one after the other: each reads the queue its forerunner wrote.
+  var queueing = Promise.resolve();
+
   function enqueue(form, key) {
-    return queued().then(function (rows) {
-      var body = new URLSearchParams(new FormData(form));
-      return put({
-        encounter: encounter,
-        url: form.getAttribute("action"),
-        body: body.toString(),
-        key: key,
-        // The first waits on the state on screen; each next on the state its forerunner made.
-        version: rows.length ? null : current(),
-        label: describe(form),
-        problem: ""
-      });
-    }).then(function () {
-      delete form.dataset.idempotencyKey;  // the next action is another write
-      return draw();
-    });
+    // What the player chose when they tapped, read now: the next tap may come before the
+    // queue answers (a quick player picks the next target meanwhile).
+    var row = {
+      encounter: encounter,
+      url: form.getAttribute("action"),
+      body: new URLSearchParams(new FormData(form)).toString(),
+      key: key,
+      label: describe(form),
+      problem: ""
+    };
+    delete form.dataset.idempotencyKey;  // the next action is another write
+    queueing = queueing.then(function () { return queued(); }).then(function (rows) {
+      // The first waits on the state on screen; each next on the state its forerunner made.
+      row.version = rows.length ? null : current();
+      return put(row);
+    }).then(draw, draw);
+    return queueing;
   }
 
   function byHand(form) {

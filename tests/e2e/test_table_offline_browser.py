@@ -124,7 +124,7 @@ def test_an_action_from_the_other_phone_in_between_stops_the_queue_until_sent_ag
     other.reload()
     _wound_by_hand(other, hunters["Griffe"])
     # the other phone's action has reached the server before this one comes back online
-    expect(other.locator("#table-queue-list li")).to_have_count(0)
+    expect(other.locator(f"#combatant-{hunters['Griffe'].pk} .gauge-sante")).to_have_text("4")
     phone.context.set_offline(False)
     expect(phone.locator("#table-queue-list li.conflict")).to_have_count(1, timeout=10000)
     phone.click("[data-queue-drop]")
