@@ -9,7 +9,6 @@ import re
 from django import template
 from django.utils.translation import get_language
 
-NBSP = "\u00a0"
 _VOWEL = "AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô"
 # "de Alice" -> "d'Alice": a word of two letters or more starting with a vowel, not an
 # acronym ("de l'APC" is the translator's to write), not an English name ("Of the Dead").
