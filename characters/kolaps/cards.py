@@ -23,7 +23,7 @@ from characters.bidi import isolate_text
 from characters.compiled import CompiledRead
 from characters.kolaps import services, text
 from characters.kolaps.models import KolapsChange, KolapsCharacter, KolapsUnit
-from characters.kolaps.reads import UnitRows, converted
+from characters.kolaps.reads import converted
 from characters.typography import elide
 from rules.engine.dice import BANDS
 from rules.engine.systems.kolaps import costing
@@ -486,14 +486,18 @@ def _row(obj) -> tuple:
     return _columns(type(obj))(obj)
 
 
-def unit_page_key(page: str, rows: UnitRows, *also) -> str:
-    """A key naming all a unit's `page` ("unit", "print") shows: the unit's row, its
-    members' rows, the language, the time zone and `also` (what the page adds: the owner's
-    free characters, the scheme and host of the share link, the theme, the path); any change
-    to any of them is another key (the code that drew it is the cache's KEY_PREFIX)."""
-    shown = repr((rows.unit, rows.members, get_current_timezone_name(), also))
+def unit_page_key(page: str, unit: KolapsUnit, *also) -> str:
+    """A key naming all a unit's `page` ("unit", "print") shows: the unit's own row, the
+    language, the time zone and `also` (what the page adds: the owner's free characters,
+    the scheme and host of the share link, the theme, the path). Its members are not read:
+    every write to the unit or to one of them moves the unit's `version` on
+    (`services.recompute_unit`), and `updated_at` with it. Any change is another key (the
+    code that drew it is the cache's KEY_PREFIX)."""
+    row = (unit.version, unit.updated_at.timestamp(), unit.owner_id, unit.name,
+           unit.share_token, unit.catalogue_version)  # fmt: skip
+    shown = repr((row, get_current_timezone_name(), also))
     digest = hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
-    return f"kolaps-{page}-page:{get_language()}:{rows.pk}:{digest}"
+    return f"kolaps-{page}-page:{get_language()}:{unit.pk}:{digest}"
 
 
 def _sheet(
