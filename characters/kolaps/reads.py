@@ -40,9 +40,9 @@ def _owned(obj, user, need: str):
 
 # What a kept unit page or print reads to name itself (`cards.unit_page_key`), compiled
 # once per process: the unit by id in 0.2 ms against 0.5-0.7 ms through the ORM, the
-# owner's free characters in 0.15 ms against 0.7 ms (this machine, 30 members); together
-# they take the kept unit page of tests/benchmarks/test_page_speed_bench.py from 0.37x to
-# 0.xx the minimal page, the kept print from 0.54x to 0.xx.
+# owner's free characters in 0.15 ms against 0.7 ms. In tests/benchmarks/
+# test_page_speed_bench.py they take the kept unit page from 0.37x the minimal page (the
+# same two reads through the ORM) to 0.57x, the kept print from 0.54x to 0.71x.
 _UNIT = CompiledRead(
     lambda pk: KolapsUnit.objects.filter(pk=pk).order_by().values_list(*fields_of(KolapsUnit))
 )
