@@ -6,7 +6,7 @@ from django.contrib.auth import SESSION_KEY
 from django.test import Client
 from django.urls import reverse
 
-from characters.kolaps import services
+from characters.kolaps import services, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -274,6 +274,35 @@ def test_a_kept_unit_page_shows_a_new_free_character_and_a_kept_print_a_new_name
         actor=player, unit=unit, op="rename", version=unit.version, name="Brigade du quai"
     )
     assert "<h1>Brigade du quai" in _text(client.get(print_url))
+
+
+def test_a_kept_print_shows_the_moral_of_an_avatar_put_back_to_6(client, player):
+    """An Avatar back in its unit with a Moral below 6 (taken out, its Moral lowered, the
+    removal undone), named the Avatar again: its Moral is 6 (K13), and the kept print of
+    its unit shows it at once."""
+    unit = _unit_of(player, 2)
+    chief = unit.members.get(name="Agent 0")
+    for op in ("avatar", "remove"):
+        unit.refresh_from_db()
+        services.unit_change(actor=player, unit=unit, op=op, version=None, character=chief)
+    services.character_change(
+        actor=player, character=chief, op="gauges", version=None, sante=6, souffle=6, moral=3
+    )
+    unit.refresh_from_db()
+    undo.unit_undo(actor=player, unit=unit, version=None)
+    client.force_login(player)
+    url = reverse("kolaps-unit-print", args=[unit.pk])
+    client.get(url)
+    assert _chief_moral(_text(client.get(url))) == 3  # kept
+    unit.refresh_from_db()
+    services.unit_change(actor=player, unit=unit, op="avatar", version=None, character=chief)
+    assert _chief_moral(_text(client.get(url))) == 6
+
+
+def _chief_moral(page: str) -> int:
+    """The Moral boxes ticked on the first sheet of a print."""
+    sheet = page.split('<section class="sheet character-sheet">')[1]
+    return sheet.split('<th scope="row">Moral</th>')[1].split("</tr>")[0].count(" start")
 
 
 def test_a_print_gives_each_sheet_its_own_equipment_numbers(client, player, settings):

@@ -559,10 +559,13 @@ def unit_set_avatar(*, actor, unit, version, character: KolapsCharacter) -> Kola
             is_avatar=False
         )
         if not member.is_avatar or member.moral != GAUGE_MAX:
+            already = member.is_avatar
             member.is_avatar = True
             member.moral = GAUGE_MAX
             member.version += 1
             member.save(update_fields=["is_avatar", "moral", "version", "updated_at"])
+            if already:  # the unit's state is the same, what its pages show is not
+                recompute_unit(locked)
 
     return _change(actor=actor, obj=unit, version=version, verb="avatar", change=change,
                    character=character, name=character.name)  # fmt: skip

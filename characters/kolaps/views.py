@@ -232,36 +232,32 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The unit page ---------------------------------------------------------------------------
 
 
-def _unit_page(request, unit, *, rows=None, message="", typed=None) -> HttpResponse:
-    """The unit page. Kept as sent under a key naming all it
-    shows (`cards.unit_page_key`: the unit's and its members' rows, the owner's free
-    characters, language, theme, path) for `KOLAPS_UNIT_CACHE_SECONDS`: shown again
-    unchanged, the page costs one read (the unit joined to its members, with the owner's
-    free characters) and no rendering. A page with a refusal, typed values, a comparison
-    or messages to show is always rendered afresh. `rows` are the unit's as read for this
-    request (else read here, after `unit` was changed)."""
+def _unit_page(request, unit, *, message="", typed=None) -> HttpResponse:
+    """The unit page. Kept as sent under a key naming all it shows (`cards.unit_page_key`:
+    the unit's row, the owner's free characters, language, theme, path) for
+    `KOLAPS_UNIT_CACHE_SECONDS`: shown again unchanged, the page costs two small reads
+    (the unit, the owner's free characters) and no rendering; its members are read only
+    when it is rendered. A page with a refusal, typed values, a comparison or messages to
+    show is always rendered afresh."""
     opponent_vu = _opponent_vu(request)
     template = "characters/kolaps/unit.html"
     target = request.htmx.target if request.htmx else None
     target = target if target in ("unit-compare", "unit-body") else None  # a key's variant
     if target:
         template += f"#{target}"
-    if rows is None or rows.free is None:
-        rows = reads.unit_rows(unit.pk, free_of=request.user.pk)
-    free = rows.free
+    free = reads.free_characters(request.user.pk)
     seconds = settings.KOLAPS_UNIT_CACHE_SECONDS
     key = None
     to_show = len(get_messages(request))  # counted, not read: they stay to be shown
     plain = not request.META.get("QUERY_STRING")  # another query: rendered, not kept
     if seconds and plain and not message and not typed and opponent_vu is None and not to_show:
         key = cards.unit_page_key(
-            "unit", rows, request.user.pk, free, request.build_absolute_uri("/"),
+            "unit", unit, request.user.pk, free, request.build_absolute_uri("/"),
             request.path, target, theme_of(request),
         )  # fmt: skip
 
     def render_page(extra: dict) -> str:
-        unit, members = rows.models()
-        card = cards.unit_card(unit, opponent_vu=opponent_vu, members=members)
+        card = cards.unit_card(unit, opponent_vu=opponent_vu)
         context = {
             "unit": card,
             # What the new-character form had typed when it was refused: kept, form open.
@@ -315,22 +311,21 @@ def unit_page(request: HttpRequest, pk: int) -> HttpResponse:
                 raise Refusal(_("Choose one of your characters.")) from None
         return {"character": character or None, "name": form.cleaned_data.get("name") or ""}
 
-    if request.method == "GET":  # the unit and its members in one read
-        rows = reads.unit_rows_for_user(request.user, pk, with_free=True)
-        return _unit_page(request, None, rows=rows)
+    if request.method == "GET":
+        return _unit_page(request, reads.unit_get_for_user(request.user, pk))
     return _builder(request, "unit", pk, UnitChangeForm, fields_of)
 
 
-def _print_page(request, rows, *, back: str) -> HttpResponse:
-    """A unit's print sheets, kept as sent under a key naming all they show (the unit's and
-    its members' rows, the language, the link back) for `KOLAPS_SHEET_CACHE_SECONDS`; when
-    something changed, each member's sheet still comes from the cache unless it changed
-    itself (`printing.sheets_html`)."""
+def _print_page(request, unit, *, back: str) -> HttpResponse:
+    """A unit's print sheets, kept as sent under a key naming all they show (the unit's row,
+    the language, the link back) for `KOLAPS_SHEET_CACHE_SECONDS`: its members are read only
+    when it is rendered; when something changed, each member's sheet still comes from the
+    cache unless it changed itself (`printing.sheets_html`)."""
     seconds = settings.KOLAPS_SHEET_CACHE_SECONDS
-    key = cards.unit_page_key("print", rows, back) if seconds else None
+    key = cards.unit_page_key("print", unit, back) if seconds else None
 
     def render_page(extra: dict) -> str:
-        card, sheets = cards.unit_print_card(*rows.models())
+        card, sheets = cards.unit_print_card(unit)
         context = {"title": card.name, "unit": card, "members": printing.summary(card)}
         sheets_html = printing.sheets_html(sheets)
         return printing.page_html(request, context | {"back": back} | extra, sheets_html)
@@ -341,8 +336,8 @@ def _print_page(request, rows, *, back: str) -> HttpResponse:
 @login_required
 @require_GET
 def unit_print(request: HttpRequest, pk: int) -> HttpResponse:
-    rows = reads.unit_rows_for_user(request.user, pk)
-    return _print_page(request, rows, back=reverse("kolaps-unit", args=[pk]))
+    unit = reads.unit_get_for_user(request.user, pk)
+    return _print_page(request, unit, back=reverse("kolaps-unit", args=[pk]))
 
 
 @login_required
@@ -397,4 +392,4 @@ def shared_unit(request: HttpRequest, token: str) -> HttpResponse:
 def shared_print(request: HttpRequest, token: str) -> HttpResponse:
     unit = reads.unit_for_token(token)
     back = reverse("kolaps-shared", args=[token])
-    return _print_page(request, reads.unit_rows(unit.pk), back=back)
+    return _print_page(request, unit, back=back)
