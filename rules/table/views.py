@@ -21,6 +21,8 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -31,6 +33,7 @@ from characters.kept import PLAYER_NAMES, fragment_key, kept_page, theme_of
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from characters.rapid40k.models import Rapid40kArmy
+from characters.widgets import RENDERER
 from rules.engine.systems.kolaps.consequences import WOUNDS
 from rules.labels import weapon_label
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
@@ -153,6 +156,16 @@ def _page_after_write(request, encounter) -> HttpResponse:
     return redirect(url + FULL_LOG_QUERY if request.GET.get("log") == "all" else url)
 
 
+def log_html(card) -> SafeString:
+    """The card's log as the page draws it: its Jinja2 partial
+    (templates/jinja2/rules/table/_log.html), escaped as it goes; drawn through Django's
+    template language, a window of thirty lines cost the page more than its cards and its
+    action form together. Its words are translated here (gettext: extracted as the rest)."""
+    template = RENDERER.engine.env.get_template("rules/table/_log.html")
+    words = {"turn_label": _("Turn %(turn)s"), "undone": _("undone")}
+    return mark_safe(template.render(card=card, local=template_localtime, **words))  # autoescaped
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
@@ -188,6 +201,7 @@ def _table_context(
             form.data["version"] = str(card.version)
     return {
         "card": card,
+        "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
         "urls": {
             name.replace("-", "_"): reverse(f"table-{name}", args=[encounter.pk]) + keep
