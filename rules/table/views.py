@@ -211,7 +211,8 @@ def _table_context(
         "message": message,
         "spectator": spectator,
         "add_form": add_form,
-        "directives": list(DIRECTIVE_LABELS.items()),
+        # Translated once, not for each figure that draws them.
+        "directives": [(slug, str(label)) for slug, label in DIRECTIVE_LABELS.items()],
         "full_log": window is None,
         # Older lines left out (the encounter's first line, at version 1, among them).
         "log_hidden": window is not None and card.version > window,
