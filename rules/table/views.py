@@ -23,8 +23,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
@@ -35,7 +35,7 @@ from characters.permissions import Forbidden, Refusal
 from characters.rapid40k.models import Rapid40kArmy
 from characters.widgets import RENDERER
 from rules.engine.systems.kolaps.consequences import WOUNDS
-from rules.labels import weapon_label
+from rules.labels import rank_label, weapon_label
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
@@ -166,6 +166,36 @@ def log_html(card) -> SafeString:
     return mark_safe(template.render(card=card, local=template_localtime, **words))  # autoescaped
 
 
+@functools.cache
+def _figure_words(language: str | None) -> dict[str, str]:
+    """The words of the sides and their figures (templates/jinja2/rules/table/_sides.html
+    and systems/), in `language`, the active one (translated once per language)."""
+    return {
+        "attacker": _("attacker"),
+        "avatar": _("Avatar"),
+        "sante": _("Santé"),
+        "souffle": _("Souffle"),
+        "moral": _("Moral"),
+        "life": _("Life"),
+        "kills": _("Kills"),
+        "dead": _("dead"),
+        "unconscious": _("unconscious"),
+        "out_of_action": _("out of action"),
+        "on_the_ground": _("on the ground"),
+        "order_hidden": _("order hidden"),
+        "order": _("order"),
+        "colon": pgettext("label colon", ":"),
+        "hidden": _("hidden"),
+        "order_field": _("Order"),
+        "give_the_order": _("Give the order"),
+        "reveal_the_order": _("Reveal the order"),
+    }
+
+
+def _wounds_text(count: int) -> str:
+    return ngettext("%(wounds)s wound", "%(wounds)s wounds", count) % {"wounds": count}
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
@@ -213,6 +243,10 @@ def _table_context(
         "add_form": add_form,
         # Translated once, not for each figure that draws them.
         "directives": [(slug, str(label)) for slug, label in DIRECTIVE_LABELS.items()],
+        # The figures' templates' words and helpers (Jinja2: `{% jinja %}`).
+        "words": _figure_words(get_language()),
+        "wounds_text": _wounds_text,
+        "rank_label": rank_label,
         "full_log": window is None,
         # Older lines left out (the encounter's first line, at version 1, among them).
         "log_hidden": window is not None and card.version > window,
