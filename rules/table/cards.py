@@ -512,16 +512,23 @@ def table_card(
         )
     turns: dict[int, list[LogLine]] = {}
     by_side = {c.pk: c.side for c in combatants}
+    # Names isolated in the lines' sentences (`characters.bidi`), each once.
+    isolated = {pk: isolate_text(name) for pk, name in names.items()}
+    unknown = isolate_text("?")
+    authors: dict[int, str] = {}
     for row in entries:
-        # Names isolated in the line's sentence (`characters.bidi`).
-        actor = isolate_text(names.get(row["actor_id"], "?"))
-        target = isolate_text(names.get(row["target_id"], "?"))
+        actor = isolated.get(row["actor_id"], unknown)
+        target = isolated.get(row["target_id"], unknown)
         show = can_manage or by_side.get(row["actor_id"]) in my_sides
+        author = authors.get(row["author_id"])
+        if author is None:
+            author = isolate_text(_name(row["author__display_name"], row["author__username"]))
+            authors[row["author_id"]] = author
         turns.setdefault(row["turn"], []).append(
             LogLine(
                 version=row["version"],
                 kind=row["kind"],
-                author=isolate_text(_name(row["author__display_name"], row["author__username"])),
+                author=author,
                 at=row["at"],
                 text=elide(
                     _line_text(

@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import template_localtime
+from django.utils.timezone import get_current_timezone, localtime
 from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -163,7 +163,9 @@ def log_html(card) -> SafeString:
     action form together. Its words are translated here (gettext: extracted as the rest)."""
     template = RENDERER.engine.env.get_template("rules/table/_log.html")
     words = {"turn_label": _("Turn %(turn)s"), "undone": _("undone")}
-    return mark_safe(template.render(card=card, local=template_localtime, **words))  # autoescaped
+    # Each line's time in the viewer's zone (the lines' times are aware, as the database's).
+    local = functools.partial(localtime, timezone=get_current_timezone())
+    return mark_safe(template.render(card=card, local=local, **words))  # autoescaped
 
 
 @functools.cache
