@@ -21,8 +21,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import get_current_timezone, localtime
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.selectors import chapter_get_for_user
@@ -31,8 +33,9 @@ from characters.kept import PLAYER_NAMES, fragment_key, kept_page, theme_of
 from characters.kolaps.models import KolapsUnit
 from characters.permissions import Forbidden, Refusal
 from characters.rapid40k.models import Rapid40kArmy
+from characters.widgets import RENDERER
 from rules.engine.systems.kolaps.consequences import WOUNDS
-from rules.labels import weapon_label
+from rules.labels import rank_label, weapon_label
 from rules.table.cards import DIRECTIVE_LABELS, encounter_card, table_card
 from rules.table.forms import (
     EncounterRollForm,
@@ -153,6 +156,48 @@ def _page_after_write(request, encounter) -> HttpResponse:
     return redirect(url + FULL_LOG_QUERY if request.GET.get("log") == "all" else url)
 
 
+def log_html(card) -> SafeString:
+    """The card's log as the page draws it: its Jinja2 partial
+    (templates/jinja2/rules/table/_log.html), escaped as it goes; drawn through Django's
+    template language, a window of thirty lines cost the page more than its cards and its
+    action form together. Its words are translated here (gettext: extracted as the rest)."""
+    template = RENDERER.engine.env.get_template("rules/table/_log.html")
+    words = {"turn_label": _("Turn %(turn)s"), "undone": _("undone")}
+    # Each line's time in the viewer's zone (the lines' times are aware, as the database's).
+    local = functools.partial(localtime, timezone=get_current_timezone())
+    return mark_safe(template.render(card=card, local=local, **words))  # autoescaped
+
+
+@functools.cache
+def _figure_words(language: str | None) -> dict[str, str]:
+    """The words of the sides and their figures (templates/jinja2/rules/table/_sides.html
+    and systems/), in `language`, the active one (translated once per language)."""
+    return {
+        "attacker": _("attacker"),
+        "avatar": _("Avatar"),
+        "sante": _("Santé"),
+        "souffle": _("Souffle"),
+        "moral": _("Moral"),
+        "life": _("Life"),
+        "kills": _("Kills"),
+        "dead": _("dead"),
+        "unconscious": _("unconscious"),
+        "out_of_action": _("out of action"),
+        "on_the_ground": _("on the ground"),
+        "order_hidden": _("order hidden"),
+        "order": _("order"),
+        "colon": pgettext("label colon", ":"),
+        "hidden": _("hidden"),
+        "order_field": _("Order"),
+        "give_the_order": _("Give the order"),
+        "reveal_the_order": _("Reveal the order"),
+    }
+
+
+def _wounds_text(count: int) -> str:
+    return ngettext("%(wounds)s wound", "%(wounds)s wounds", count) % {"wounds": count}
+
+
 def _table_context(
     request, encounter, *, form=None, message: str = "", spectator=False, add_form=None
 ):
@@ -188,6 +233,7 @@ def _table_context(
             form.data["version"] = str(card.version)
     return {
         "card": card,
+        "log_html": log_html(card),
         # The page's forms' addresses, reversed once (a form per figure used to reverse its own).
         "urls": {
             name.replace("-", "_"): reverse(f"table-{name}", args=[encounter.pk]) + keep
@@ -197,7 +243,12 @@ def _table_context(
         "message": message,
         "spectator": spectator,
         "add_form": add_form,
-        "directives": list(DIRECTIVE_LABELS.items()),
+        # Translated once, not for each figure that draws them.
+        "directives": [(slug, str(label)) for slug, label in DIRECTIVE_LABELS.items()],
+        # The figures' templates' words and helpers (Jinja2: `{% jinja %}`).
+        "words": _figure_words(get_language()),
+        "wounds_text": _wounds_text,
+        "rank_label": rank_label,
         "full_log": window is None,
         # Older lines left out (the encounter's first line, at version 1, among them).
         "log_hidden": window is not None and card.version > window,

@@ -1,4 +1,4 @@
-"""The live page's log is drawn by its template partial (`rules/table/_log.html`): newest
+"""The live page's log is drawn by its Jinja2 partial (`rules/table/_log.html`): newest
 turn first, newest line first, its time in the viewer's time zone, names escaped, undone
 lines marked, in French and in English. Compared as HTML, not byte for byte."""
 
@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
-from django.template.loader import render_to_string
 from django.test.html import parse_html
 from django.utils import translation
 
 from rules.table.cards import LogLine, LogTurn
+from rules.table.views import log_html
 
 
 def _line(version: int, text: str, author: str, undone: bool = False) -> LogLine:
@@ -37,7 +37,7 @@ CARD = SimpleNamespace(
 )
 def test_the_log_draws_its_turns_and_lines_newest_first(language, turn, undone):
     with translation.override(language):
-        drawn = render_to_string("rules/table/_log.html", {"card": CARD})
+        drawn = log_html(CARD)
     # Paris time (the settings' zone): 21:05 UTC is 22:05.
     expected = f"""
         <h3>{turn} 1200</h3>
@@ -58,6 +58,4 @@ def test_the_log_draws_its_turns_and_lines_newest_first(language, turn, undone):
 
 
 def test_an_empty_log_draws_nothing():
-    assert (
-        render_to_string("rules/table/_log.html", {"card": SimpleNamespace(log=[])}).strip() == ""
-    )
+    assert log_html(SimpleNamespace(log=[])).strip() == ""
