@@ -426,25 +426,18 @@ def unit_members(unit: KolapsUnit) -> list[KolapsCharacter]:
     return _MEMBERS.objects(unit.pk)
 
 
-def _unit_parts(unit: KolapsUnit, members: list[KolapsCharacter] | None = None):
-    """The unit's members (one query, unless given) and their costs."""
+def _unit_parts(unit: KolapsUnit):
+    """The unit's members (one query) and their costs."""
     cat = services.catalogue(unit.catalogue_version)
-    members = unit_members(unit) if members is None else members
+    members = unit_members(unit)
     cost = costing.cost_unit(cat, [services.character_choices(m) for m in members])
     return cat, members, cost, {str(m.pk): m.name for m in members}
 
 
-def unit_card(
-    unit: KolapsUnit,
-    *,
-    opponent_vu: int | None = None,
-    full: bool = False,
-    members: list[KolapsCharacter] | None = None,
-) -> UnitCard:
-    """One query for the members (the unit is already loaded; none when `members` are
-    given), whatever their number; `full` gives each character its whole sheet (the print
-    view)."""
-    cat, members, cost, names = _unit_parts(unit, members)
+def unit_card(unit: KolapsUnit, *, opponent_vu: int | None = None, full: bool = False) -> UnitCard:
+    """One query for the members (the unit is already loaded), whatever their number;
+    `full` gives each character its whole sheet (the print view)."""
+    cat, members, cost, names = _unit_parts(unit)
     return _unit_card(unit, cat, members, cost, names, opponent_vu=opponent_vu, full=full)
 
 
@@ -523,12 +516,10 @@ def _sheet(
     )
 
 
-def unit_print_card(
-    unit: KolapsUnit, members: list[KolapsCharacter] | None = None
-) -> tuple[UnitCard, list[Sheet]]:
+def unit_print_card(unit: KolapsUnit) -> tuple[UnitCard, list[Sheet]]:
     """The unit's summary (cheap lines) and the sheet of each member, in order (one query
-    for the members unless given)."""
-    cat, members, cost, names = _unit_parts(unit, members)
+    for the members)."""
+    cat, members, cost, names = _unit_parts(unit)
     lines: dict = {}  # each talent list and item built once for the summary and the sheets
     card = _unit_card(unit, cat, members, cost, names, lines=lines)
     language = get_language()

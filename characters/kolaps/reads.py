@@ -75,8 +75,8 @@ _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def _converters(connection, model, names: tuple[str, ...]) -> list:
-    """What `_converted` applies to the columns `names` of `model`, in order: looked up once
-    per connection, not once a value (a cold print converts 30 members of 20 columns)."""
+    """What `converted` applies to the columns `names` of `model`, in order: looked up once
+    per connection, not once a value (the list page converts each character's choices)."""
     known = _CONVERTERS.setdefault(connection, {})
     if (model, names) not in known:
         found = []

@@ -420,12 +420,12 @@ def character_set_rank(*, actor, character, version, rank: str) -> KolapsCharact
     )
 
 
-def character_duplicate(*, actor, character: KolapsCharacter, unit=None) -> KolapsCharacter:
-    """A copy of the character, outside any unit unless `unit` is given."""
+def character_duplicate(*, actor, character: KolapsCharacter) -> KolapsCharacter:
+    """A copy of the character, outside any unit."""
     owner_only(actor, character)
     with transaction.atomic():
-        copy = _copy_character(character, owner=actor, unit=unit, avatar=False)
-        _record_new(actor=actor, verb="duplicated", obj=copy, unit=unit, source=character.name)
+        copy = _copy_character(character, owner=actor, unit=None, avatar=False)
+        _record_new(actor=actor, verb="duplicated", obj=copy, source=character.name)
     return copy
 
 

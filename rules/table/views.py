@@ -187,7 +187,7 @@ def _figure_words(language: str | None) -> dict[str, str]:
         "order_hidden": _("order hidden"),
         "order": _("order"),
         "colon": pgettext("label colon", ":"),
-        "hidden": _("hidden"),
+        "hidden": pgettext("order directive", "hidden"),
         "order_field": _("Order"),
         "give_the_order": _("Give the order"),
         "reveal_the_order": _("Reveal the order"),

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from rules.dice_calculators.cards import LABELS as DICE_CALCULATOR_LABELS
 from rules.dice_calculators.cards import SYSTEM_NAMES, facts
 from rules.engine.systems import index_of
-from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, ROW_LABELS, rank_label, resolver_label
+from rules.labels import EFFECT_LABELS, FOLLOW_UP_LABELS, ROW_LABELS, resolver_label
 from rules.labels import outcome_label as label_of_outcome
 from rules.rolls.inputs import input_rows
 
@@ -69,6 +69,3 @@ def roll_facts(record) -> list[tuple[str, object]]:
 def effect_label(effect: str | None) -> str:
     """What an incident or a stray shot does: "disarmed" -> "the attacker is disarmed"."""
     return str(EFFECT_LABELS.get(effect or "", (effect or "").replace("_", " ")))
-
-
-register.filter("rank_label", rank_label)

@@ -345,3 +345,18 @@ def test_the_compiled_lock_refuses_to_run_outside_a_transaction():
         encounter_locked_for_user(user, 1)
     with transaction.atomic():
         assert encounter_locked_for_user(user, 1) is None
+
+
+def test_an_order_not_yet_revealed_reads_cache_in_french_not_the_modern_rpg_word(client, game):
+    """Its own player sees an order not yet revealed marked as hidden: in French "caché", not
+    the modern RPG's attitude "planqué" (the same English word, another system's)."""
+    encounter, _organiser, opponent, _police, hunters = game
+    encounter_set_directive(
+        actor=opponent, encounter=encounter, version=1, combatant=hunters[0].pk,
+        directive="offensive",
+    )  # fmt: skip
+    player = _client(client, opponent)
+    player.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = player.get(reverse("table-encounter", args=[encounter.pk])).content.decode()
+    assert "(caché)" in page
+    assert "planqué" not in page
