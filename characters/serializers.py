@@ -85,10 +85,10 @@ class CardSerializer(DataclassSerializer):
 # builds each field anew from its arguments, a nested card with all its own). Binding sets
 # only the copy's own attributes, and neither an answer nor a validation changes the rest,
 # so a field is copied shallow: a leaf as it is, a list or a dict with a copy of its child
-# bound to it, a nested card unbound (its own fields copied when it serialises). Anything else
-# (a list of cards declared `many`) is copied deep. The chapter's close through the API:
-# 23,848 Python calls to 20,688 (tests/benchmarks/test_chapter_close_bench.py, "close (API)",
-# 2026-11-28).
+# bound to it, a nested card (or `FieldsOnce` body) unbound (its own fields copied when it
+# serialises). Anything else (a list of cards declared `many`) is copied deep. The chapter's
+# close through the API: 23,848 Python calls to 19,937
+# (tests/benchmarks/test_chapter_close_bench.py, "close (API)", 2026-11-28).
 _LEAVES = (
     serializers.BooleanField,
     serializers.CharField,
@@ -103,6 +103,21 @@ _LEAVES = (
 _HOLDERS = (serializers.ListField, serializers.DictField)
 
 
+class FieldsOnce(serializers.Serializer):
+    """A request body's serialiser whose declared fields are built once per process and
+    copied shallow for each request (`_copied`), as a card's are: a body of many rows
+    (a chapter's close) no longer builds its fields anew on every request."""
+
+    # Serialiser class -> its declared fields, copied once (never bound).
+    built: ClassVar[dict[type, dict[str, Field]]] = {}
+
+    def get_fields(self) -> dict[str, Field]:
+        fields = FieldsOnce.built.get(type(self))
+        if fields is None:
+            fields = FieldsOnce.built[type(self)] = super().get_fields()
+        return {name: _copied(field) for name, field in fields.items()}
+
+
 def _copied(field: Field) -> Field:
     """A copy of `field` (never bound itself) for one serialiser to bind."""
     if isinstance(field, _HOLDERS):
@@ -112,7 +127,7 @@ def _copied(field: Field) -> Field:
         copied.child.bind(field_name="", parent=copied)
         return copied
     if isinstance(field, _LEAVES) or (
-        isinstance(field, CardSerializer) and "fields" not in field.__dict__
+        isinstance(field, (CardSerializer, FieldsOnce)) and "fields" not in field.__dict__
     ):
         return _shallow(field)
     return copy.deepcopy(field)
