@@ -46,7 +46,7 @@ class CardSerializer(DataclassSerializer):
 
     # The fields built for each (serialiser, dataclass): building them reads the card's type
     # annotations field by field, on every answer, for the same result; each answer gets a
-    # copy of the first build (`copy.deepcopy`, as DRF copies a serialiser's declared fields).
+    # copy of the first build, never bound itself (`_copied`).
     built: ClassVar[dict[tuple[type, type], dict[str, Field]]] = {}
 
     def get_fields(self) -> dict[str, Field]:
@@ -57,7 +57,7 @@ class CardSerializer(DataclassSerializer):
         fields = CardSerializer.built.get(key)
         if fields is None:
             fields = CardSerializer.built[key] = super().get_fields()
-        return copy.deepcopy(fields)
+        return {name: _copied(field) for name, field in fields.items()}
 
     @property
     def serializer_dataclass_field(self):
@@ -78,6 +78,65 @@ class CardSerializer(DataclassSerializer):
         # The card's order; a declared field the card has not (a property) comes first.
         card = list(self.dataclass_definition.fields)
         return [name for name in declared_fields if name not in card] + card
+
+
+# A serialiser's fields are bound to it (their name, parent, label and source set on them):
+# each answer binds copies of the fields built once. DRF copies deep (`Field.__deepcopy__`
+# builds each field anew from its arguments, a nested card with all its own). Binding sets
+# only the copy's own attributes, and neither an answer nor a validation changes the rest,
+# so a field is copied shallow: a leaf as it is, a list or a dict with a copy of its child
+# bound to it, a nested card (or `FieldsOnce` body) unbound (its own fields copied when it
+# serialises). Anything else (a list of cards declared `many`) is copied deep. The chapter's
+# close through the API: 23,848 Python calls to 19,937
+# (tests/benchmarks/test_chapter_close_bench.py, "close (API)", 2026-11-28).
+_LEAVES = (
+    serializers.BooleanField,
+    serializers.CharField,
+    serializers.ChoiceField,
+    serializers.DateField,
+    serializers.DateTimeField,
+    serializers.DecimalField,
+    serializers.FloatField,
+    serializers.IntegerField,
+    serializers.TimeField,
+)
+_HOLDERS = (serializers.ListField, serializers.DictField)
+
+
+class FieldsOnce(serializers.Serializer):
+    """A request body's serialiser whose declared fields are built once per process and
+    copied shallow for each request (`_copied`), as a card's are: a body of many rows
+    (a chapter's close) no longer builds its fields anew on every request."""
+
+    # Serialiser class -> its declared fields, copied once (never bound).
+    built: ClassVar[dict[type, dict[str, Field]]] = {}
+
+    def get_fields(self) -> dict[str, Field]:
+        fields = FieldsOnce.built.get(type(self))
+        if fields is None:
+            fields = FieldsOnce.built[type(self)] = super().get_fields()
+        return {name: _copied(field) for name, field in fields.items()}
+
+
+def _copied(field: Field) -> Field:
+    """A copy of `field` (never bound itself) for one serialiser to bind."""
+    if isinstance(field, _HOLDERS):
+        copied = _shallow(field)
+        copied.child = _copied(field.child)
+        copied.child.source = None  # as ListField and DictField bind their child
+        copied.child.bind(field_name="", parent=copied)
+        return copied
+    if isinstance(field, _LEAVES) or (
+        isinstance(field, (CardSerializer, FieldsOnce)) and "fields" not in field.__dict__
+    ):
+        return _shallow(field)
+    return copy.deepcopy(field)
+
+
+def _shallow(field: Field) -> Field:
+    copied = object.__new__(type(field))
+    copied.__dict__.update(field.__dict__)
+    return copied
 
 
 def card_serializer(card: type, *, name: str = "") -> type[CardSerializer]:

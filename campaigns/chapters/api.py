@@ -45,7 +45,7 @@ from campaigns.votes.cards import VoteCard, vote_card
 from characters.models import Player, Vocation
 from characters.permissions import Refusal
 from characters.profiles.api import ProfileCardSerializer
-from characters.serializers import CardSerializer, card_serializer, id_field
+from characters.serializers import CardSerializer, FieldsOnce, card_serializer, id_field
 from rules.engine.systems import system_get
 
 # --- Campaigns ------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ class ChapterVocationAPI(APIView):
         return _chapter(request, pk)
 
 
-class OutcomeWriteSerializer(serializers.Serializer):
+class OutcomeWriteSerializer(FieldsOnce):
     player = id_field()
     result = serializers.ChoiceField(choices=ChapterResult.choices)
     died = serializers.BooleanField(required=False, default=False)
@@ -228,7 +228,7 @@ def _members(help_text: str) -> serializers.ListField:
     )
 
 
-class EntryWriteSerializer(serializers.Serializer):
+class EntryWriteSerializer(FieldsOnce):
     """What the close records of any roster entered: its result, side and notes."""
 
     result = serializers.ChoiceField(choices=ChapterResult.choices)
@@ -249,7 +249,7 @@ class UnitWriteSerializer(EntryWriteSerializer):
     changed_side = _members("Ids of the unit's characters who changed sides (K12).")
 
 
-class SquadLossSerializer(serializers.Serializer):
+class SquadLossSerializer(FieldsOnce):
     squad = id_field(help_text="A squad of the army.")
     lost = serializers.IntegerField(min_value=0, max_value=999)
 
@@ -275,7 +275,7 @@ class SheetWriteSerializer(EntryWriteSerializer):
     )
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(FieldsOnce):
     epilogue = serializers.CharField()
     notable_events = serializers.ListField(
         child=serializers.CharField(max_length=120), required=False, default=list

@@ -132,13 +132,14 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
     chapter_start(actor=alice, chapter=chapter_plan(actor=alice, campaign=own, title="En cours"))
     client.force_login(alice)
     # user (the session from the cache), campaigns with roles, chapters, profile, votes,
-    # history, units, characters, army lists, character sheets (one union)
-    with django_assert_num_queries(10):
+    # history, KOLAPS characters in no unit, and the units, army lists and character sheets
+    # (one union)
+    with django_assert_num_queries(8):
         response = client.get(reverse("dashboard"))
     assert response.status_code == 200
     assert response.content.decode().count('href="/votes/') == size
     # the API twin: the same reads, session and user from the cache since the page
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(7):
         assert client.get(reverse("api-dashboard")).status_code == 200
 
 
@@ -146,10 +147,10 @@ def test_it_costs_the_same_queries_for_3_or_30_campaigns(client, django_assert_n
 def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
     client, django_assert_num_queries, size
 ):
-    """KOLAPS units and characters, Rapid 40000 army lists, one query each whatever their
-    number, and the character sheets of every system that has them (modern RPG,
-    Corporates) in one more: "the dashboard lists everything a player has in every
-    system"."""
+    """KOLAPS characters in no unit in one query whatever their number, and the KOLAPS
+    units, Rapid 40000 army lists and character sheets of every system that has them
+    (modern RPG, Corporates) in one more: "the dashboard lists everything a player has in
+    every system"."""
     from characters.corporates.services import corporates_character_create
     from characters.modern.services import modern_character_create
     from tests.campaigns.test_rapid40k_chapters import army_of
@@ -165,7 +166,7 @@ def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
     modern_character_create(owner=bruno, name="Not Alice's either", characteristics=dice)
     corporates_character_create(owner=bruno, name="Not Alice's third")
     client.force_login(alice)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(8):
         html = client.get(reverse("dashboard")).content.decode()
     assert html.count('href="/kolaps/units/') == size
     assert html.count('href="/rapid40k/armies/') == size
@@ -173,7 +174,7 @@ def test_it_lists_what_the_player_has_in_every_system_in_the_same_queries(
     assert html.count('href="/corporates/characters/') == size
     assert "Corporates, fatigue 0, blessures 2" in html and "JdR moderne, stress 0" in html
     assert "Not Alice" not in html
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(7):
         data = client.get(reverse("api-dashboard")).json()
     assert [a["name"] for a in data["armies"]][:1] == ["Waaagh 0"]
     systems = [sheet["system"] for sheet in data["sheets"]]
