@@ -104,9 +104,10 @@ _HOLDERS = (serializers.ListField, serializers.DictField)
 
 
 class FieldsOnce(serializers.Serializer):
-    """A request body's serialiser whose declared fields are built once per process and
-    copied shallow for each request (`_copied`), as a card's are: a body of many rows
-    (a chapter's close) no longer builds its fields anew on every request."""
+    # No docstring: the schema would show it as the description of every body without its
+    # own. A request body's serialiser whose declared fields are built once per process and
+    # copied shallow for each request (`_copied`), as a card's are: a body of many rows (a
+    # chapter's close) no longer builds its fields anew on every request.
 
     # Serialiser class -> its declared fields, copied once (never bound).
     built: ClassVar[dict[type, dict[str, Field]]] = {}
