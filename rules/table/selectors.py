@@ -121,14 +121,19 @@ _LOCKED = CompiledRead(
 )
 
 
-def encounter_locked_for_user(user, pk: int) -> Encounter | None:
-    """`_visible`, its row locked until the commit (PostgreSQL leaves out the rows `user`
-    may not see before it locks). Only inside a transaction: the statement was compiled once,
-    so Django's own check of a lock outside one ran only then."""
+def require_transaction() -> None:
+    """A compiled read that locks runs only inside a transaction: it was compiled once, so
+    Django's own check of a lock outside one ran only then."""
     if connections[DEFAULT_DB_ALIAS].get_autocommit():
         raise TransactionManagementError(
             "select_for_update cannot be used outside of a transaction."
         )
+
+
+def encounter_locked_for_user(user, pk: int) -> Encounter | None:
+    """`_visible`, its row locked until the commit (PostgreSQL leaves out the rows `user`
+    may not see before it locks); inside a transaction only (`require_transaction`)."""
+    require_transaction()
     return _visible(user, pk, _LOCKED)
 
 

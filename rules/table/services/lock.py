@@ -13,7 +13,6 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.db.models.sql import InsertQuery
-from django.db.transaction import TransactionManagementError
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -29,7 +28,11 @@ from rules.table.models import (
     EncounterEntry,
     EncounterStatus,
 )
-from rules.table.selectors import encounter_authorize, encounter_locked_for_user
+from rules.table.selectors import (
+    encounter_authorize,
+    encounter_locked_for_user,
+    require_transaction,
+)
 from rules.table.systems import adapter_for
 
 ENCOUNTER_FIELDS = ("turn", "phase", "attacker_side")
@@ -221,12 +224,8 @@ _NEWEST_LINE = CompiledRead(
 
 def combatants_locked(encounter: Encounter) -> list[Combatant]:
     """Every combatant of the encounter, locked, in their order: inside the write's
-    transaction only (the statement was compiled once, so Django's own check of a lock
-    outside one ran only then)."""
-    if connection.get_autocommit():
-        raise TransactionManagementError(
-            "select_for_update cannot be used outside of a transaction."
-        )
+    transaction only (`require_transaction`)."""
+    require_transaction()
     found = _COMBATANTS_LOCKED.objects(encounter.pk)
     for combatant in found:
         combatant.encounter = encounter
